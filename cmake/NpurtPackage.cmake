@@ -1,0 +1,108 @@
+# NpurtPackage: `cmake --install <build> --prefix <P>` lays out a CANN-style package at <P>, so that ACL
+# programs build against it exactly as they build against a real CANN toolkit (see docs/packaging.md):
+#
+#   <P>/include/acl/**            public headers (every *.h under include/ of the source tree)
+#   <P>/lib64/libascendcl.so      the runtime
+#   <P>/lib64/libacl_rt.so        ELF filters of libascendcl.so (DT_FILTER), RUNPATH $ORIGIN, so they find
+#   <P>/lib64/libacl_rt_impl.so   libascendcl.so beside them without LD_LIBRARY_PATH
+#   <P>/lib64/stub/lib*.so        -> ../lib*.so (classic samples link from .../runtime/lib64/stub)
+#   <P>/runtime/{include,lib64}   -> ../include, ../lib64 (classic DDK_PATH layout)
+#   <P>/compiler/{include,lib64}  -> ../include, ../lib64 (op-compiler samples)
+#   <P>/opp/                      empty operator-package root (ASCEND_OPP_PATH)
+#   <P>/set_env.sh                `source` it: ASCEND_CANN_PACKAGE_PATH, ASCEND_HOME_PATH, LD_LIBRARY_PATH, ...
+#   <P>/bin/setenv.bash           the same, under the name the official example run.sh scripts source
+#   <P>/share/npurt/version.info  package version (also linked as <P>/runtime/version.info)
+#
+# Only the runtime libraries and headers are installed: tests, benchmarks and tools stay in the build tree.
+# Symbolic links and the generated set_env.sh are made at install time (install(CODE)), so the layout is
+# right for whatever prefix `cmake --install --prefix` or DESTDIR chooses, and they are recorded in
+# install_manifest.txt like every other installed file.
+
+set(NPURT_PACKAGE_LIBDIR lib64)
+set(NPURT_PACKAGE_LIBS ascendcl acl_rt acl_rt_impl)
+set(_npurt_pkg_dir ${CMAKE_CURRENT_LIST_DIR}/package)
+
+# --- libraries ----------------------------------------------------------------------------------------------
+# $ORIGIN: a filter library resolves its filtee (libascendcl.so) through its own RUNPATH, so the filters work
+# from the package directory with no LD_LIBRARY_PATH. The same holds in the build tree (BUILD_RPATH), where
+# tests may link the filters directly.
+foreach(_lib IN LISTS NPURT_PACKAGE_LIBS)
+  if(NOT TARGET ${_lib})
+    message(FATAL_ERROR "NpurtPackage: library target '${_lib}' is not defined (src/CMakeLists.txt)")
+  endif()
+  set_target_properties(${_lib} PROPERTIES INSTALL_RPATH "$ORIGIN" BUILD_RPATH "$ORIGIN")
+endforeach()
+install(TARGETS ${NPURT_PACKAGE_LIBS}
+        LIBRARY DESTINATION ${NPURT_PACKAGE_LIBDIR}
+        RUNTIME DESTINATION ${NPURT_PACKAGE_LIBDIR})
+
+# --- headers ------------------------------------------------------------------------------------------------
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/
+        DESTINATION include
+        FILES_MATCHING PATTERN "*.h" PATTERN "*.hpp")
+
+# --- empty directories and version information -----------------------------------------------------------------
+install(DIRECTORY DESTINATION opp)
+configure_file(${_npurt_pkg_dir}/version.info.in ${PROJECT_BINARY_DIR}/package/version.info @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/package/version.info DESTINATION share/npurt)
+
+# --- set_env.sh ---------------------------------------------------------------------------------------------
+# Configured now (version), finished at install time: the install prefix is recorded as a fallback for shells
+# that cannot tell a sourced script its own path (the script prefers its real location, so a relocated
+# package still works).
+set(NPURT_INSTALL_PREFIX "@NPURT_INSTALL_PREFIX@")  # keep the token for the install step below
+configure_file(${_npurt_pkg_dir}/set_env.sh.in ${PROJECT_BINARY_DIR}/package/set_env.sh.in @ONLY)
+unset(NPURT_INSTALL_PREFIX)
+install(CODE "set(NPURT_SET_ENV_TEMPLATE \"${PROJECT_BINARY_DIR}/package/set_env.sh.in\")")
+install(CODE [[
+  set(_root "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}")
+  file(READ "${NPURT_SET_ENV_TEMPLATE}" _text)
+  string(REPLACE "@NPURT_INSTALL_PREFIX@" "${CMAKE_INSTALL_PREFIX}" _text "${_text}")
+  foreach(_out set_env.sh bin/setenv.bash)
+    message(STATUS "Installing: ${_root}/${_out}")
+    file(WRITE "${_root}/${_out}" "${_text}")
+    file(CHMOD "${_root}/${_out}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE
+         WORLD_READ WORLD_EXECUTE)
+    list(APPEND CMAKE_INSTALL_MANIFEST_FILES "${_root}/${_out}")
+  endforeach()
+]])
+
+# --- symbolic links -----------------------------------------------------------------------------------------
+# npurt_package_link(<link> <target>): <link> is relative to the prefix, <target> relative to the link's
+# directory. An existing link or file at <link> is replaced.
+install(CODE [[
+  function(npurt_package_link link target)
+    set(path "$ENV{DESTDIR}${CMAKE_INSTALL_PREFIX}/${link}")
+    get_filename_component(dir "${path}" DIRECTORY)
+    file(MAKE_DIRECTORY "${dir}")
+    if(IS_SYMLINK "${path}")
+      file(REMOVE "${path}")
+    elseif(IS_DIRECTORY "${path}")
+      message(STATUS "Replacing directory ${path} by a link")
+      file(REMOVE_RECURSE "${path}")
+    elseif(EXISTS "${path}")
+      file(REMOVE "${path}")
+    endif()
+    message(STATUS "Installing: ${path} -> ${target}")
+    file(CREATE_LINK "${target}" "${path}" SYMBOLIC)
+    set(CMAKE_INSTALL_MANIFEST_FILES ${CMAKE_INSTALL_MANIFEST_FILES} "${path}" PARENT_SCOPE)
+  endfunction()
+]])
+set(_npurt_links
+    "runtime/include|../include"
+    "compiler/include|../include"
+    "runtime/lib64|../lib64"
+    "compiler/lib64|../lib64"
+    "runtime/version.info|../share/npurt/version.info")
+foreach(_lib IN LISTS NPURT_PACKAGE_LIBS)
+  list(APPEND _npurt_links "lib64/stub/lib${_lib}.so|../lib${_lib}.so")
+endforeach()
+foreach(_pair IN LISTS _npurt_links)
+  string(REPLACE "|" ";" _pair "${_pair}")
+  list(GET _pair 0 _link)
+  list(GET _pair 1 _target)
+  install(CODE "npurt_package_link(\"${_link}\" \"${_target}\")")
+endforeach()
+
+unset(_npurt_links)
+unset(_npurt_pkg_dir)

@@ -1,0 +1,17 @@
+// Placeholder for the offline-model API (aclmdl*).
+// The runtime ships this header without declarations so that programs including acl.h or acl_base.h
+// compile; the declarations arrive with the layer that implements them.
+#ifndef NPURT_ACL_ACL_MDL_H
+#define NPURT_ACL_ACL_MDL_H
+
+#include "acl_base_rt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // NPURT_ACL_ACL_MDL_H

@@ -1,0 +1,228 @@
+# shellcheck shell=bash
+# Shared helpers for scripts/test, scripts/demo and .ci/run. Source it; do not run it.
+# Callers set NPURT_ROOT (the repository root) first and run under `set -euo pipefail`.
+
+NPURT_JOBS="${NPURT_JOBS:-2}"                       # the build machine has 2 cores
+NPURT_EXAMPLE_TIMEOUT="${NPURT_EXAMPLE_TIMEOUT:-120}"  # seconds per example run
+
+# Debian packages the build, the tests and the examples need (reference-only tools stay optional).
+NPURT_DEB_PACKAGES=(cmake ninja-build g++ python3 libgtest-dev libgmock-dev googletest libbenchmark-dev
+                    nlohmann-json3-dev libspdlog-dev libfmt-dev pkg-config)
+
+npurt_log() { printf '[%s] %s\n' "${NPURT_SCRIPT:-npurt}" "$*"; }
+npurt_die() { printf '[%s] error: %s\n' "${NPURT_SCRIPT:-npurt}" "$*" >&2; exit 1; }
+
+# Installs whichever of NPURT_DEB_PACKAGES is missing (apt-get update once, only when needed).
+npurt_ensure_deps() {
+    if ! command -v dpkg >/dev/null 2>&1; then
+        npurt_log "dpkg not found: not a Debian system, assuming the dependencies are installed"
+        return 0
+    fi
+    local missing=() p
+    for p in "${NPURT_DEB_PACKAGES[@]}"; do
+        dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$p")
+    done
+    if ((${#missing[@]} == 0)); then
+        return 0
+    fi
+    local sudo=()
+    if [[ $(id -u) -ne 0 ]]; then
+        command -v sudo >/dev/null 2>&1 || npurt_die "missing packages (${missing[*]}) and not root, no sudo"
+        sudo=(sudo)
+    fi
+    npurt_log "installing missing packages: ${missing[*]}"
+    "${sudo[@]}" apt-get update -q
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# Directory of a configure preset (kept in step with CMakePresets.json).
+npurt_preset_dir() {
+    case "$1" in
+        default) echo "$NPURT_ROOT/build" ;;
+        *) echo "$NPURT_ROOT/build-$1" ;;
+    esac
+}
+
+# A build directory configured earlier with another generator (e.g. plain `cmake -S . -B build`, Makefiles)
+# cannot take a Ninja preset: drop its cache (not its outputs) so the preset can configure it afresh.
+npurt_prepare_build_dir() {
+    local bdir="$1" gen
+    [[ -f "$bdir/CMakeCache.txt" ]] || return 0
+    gen=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$bdir/CMakeCache.txt")
+    if [[ -n "$gen" && "$gen" != "Ninja" ]]; then
+        npurt_log "$bdir was configured with '$gen'; reconfiguring it with Ninja"
+        rm -rf "$bdir/CMakeCache.txt" "$bdir/CMakeFiles"
+    fi
+}
+
+# Compiler/linker flags that make a user program match a sanitizer build of the libraries.
+npurt_sanitizer_flags() {
+    case "${1:-}" in
+        address) echo "-fsanitize=address,undefined -fno-omit-frame-pointer" ;;
+        thread) echo "-fsanitize=thread -fno-omit-frame-pointer" ;;
+        '') ;;
+        *) npurt_die "unknown sanitizer '$1' (address|thread)" ;;
+    esac
+}
+
+npurt_sanitizer_env() {
+    case "${1:-}" in
+        address)
+            export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
+            export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" ;;
+        thread)
+            export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}" ;;
+    esac
+}
+
+# npurt_install_package <build-dir> <prefix>: a fresh `cmake --install`, log in <build-dir>/install.log.
+npurt_install_package() {
+    local bdir="$1" pkg="$2"
+    rm -rf "$pkg"
+    if ! cmake --install "$bdir" --prefix "$pkg" >"$bdir/install.log" 2>&1; then
+        tail -n 30 "$bdir/install.log" >&2
+        npurt_die "cmake --install failed (log: $bdir/install.log)"
+    fi
+    npurt_log "package installed at $pkg"
+}
+
+# npurt_check_package <prefix> [sanitizer]: the layout users rely on, and that the filter libraries reach
+# libascendcl.so through their own RUNPATH (no LD_LIBRARY_PATH) and resolve to the very same functions.
+npurt_check_package() {
+    local pkg="$1" san="${2:-}" bad=0 f
+    for f in include/acl/acl.h runtime/include/acl/acl.h compiler/include/acl/acl.h \
+             lib64/libascendcl.so lib64/libacl_rt.so lib64/libacl_rt_impl.so \
+             runtime/lib64/libascendcl.so lib64/stub/libascendcl.so lib64/stub/libacl_rt.so \
+             runtime/lib64/stub/libascendcl.so compiler/lib64/stub/libascendcl.so \
+             set_env.sh bin/setenv.bash share/npurt/version.info; do
+        if [[ ! -e "$pkg/$f" ]]; then
+            echo "  missing: $f" >&2
+            bad=1
+        fi
+    done
+    if [[ -d "$pkg/opp" ]]; then :; else echo "  missing: opp/" >&2; bad=1; fi
+    # Nothing but libraries under lib64 (tests and benchmarks stay out of the package).
+    local extra
+    extra=$(find "$pkg" -type f -perm -u+x ! -name '*.so*' ! -name set_env.sh ! -name setenv.bash | head -5)
+    if [[ -n "$extra" ]]; then
+        echo "  unexpected executables in the package:" >&2
+        echo "$extra" | sed 's/^/    /' >&2
+        bad=1
+    fi
+    # Filters: dlopen by full path with LD_LIBRARY_PATH unset.
+    local tmp
+    tmp=$(mktemp -d)
+    cat >"$tmp/filter_check.c" <<'CEOF'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char** argv) {
+    void* real = dlopen(argv[1], RTLD_NOW);
+    if (!real) { fprintf(stderr, "dlopen %s: %s\n", argv[1], dlerror()); return 1; }
+    for (int i = 2; i < argc; ++i) {
+        void* filter = dlopen(argv[i], RTLD_NOW);
+        if (!filter) { fprintf(stderr, "dlopen %s: %s\n", argv[i], dlerror()); return 1; }
+        const char* names[] = {"aclInit", "aclrtSetDevice", "aclrtMemcpyAsync", "aclGetRecentErrMsg"};
+        for (unsigned k = 0; k < sizeof names / sizeof names[0]; ++k) {
+            void* a = dlsym(real, names[k]);
+            void* b = dlsym(filter, names[k]);
+            if (!a || a != b) {
+                fprintf(stderr, "%s: %s resolves to %p, libascendcl.so has %p\n", argv[i], names[k], b, a);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+CEOF
+    # shellcheck disable=SC2046
+    if ! cc $(npurt_sanitizer_flags "$san") -o "$tmp/filter_check" "$tmp/filter_check.c" -ldl; then
+        bad=1
+    elif ! env -u LD_LIBRARY_PATH "$tmp/filter_check" "$pkg/lib64/libascendcl.so" \
+            "$pkg/lib64/libacl_rt.so" "$pkg/lib64/libacl_rt_impl.so"; then
+        echo "  the filter libraries do not resolve to libascendcl.so without LD_LIBRARY_PATH" >&2
+        bad=1
+    fi
+    rm -rf "$tmp"
+    if ((bad)); then
+        npurt_log "package check: FAILED ($pkg)"
+        return 1
+    fi
+    npurt_log "package check: OK (layout, stub links, filters resolve via \$ORIGIN)"
+}
+
+# One line saying what an example shows: the first '> ' line of its README.md.
+npurt_example_summary() {
+    local dir="$1" line=""
+    if [[ -f "$dir/README.md" ]]; then
+        line=$(grep -m1 '^> ' "$dir/README.md" | sed 's/^> //' || true)
+    fi
+    echo "${line:-$(basename "$dir")}"
+}
+
+# npurt_run_examples <prefix> <build-dir> <sanitizer> <banners:0|1>
+# Builds every examples/*/ against the installed package the way a user would (source set_env.sh, a
+# separate CMake project per example with -DASCEND_CANN_PACKAGE_PATH), runs its `main` with a timeout,
+# and sets NPURT_EXAMPLES_PASSED / NPURT_EXAMPLES_FAILED.
+npurt_run_examples() {
+    local pkg="$1" bdir="$2" san="$3" banners="$4"
+    local flags dir name ebuild log rc
+    flags=$(npurt_sanitizer_flags "$san")
+    NPURT_EXAMPLES_PASSED=0
+    NPURT_EXAMPLES_FAILED=0
+    NPURT_EXAMPLES_FAILED_NAMES=()
+    for dir in "$NPURT_ROOT"/examples/*/; do
+        dir="${dir%/}"
+        [[ -f "$dir/CMakeLists.txt" ]] || continue
+        name=$(basename "$dir")
+        ebuild="$bdir/examples/$name"
+        log="$ebuild.build.log"
+        if ((banners)); then
+            printf '\n==> %s: %s\n' "$name" "$(npurt_example_summary "$dir")"
+        else
+            npurt_log "example $name"
+        fi
+        rm -rf "$ebuild"
+        mkdir -p "$ebuild"
+        rc=0
+        (
+            # shellcheck source=/dev/null
+            source "$pkg/set_env.sh"
+            cmake -S "$dir" -B "$ebuild" -DASCEND_CANN_PACKAGE_PATH="$ASCEND_CANN_PACKAGE_PATH" \
+                  ${flags:+"-DCMAKE_CXX_FLAGS=$flags" "-DCMAKE_EXE_LINKER_FLAGS=$flags"}
+            cmake --build "$ebuild" -j "$NPURT_JOBS"
+        ) >"$log" 2>&1 || rc=$?
+        if ((rc != 0)); then
+            echo "  build FAILED (exit $rc); last lines of $log:"
+            tail -n 25 "$log" | sed 's/^/  | /'
+        else
+            # Line-buffered output when no sanitizer runtime must come first in the process.
+            local run=(./main)
+            if [[ -z "$san" ]] && command -v stdbuf >/dev/null 2>&1; then
+                run=(stdbuf -oL -eL ./main)
+            fi
+            set +e
+            (
+                # shellcheck source=/dev/null
+                source "$pkg/set_env.sh"
+                npurt_sanitizer_env "$san"
+                cd "$ebuild"
+                timeout -k 10 "$NPURT_EXAMPLE_TIMEOUT" "${run[@]}"
+            ) 2>&1 | sed -u 's/^/  | /'
+            rc=${PIPESTATUS[0]}
+            set -e
+            if ((rc == 124 || rc == 137)); then
+                echo "  TIMED OUT after ${NPURT_EXAMPLE_TIMEOUT}s"
+            elif ((rc != 0)); then
+                echo "  FAILED (exit $rc)"
+            fi
+        fi
+        if ((rc == 0)); then
+            NPURT_EXAMPLES_PASSED=$((NPURT_EXAMPLES_PASSED + 1))
+            echo "  $name: passed"
+        else
+            NPURT_EXAMPLES_FAILED=$((NPURT_EXAMPLES_FAILED + 1))
+            NPURT_EXAMPLES_FAILED_NAMES+=("$name")
+            echo "  $name: FAILED"
+        fi
+    done
+}

@@ -1,0 +1,59 @@
+// Shared helpers for the C entry points in src/api. Private: user code must not include this.
+//
+// Every entry point follows the same steps: check arguments, resolve handles, call core, and on
+// failure record the error (thread's last error + recent message, logged) and return its code.
+#pragma once
+#ifndef NPURT_INTERNAL_BUILD
+#error "src/api/api_common.h is private to the npurt runtime"
+#endif
+
+#include "acl/acl.h"
+#include "base/status.h"
+
+namespace npurt::core {
+class Context;
+class Stream;
+class Event;
+}  // namespace npurt::core
+
+namespace npurt::api {
+
+// Records "<function> is not supported by npurt" as the thread's recent error message and last error,
+// and returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT. Used by the generated stubs of unimplemented functions.
+aclError NotSupported(const char* function);
+
+// Records a failed status for `function` and returns its code (ACL_SUCCESS for an OK status).
+aclError Report(const char* function, const Status& status);
+
+// aclGetRecentErrMsg: the thread's (or, in process mode, the process's) recent message, then cleared.
+const char* TakeRecentError();
+
+// Handle resolution: a null stream is the current context's default stream.
+StatusOr<core::Stream*> ResolveStream(aclrtStream stream);
+StatusOr<core::Event*> ResolveEvent(aclrtEvent event);
+StatusOr<core::Context*> ResolveContext(aclrtContext context);
+
+// Converts an ACL timeout argument (-1 forever, 0 poll, >0 ms) after validation.
+Status CheckTimeout(int32_t timeout);
+
+}  // namespace npurt::api
+
+// Returns from the entry point with the recorded error if `expr` (a Status) fails.
+#define NPURT_API_CHECK(expr)                                   \
+  do {                                                          \
+    ::npurt::Status npurt_api_status_ = (expr);                 \
+    if (!npurt_api_status_.ok()) return ::npurt::api::Report(__func__, npurt_api_status_); \
+  } while (0)
+
+// Declares `var` from a StatusOr expression or returns the recorded error.
+#define NPURT_API_ASSIGN(var, expr)                             \
+  auto var##_or_ = (expr);                                      \
+  if (!var##_or_.ok()) return ::npurt::api::Report(__func__, var##_or_.status()); \
+  auto var = var##_or_.value()
+
+#define NPURT_API_NOT_NULL(ptr)                                                                      \
+  do {                                                                                               \
+    if ((ptr) == nullptr) {                                                                          \
+      return ::npurt::api::Report(__func__, ::npurt::Err(ACL_ERROR_INVALID_PARAM, "{} is a null pointer", #ptr)); \
+    }                                                                                                \
+  } while (0)

@@ -1,0 +1,253 @@
+// Entry points: device and host memory, copies and fills.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "acl/acl.h"
+#include "api/api_common.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/host_memory.h"
+#include "core/memory_ops.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+
+using npurt::Err;
+using npurt::core::Runtime;
+
+namespace {
+
+aclError Allocate(const char* fn, void** devPtr, size_t size, uint32_t policy) {
+  if (devPtr == nullptr) return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "devPtr is a null pointer"));
+  if (size == 0) return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "size is 0"));
+  // The page-size policy (low byte) and the bandwidth / read-only hints are accepted: the sim backs all
+  // of them with the same memory. An out-of-range policy falls back to the default, as in CANN.
+  (void)policy;
+  auto ctx = npurt::core::RequireContext();
+  if (!ctx.ok()) return npurt::api::Report(fn, ctx.status());
+  auto p = ctx.value()->device()->allocator().Allocate(size, ctx.value());
+  if (!p.ok()) return npurt::api::Report(fn, p.status());
+  *devPtr = p.value();
+  return ACL_SUCCESS;
+}
+
+aclError FreeDevice(const char* fn, void* devPtr, bool sync_first) {
+  if (devPtr == nullptr) return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "devPtr is a null pointer"));
+  npurt::core::Device* dev = Runtime::Get().DeviceOwning(devPtr);
+  if (dev == nullptr) {
+    return npurt::api::Report(fn, Err(ACL_ERROR_RT_MEMORY_FREE,
+                                      "{} is not device memory{}", devPtr,
+                                      npurt::core::HostMemory::Get().IsPinned(devPtr, 1)
+                                          ? " (it is host memory from aclrtMallocHost: use aclrtFreeHost)"
+                                          : ""));
+  }
+  if (sync_first) {
+    npurt::Status st = dev->Synchronize(-1);
+    (void)st;  // a failed task does not prevent the free
+  }
+  auto st = dev->allocator().Free(devPtr, dev->BusyStreamFences());
+  if (!st.ok()) return npurt::api::Report(fn, st);
+  return ACL_SUCCESS;
+}
+
+npurt::StatusOr<npurt::core::Stream*> AsyncStream(aclrtStream stream) { return npurt::api::ResolveStream(stream); }
+
+}  // namespace
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return Allocate(__func__, devPtr, size, policy);
+}
+
+aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return Allocate(__func__, devPtr, size, policy);
+}
+
+aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return Allocate(__func__, devPtr, size, policy);
+}
+
+aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+  if (cfg != nullptr && cfg->numAttrs > 0 && cfg->attrs == nullptr) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "cfg has {} attributes but attrs is null",
+                                            cfg->numAttrs));
+  }
+  if (cfg != nullptr) {
+    for (size_t i = 0; i < cfg->numAttrs; ++i) {
+      const aclrtMallocAttribute& a = cfg->attrs[i];
+      if (a.attr == ACL_RT_MEM_ATTR_DEVICE_ID) {
+        // Allocate on an explicit device: switch the thread's context for the call.
+        auto dev = Runtime::Get().GetDevice(static_cast<int32_t>(a.value.deviceId));
+        if (!dev.ok()) return npurt::api::Report(__func__, dev.status());
+        npurt::core::Context* ctx = dev.value()->default_context();
+        if (ctx == nullptr) {
+          return npurt::api::Report(__func__, Err(ACL_ERROR_RT_CONTEXT_NULL,
+                                                  "device {} is not set: call aclrtSetDevice first", a.value.deviceId));
+        }
+        if (devPtr == nullptr || size == 0) return Allocate(__func__, devPtr, size, policy);
+        auto p = dev.value()->allocator().Allocate(size, ctx);
+        if (!p.ok()) return npurt::api::Report(__func__, p.status());
+        *devPtr = p.value();
+        return ACL_SUCCESS;
+      }
+      if (a.attr != ACL_RT_MEM_ATTR_RSV && a.attr != ACL_RT_MEM_ATTR_MODULE_ID && a.attr != ACL_RT_MEM_ATTR_VA_FLAG) {
+        return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "unknown malloc attribute {}", int(a.attr)));
+      }
+    }
+  }
+  return Allocate(__func__, devPtr, size, policy);
+}
+
+aclError aclrtFree(void* devPtr) { return FreeDevice(__func__, devPtr, false); }
+
+aclError aclrtFreeWithDevSync(void* devPtr) { return FreeDevice(__func__, devPtr, true); }
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  NPURT_API_NOT_NULL(hostPtr);
+  NPURT_API_ASSIGN(p, npurt::core::HostMemory::Get().Allocate(size));
+  *hostPtr = p;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
+  (void)cfg;
+  return aclrtMallocHost(ptr, static_cast<size_t>(size));
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+  NPURT_API_NOT_NULL(hostPtr);
+  if (Runtime::Get().DeviceOwning(hostPtr) != nullptr) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_RT_MEMORY_FREE,
+                                            "{} is device memory: free it with aclrtFree", hostPtr));
+  }
+  NPURT_API_CHECK(npurt::core::HostMemory::Get().Free(hostPtr));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFreeHostWithDevSync(void* hostPtr) {
+  for (npurt::core::Device* d : Runtime::Get().OpenedDevices()) (void)d->Synchronize(-1);
+  return aclrtFreeHost(hostPtr);
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+  NPURT_API_CHECK(npurt::core::Memcpy(dst, destMax, src, count, kind, nullptr));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+  NPURT_API_ASSIGN(s, AsyncStream(stream));
+  NPURT_API_CHECK(npurt::core::Memcpy(dst, destMax, src, count, kind, s));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                                       aclrtStream stream) {
+  return aclrtMemcpyAsync(dst, destMax, src, count, kind, stream);
+}
+
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                       aclrtMemcpyKind kind) {
+  NPURT_API_CHECK(npurt::core::Memcpy2d(dst, dpitch, src, spitch, width, height, kind, nullptr));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                            aclrtMemcpyKind kind, aclrtStream stream) {
+  NPURT_API_ASSIGN(s, AsyncStream(stream));
+  NPURT_API_CHECK(npurt::core::Memcpy2d(dst, dpitch, src, spitch, width, height, kind, s));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  NPURT_API_CHECK(npurt::core::Memset(devPtr, maxCount, value, count, nullptr));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+  NPURT_API_ASSIGN(s, AsyncStream(stream));
+  NPURT_API_CHECK(npurt::core::Memset(devPtr, maxCount, value, count, s));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
+  NPURT_API_CHECK(npurt::core::MemsetD32(ptr, memSize, value, N, nullptr));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
+  NPURT_API_ASSIGN(s, AsyncStream(stream));
+  NPURT_API_CHECK(npurt::core::MemsetD32(ptr, memSize, value, N, s));
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+  NPURT_API_NOT_NULL(free);
+  NPURT_API_NOT_NULL(total);
+  if (static_cast<int>(attr) < ACL_DDR_MEM || static_cast<int>(attr) > ACL_MEM_P2P_HUGE1G) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "memory attribute {} is invalid", int(attr)));
+  }
+  NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
+  // The sim has one kind of device memory; every attribute reports it. Memory held by the allocator
+  // (live or cached) counts as used.
+  const npurt::core::AllocatorStats s = ctx->device()->allocator().Stats();
+  *total = s.total;
+  *free = s.total - s.reserved;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
+  NPURT_API_NOT_NULL(memUsageInfo);
+  NPURT_API_NOT_NULL(outputNum);
+  if (inputNum == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "inputNum is 0"));
+  NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
+  const npurt::core::AllocatorStats s = dev->allocator().Stats();
+  struct Row {
+    const char* name;
+    uint64_t cur;
+    uint64_t peak;
+  } rows[] = {{"device_malloc", s.live, s.peak_live}, {"allocator_reserved", s.reserved, s.reserved}};
+  const size_t n = std::min(inputNum, sizeof rows / sizeof rows[0]);
+  for (size_t i = 0; i < n; ++i) {
+    std::memset(&memUsageInfo[i], 0, sizeof(aclrtMemUsageInfo));
+    std::snprintf(memUsageInfo[i].name, sizeof memUsageInfo[i].name, "%s", rows[i].name);
+    memUsageInfo[i].curMemSize = rows[i].cur;
+    memUsageInfo[i].memPeakSize = rows[i].peak;
+  }
+  *outputNum = n;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
+  NPURT_API_NOT_NULL(ptr);
+  NPURT_API_NOT_NULL(attributes);
+  std::memset(attributes, 0, sizeof(*attributes));
+  if (npurt::core::Device* dev = Runtime::Get().DeviceOwning(ptr)) {
+    npurt::core::AllocationInfo info;
+    if (!dev->allocator().Lookup(ptr, &info)) {
+      return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is device memory that is not allocated", ptr));
+    }
+    attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    attributes->location.id = static_cast<uint32_t>(dev->id());
+    attributes->pageSize = info.size >= (1u << 20) ? (2u << 20) : 4096u;
+  } else if (npurt::core::HostMemory::Get().IsPinned(ptr, 1)) {
+    attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
+    attributes->pageSize = 4096;
+  } else {
+    attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+    attributes->pageSize = 4096;
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemFlush(void* devPtr, size_t size) {
+  // The sim's device memory is coherent: validate the range, nothing to flush.
+  NPURT_API_ASSIGN(span, npurt::core::ResolveSpan(devPtr, size, "devPtr"));
+  (void)span;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemInvalidate(void* devPtr, size_t size) {
+  NPURT_API_ASSIGN(span, npurt::core::ResolveSpan(devPtr, size, "devPtr"));
+  (void)span;
+  return ACL_SUCCESS;
+}

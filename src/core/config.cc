@@ -1,0 +1,127 @@
+#include "core/config.h"
+
+#include <cstdlib>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "acl/acl_base_rt.h"
+
+namespace npurt::core {
+namespace {
+
+bool ParseUint(const char* text, uint64_t* out) {
+  if (text == nullptr || *text == '\0') return false;
+  char* end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(text, &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *out = v;
+  return true;
+}
+
+Status EnvUint(const char* name, uint64_t min, uint64_t max, uint64_t* out) {
+  const char* text = std::getenv(name);
+  if (text == nullptr) return Status::Ok();
+  uint64_t v = 0;
+  if (!ParseUint(text, &v) || v < min || v > max) {
+    return Err(ACL_ERROR_INVALID_PARAM, "environment variable {}='{}' is not an integer in [{}, {}]", name, text,
+               min, max);
+  }
+  *out = v;
+  return Status::Ok();
+}
+
+Status ApplyMode(const std::string& mode, RuntimeConfig* config) {
+  if (mode == "async") {
+    config->driver_options.synchronous = false;
+  } else if (mode == "sync") {
+    config->driver_options.synchronous = true;
+  } else {
+    return Err(ACL_ERROR_INVALID_PARAM, "sim mode '{}' is not 'async' or 'sync'", mode);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+StatusOr<RuntimeConfig> ConfigFromEnvironment() {
+  RuntimeConfig config;
+  if (const char* d = std::getenv("NPURT_DRIVER")) config.driver = d;
+  uint64_t v = config.driver_options.device_count;
+  NPURT_RETURN_IF_ERROR(EnvUint("NPURT_SIM_DEVICE_COUNT", 0, 64, &v));
+  config.driver_options.device_count = static_cast<uint32_t>(v);
+  v = config.driver_options.memory_bytes >> 20;
+  NPURT_RETURN_IF_ERROR(EnvUint("NPURT_SIM_MEMORY_MB", 16, 1ull << 24, &v));
+  config.driver_options.memory_bytes = v << 20;
+  v = config.driver_options.aicore_count;
+  NPURT_RETURN_IF_ERROR(EnvUint("NPURT_SIM_AICORE_COUNT", 0, 1024, &v));
+  config.driver_options.aicore_count = static_cast<uint32_t>(v);
+  if (const char* soc = std::getenv("NPURT_SIM_SOC")) config.driver_options.soc_name = soc;
+  if (const char* mode = std::getenv("NPURT_SIM_MODE")) NPURT_RETURN_IF_ERROR(ApplyMode(mode, &config));
+  v = config.stream_limit;
+  NPURT_RETURN_IF_ERROR(EnvUint("NPURT_STREAM_LIMIT", 2, 65536, &v));
+  config.stream_limit = static_cast<uint32_t>(v);
+  if (const char* vis = std::getenv("ASCEND_RT_VISIBLE_DEVICES")) {
+    config.visible_devices = vis;
+    config.visible_devices_set = true;
+  }
+  return config;
+}
+
+Status ApplyJsonConfig(const std::string& json_text, RuntimeConfig* config) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(json_text);
+  } catch (const nlohmann::json::exception& e) {
+    return Err(ACL_ERROR_PARSE_FILE, "the aclInit config is not valid JSON: {}", e.what());
+  }
+  if (!doc.is_object()) return Err(ACL_ERROR_PARSE_FILE, "the aclInit config must be a JSON object");
+  try {
+    if (doc.contains("err_msg_mode")) {
+      config->process_level_errors = doc["err_msg_mode"].is_string() && doc["err_msg_mode"] == "1";
+    }
+    if (doc.contains("defaultDevice") && doc["defaultDevice"].is_object() &&
+        doc["defaultDevice"].contains("default_device")) {
+      const auto& d = doc["defaultDevice"]["default_device"];
+      config->default_device = d.is_string() ? std::stoi(d.get<std::string>()) : d.get<int32_t>();
+    }
+    if (doc.contains("npurt") && doc["npurt"].is_object()) {
+      const auto& n = doc["npurt"];
+      if (n.contains("driver")) config->driver = n["driver"].get<std::string>();
+      if (n.contains("stream_limit")) config->stream_limit = n["stream_limit"].get<uint32_t>();
+      if (n.contains("sim") && n["sim"].is_object()) {
+        const auto& s = n["sim"];
+        if (s.contains("device_count")) config->driver_options.device_count = s["device_count"].get<uint32_t>();
+        if (s.contains("memory_mb")) config->driver_options.memory_bytes = s["memory_mb"].get<uint64_t>() << 20;
+        if (s.contains("aicore_count")) config->driver_options.aicore_count = s["aicore_count"].get<uint32_t>();
+        if (s.contains("soc")) config->driver_options.soc_name = s["soc"].get<std::string>();
+        if (s.contains("mode")) NPURT_RETURN_IF_ERROR(ApplyMode(s["mode"].get<std::string>(), config));
+      }
+    }
+  } catch (const std::exception& e) {
+    return Err(ACL_ERROR_FILE_ATTR_INVALID, "invalid attribute in the aclInit config: {}", e.what());
+  }
+  if (config->driver_options.memory_bytes < (16ull << 20)) {
+    return Err(ACL_ERROR_FILE_ATTR_INVALID, "npurt.sim.memory_mb must be at least 16");
+  }
+  return Status::Ok();
+}
+
+std::vector<uint32_t> ParseVisibleDevices(const std::string& spec, uint32_t physical_count) {
+  std::vector<uint32_t> ids;
+  size_t pos = 0;
+  while (pos < spec.size()) {
+    size_t end = spec.find(',', pos);
+    std::string item = spec.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    uint64_t id = 0;
+    if (!ParseUint(item.c_str(), &id)) break;            // parsing stops at the first invalid entry
+    if (!ids.empty() && id <= ids.back()) break;         // ids must ascend
+    if (id < physical_count) ids.push_back(static_cast<uint32_t>(id));
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return ids;
+}
+
+}  // namespace npurt::core

@@ -1,0 +1,36 @@
+// Runtime configuration: built from defaults, then the environment, then the "npurt" section of the
+// JSON file given to aclInit (which wins). Options are a named struct, validated once.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "hal/hal.h"
+
+namespace npurt::core {
+
+struct RuntimeConfig {
+  std::string driver = "sim";
+  hal::DriverOptions driver_options;
+  uint32_t stream_limit = 1984;   // per device, default streams included (A2/A3 figure)
+  uint32_t event_limit = 65536;   // per device
+  uint32_t notify_limit = 8192;   // per device
+  // ASCEND_RT_VISIBLE_DEVICES, unparsed ("" = all devices visible).
+  std::string visible_devices;
+  bool visible_devices_set = false;
+  // aclInit JSON "err_msg_mode": "1" makes aclGetRecentErrMsg process-wide.
+  bool process_level_errors = false;
+  int32_t default_device = -1;    // aclInit JSON defaultDevice.default_device
+};
+
+// Defaults overlaid with NPURT_* / ASCEND_* environment variables.
+StatusOr<RuntimeConfig> ConfigFromEnvironment();
+// Applies an aclInit JSON document (already read) on top of `config`.
+Status ApplyJsonConfig(const std::string& json_text, RuntimeConfig* config);
+// Parses ASCEND_RT_VISIBLE_DEVICES against `physical_count` devices: ascending ids, parsing stops
+// at the first invalid entry (as CANN does); ids that do not exist are dropped.
+std::vector<uint32_t> ParseVisibleDevices(const std::string& spec, uint32_t physical_count);
+
+}  // namespace npurt::core

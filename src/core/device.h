@@ -1,0 +1,83 @@
+// Device (core): one visible device as the runtime sees it — the driver device, its allocator,
+// its default context (ref-counted by aclrtSetDevice/aclrtResetDevice), the registry of its streams
+// (device synchronize, stream limits, stream-ordered frees) and peer-access state.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "base/handle.h"
+#include "base/status.h"
+#include "core/device_allocator.h"
+#include "hal/hal.h"
+
+namespace npurt::core {
+
+class Context;
+class Stream;
+
+struct DeviceLimits {
+  uint32_t streams = 1984;
+  uint32_t events = 65536;
+  uint32_t notifies = 8192;
+};
+
+class Device {
+ public:
+  Device(int32_t id, uint32_t physical_id, std::unique_ptr<hal::Device> hal, const DeviceLimits& limits);
+  ~Device();
+
+  int32_t id() const { return id_; }
+  uint32_t physical_id() const { return physical_id_; }
+  hal::Device* hal() const { return hal_.get(); }
+  DeviceAllocator& allocator() { return allocator_; }
+  const DeviceLimits& limits() const { return limits_; }
+
+  // aclrtSetDevice: creates the default context on first use; every call adds one reference.
+  StatusOr<Context*> RetainDefaultContext();
+  // aclrtResetDevice(Force): drops one (or every) reference; at zero the default context, its
+  // streams and its memory are released. Error if the device was never set.
+  Status ReleaseDefaultContext(bool force);
+  Context* default_context() const;
+  uint32_t set_count() const;
+
+  // Stream registry (every stream of every context on this device).
+  Status RegisterStream(Stream* stream);
+  void UnregisterStream(Stream* stream);
+  std::vector<Ref<Stream>> Streams() const;
+  uint32_t stream_count() const { return stream_count_.load(std::memory_order_acquire); }
+  // Fences for a stream-ordered free: every stream that still has queued work.
+  std::vector<StreamFence> BusyStreamFences() const;
+  // Waits for every stream of the device; returns the first stream error.
+  Status Synchronize(int64_t timeout_ms);
+
+  // Event / notify resource accounting.
+  bool AcquireEventSlot();
+  void ReleaseEventSlot();
+  uint32_t events_in_use() const { return event_count_.load(std::memory_order_acquire); }
+
+  bool peer_enabled(int32_t peer) const;
+  void set_peer_enabled(int32_t peer, bool enabled);
+
+ private:
+  const int32_t id_;
+  const uint32_t physical_id_;
+  std::unique_ptr<hal::Device> hal_;
+  DeviceLimits limits_;
+  DeviceAllocator allocator_;
+
+  // ctx_mu_ guards the default context and is taken before mu_ (creating a context registers streams).
+  mutable std::mutex ctx_mu_;
+  mutable std::mutex mu_;
+  Context* default_context_ = nullptr;
+  uint32_t set_count_ = 0;
+  std::vector<Stream*> streams_;
+  std::atomic<uint32_t> stream_count_{0};
+  std::atomic<uint32_t> event_count_{0};
+  std::atomic<uint64_t> peers_{0};
+};
+
+}  // namespace npurt::core

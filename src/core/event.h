@@ -1,0 +1,59 @@
+// Event (core): a marker in a stream. Each record bumps the event's record count and submits a task
+// that raises the event's device-side sequence flag to that count when it executes; a stream wait
+// parks the waiting stream until the flag reaches the count recorded at the time of the wait (a wait
+// on a never-recorded event is a no-op, as in CUDA). The flag's time stamp gives elapsed times.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "base/handle.h"
+#include "base/status.h"
+#include "hal/hal.h"
+
+namespace npurt::core {
+
+class Context;
+class Stream;
+
+class Event final : public HandleObject {
+ public:
+  static StatusOr<Event*> Create(Context* context, uint32_t flags, bool reusable);
+
+  Context* context() const { return context_; }
+  uint32_t flags() const { return flags_; }
+  uint32_t id() const { return id_; }
+  hal::Flag* flag() const { return flag_.get(); }
+  uint64_t recorded() const { return recorded_.load(std::memory_order_acquire); }
+  // True if every record so far has executed (also true if never recorded).
+  bool Complete() const { return flag_->value() >= recorded(); }
+  bool ever_recorded() const { return recorded() != 0; }
+
+  Status Record(Stream* stream);
+  Status Reset(Stream* stream);
+  Status StreamWait(Stream* stream, int64_t timeout_ms);
+  Status Synchronize(int64_t timeout_ms);
+  // Time the last record executed (ns), valid when Complete() and ever_recorded().
+  uint64_t timestamp_ns() const { return flag_->timestamp_ns(); }
+
+  void Destroy();
+
+ private:
+  template <typename T, typename... Args>
+  friend T* npurt::NewHandle(Args&&... args);
+  Event(Context* context, uint32_t flags, bool reusable);
+  ~Event() override;
+
+  Context* context_;
+  uint32_t flags_;
+  bool reusable_;
+  uint32_t id_;
+  std::unique_ptr<hal::Flag> flag_;
+  std::atomic<uint64_t> recorded_{0};
+};
+
+// Retains a HandleObject for a task and releases it in the task's cleanup.
+void RetainForTask(hal::Task& task, HandleObject* object);
+
+}  // namespace npurt::core

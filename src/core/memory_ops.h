@@ -1,0 +1,35 @@
+// Copies and fills: argument validation (every device range must lie inside one live allocation,
+// directions must match the pointers), then either direct execution (synchronous API) or a task on a
+// stream (asynchronous API). Nothing moves before everything is validated.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "base/status.h"
+
+namespace npurt::core {
+
+class Device;
+class Stream;
+
+// Memory side of a copy.
+struct MemSpan {
+  void* ptr = nullptr;
+  Device* device = nullptr;  // nullptr = host memory
+  bool pinned = false;       // host memory from aclrtMallocHost
+};
+
+// Validates that [ptr, ptr+size) is usable as `what` ("dst", "src"): device ranges must be inside one
+// live allocation.
+StatusOr<MemSpan> ResolveSpan(const void* ptr, size_t size, const char* what);
+
+// aclrtMemcpy / aclrtMemcpyAsync (kind = aclrtMemcpyKind). `stream` nullptr = synchronous.
+Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t kind, Stream* stream);
+Status Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, int32_t kind,
+                Stream* stream);
+// aclrtMemset(Async): byte fill. aclrtMemsetD32(Async): `count` 32-bit words.
+Status Memset(void* dst, size_t max_count, int32_t value, size_t count, Stream* stream);
+Status MemsetD32(void* dst, size_t mem_size, uint32_t value, size_t count, Stream* stream);
+
+}  // namespace npurt::core

@@ -1,0 +1,80 @@
+// Runtime: the process-wide root. Holds the configuration, the driver, the devices (opened on first
+// use, logical ids after ASCEND_RT_VISIBLE_DEVICES), aclInit/aclFinalize state and process-wide
+// settings. Intentionally never destroyed (driver threads may outlive static destructors);
+// aclFinalize tears devices down explicitly.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "core/config.h"
+#include "core/device.h"
+#include "hal/hal.h"
+
+namespace npurt::core {
+
+class Runtime {
+ public:
+  static Runtime& Get();
+
+  // aclInit: parses the optional JSON file and brings up the driver. A second call returns
+  // ACL_ERROR_REPEAT_INITIALIZE.
+  Status Init(const char* config_path);
+  // aclFinalize: synchronizes and releases every device. ACL_ERROR_REPEAT_FINALIZE if not initialised.
+  Status Finalize();
+  bool initialized() const { return initialized_.load(std::memory_order_acquire); }
+  uint64_t init_count() const { return init_count_.load(std::memory_order_acquire); }
+  Status FinalizeReference(uint64_t* remaining);
+
+  // Visible device count (brings the driver up with environment defaults if aclInit was not called).
+  StatusOr<uint32_t> DeviceCount();
+  // The device with logical id `id`, opened on first use.
+  StatusOr<Device*> GetDevice(int32_t id);
+  // The device if already opened (no side effects).
+  Device* OpenedDevice(int32_t id) const;
+  std::vector<Device*> OpenedDevices() const;
+
+  // The opened device whose memory range contains `ptr` (nullptr if host memory).
+  Device* DeviceOwning(const void* ptr) const;
+
+  const RuntimeConfig& config() const { return config_; }
+  const hal::DriverOptions& driver_options() const { return config_.driver_options; }
+  std::string soc_name() const { return config_.driver_options.soc_name; }
+
+  // Process-wide settings.
+  std::atomic<uint64_t> op_wait_timeout_ms{0};     // aclrtSetOpWaitTimeout (0 = forever)
+  std::atomic<uint64_t> op_execute_timeout_us{0};  // aclrtSetOpExecuteTimeOut family (0 = default)
+  std::atomic<int32_t> sat_mode{0};
+  Status GetSysParam(int32_t opt, int64_t* value) const;
+  void SetSysParam(int32_t opt, int64_t value);
+
+ private:
+  Runtime() = default;
+  Status EnsureDriverLocked();
+
+  mutable std::mutex mu_;
+  std::atomic<bool> initialized_{false};
+  std::atomic<uint64_t> init_count_{0};
+  RuntimeConfig config_;
+  bool config_loaded_ = false;
+  std::unique_ptr<hal::Driver> driver_;
+  std::vector<uint32_t> visible_;                  // logical -> physical
+  std::vector<std::unique_ptr<Device>> devices_;   // by logical id
+  // Device memory ranges for pointer classification, written once per device open.
+  struct Range {
+    uintptr_t lo;
+    uintptr_t hi;
+    Device* device;
+  };
+  std::atomic<uint32_t> range_count_{0};
+  Range ranges_[64] = {};
+  std::map<int32_t, int64_t> sys_params_;
+};
+
+}  // namespace npurt::core

@@ -1,0 +1,89 @@
+#include "core/stream.h"
+
+#include "acl/acl_rt.h"
+#include "base/clock.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/exception.h"
+#include "core/thread_state.h"
+
+namespace npurt::core {
+namespace {
+std::atomic<int32_t> g_next_stream_id{0};
+std::atomic<uint32_t> g_next_task_id{0};
+}  // namespace
+
+uint32_t NextTaskId() { return g_next_task_id.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+Stream::Stream(Context* context, const StreamOptions& options)
+    : HandleObject(HandleTag::kStream),
+      context_(context),
+      device_(context->device()),
+      options_(options),
+      id_(g_next_stream_id.fetch_add(1, std::memory_order_relaxed)),
+      priority_(options.priority) {
+  hal::QueueOptions q;
+  q.priority = static_cast<int32_t>(options.priority);
+  q.on_failure = &Stream::OnTaskFailure;
+  q.hook_ctx = this;
+  queue_ = device_->hal()->CreateQueue(q);
+}
+
+Stream::~Stream() = default;
+
+StatusOr<Stream*> Stream::Create(Context* context, const StreamOptions& options) {
+  Stream* s = NewHandle<Stream>(context, options);
+  if (s == nullptr) return Err(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "out of handle slots for streams");
+  Status st = context->device()->RegisterStream(s);
+  if (!st.ok()) {
+    s->Invalidate();
+    s->Release();
+    return st;
+  }
+  context->AddStream(s);
+  return s;
+}
+
+void Stream::set_failure_mode(uint64_t mode) {
+  failure_mode_.store(mode, std::memory_order_relaxed);
+  queue_->SetStopOnFailure(mode == ACL_STOP_ON_FAILURE);
+}
+
+bool Stream::persistent() const { return (options_.flags & ACL_STREAM_PERSISTENT) != 0; }
+
+uint64_t Stream::Submit(hal::Task& task) {
+  task.id = NextTaskId();
+  Tls().last_task_id = task.id;
+  return queue_->Submit(task);
+}
+
+Status Stream::StickyError() const {
+  const int32_t code = queue_->error();
+  if (code == 0) return Status::Ok();
+  return Err(code, "stream {} has a failed task: {}", id_, queue_->error_message());
+}
+
+Status Stream::Synchronize(int64_t timeout_ms) {
+  const uint64_t target = queue_->submitted();
+  if (!queue_->WaitHost(target, DeadlineFromMs(timeout_ms))) {
+    return Err(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream {} did not finish within {} ms", id_, timeout_ms);
+  }
+  return StickyError();
+}
+
+void Stream::Destroy(bool force) {
+  if (destroyed_.exchange(true)) return;
+  Invalidate();
+  if (force) queue_->Discard();
+  queue_->WaitHost(queue_->submitted(), UINT64_MAX);
+  device_->UnregisterStream(this);
+  context_->RemoveStream(this);
+  Release();
+}
+
+void Stream::OnTaskFailure(void* ctx, hal::Queue* /*queue*/, const hal::TaskFailure& failure) {
+  auto* s = static_cast<Stream*>(ctx);
+  ReportTaskException(s, failure);
+}
+
+}  // namespace npurt::core

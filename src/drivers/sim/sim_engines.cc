@@ -1,0 +1,185 @@
+#include "drivers/sim/sim_engines.h"
+
+#include <chrono>
+
+#include "base/clock.h"
+#include "drivers/sim/sim_queue.h"
+
+namespace npurt::drivers::sim {
+namespace {
+// How long an idle executor spins before sleeping: long enough to catch the next task of a tight
+// submit/synchronize loop (a futex wake costs 3-4 us), short enough not to burn a core.
+constexpr uint64_t kExecutorSpinNs = 30000;
+}  // namespace
+
+Scheduler::Scheduler(uint32_t executors) {
+  for (uint32_t i = 0; i < executors; ++i) threads_.emplace_back([this] { ExecutorLoop(); });
+}
+
+Scheduler::~Scheduler() {
+  stop_.store(true, std::memory_order_release);
+  signal_.Notify();
+  for (auto& t : threads_) t.join();
+}
+
+void Scheduler::Schedule(SimQueue* queue) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    ready_.push_back(queue);
+    ready_count_.fetch_add(1, std::memory_order_release);
+  }
+  signal_.NotifyIfSleeping();
+}
+
+SimQueue* Scheduler::TakeReady() {
+  if (ready_count_.load(std::memory_order_acquire) == 0) return nullptr;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (ready_.empty()) return nullptr;
+  SimQueue* q = ready_.front();
+  ready_.pop_front();
+  ready_count_.fetch_sub(1, std::memory_order_release);
+  return q;
+}
+
+void Scheduler::ExecutorLoop() {
+  while (!stop_.load(std::memory_order_acquire)) {
+    SimQueue* q = TakeReady();
+    if (q == nullptr) {
+      signal_.WaitUntil(
+          [&] { return ready_count_.load(std::memory_order_acquire) != 0 || stop_.load(std::memory_order_acquire); },
+          UINT64_MAX, kExecutorSpinNs);
+      continue;
+    }
+    q->Run();
+  }
+}
+
+HostEngine::~HostEngine() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void HostEngine::Post(SimQueue* queue, hal::HostFn fn, void* arg) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+    items_.push_back({queue, fn, arg});
+  }
+  cv_.notify_one();
+}
+
+void HostEngine::Loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (;;) {
+    cv_.wait(lock, [&] { return stop_ || !items_.empty(); });
+    if (items_.empty()) return;  // stop requested and drained
+    Item item = items_.front();
+    items_.pop_front();
+    lock.unlock();
+    item.fn(item.arg, item.queue);
+    lock.lock();
+  }
+}
+
+WaitTimer::~WaitTimer() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void WaitTimer::Arm(uint64_t deadline_ns, SimQueue* queue, uint64_t token) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+    entries_.emplace(deadline_ns, Entry{queue, token});
+  }
+  cv_.notify_one();
+}
+
+void WaitTimer::CancelQueue(SimQueue* queue) {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    it = it->second.queue == queue ? entries_.erase(it) : std::next(it);
+  }
+  cv_.wait(lock, [&] { return firing_ != queue; });
+}
+
+void WaitTimer::Loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_) {
+    if (entries_.empty()) {
+      cv_.wait(lock);
+      continue;
+    }
+    auto first = entries_.begin();
+    const uint64_t now = NowNs();
+    if (first->first > now) {
+      cv_.wait_for(lock, std::chrono::nanoseconds(first->first - now));
+      continue;
+    }
+    Entry e = first->second;
+    entries_.erase(first);
+    firing_ = e.queue;
+    lock.unlock();
+    e.queue->OnWaitTimeout(e.token);
+    lock.lock();
+    firing_ = nullptr;
+    cv_.notify_all();
+  }
+}
+
+bool ValueWaitList::ParkUntil(SimQueue* queue, const void* addr, uint64_t operand, uint32_t compare,
+                              uint64_t token) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Count first, then check: pairs with the fence in OnMemoryWritten (a writer either sees the count
+  // or this check sees its write).
+  count_.fetch_add(1, std::memory_order_seq_cst);
+  if (ValueSatisfied(addr, operand, compare)) {
+    count_.fetch_sub(1, std::memory_order_relaxed);
+    return false;
+  }
+  waiters_.push_back({queue, addr, operand, compare, token});
+  return true;
+}
+
+bool ValueWaitList::Cancel(SimQueue* queue, uint64_t token) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < waiters_.size(); ++i) {
+    if (waiters_[i].queue == queue && waiters_[i].token == token) {
+      waiters_[i] = waiters_.back();
+      waiters_.pop_back();
+      count_.fetch_sub(1, std::memory_order_relaxed);
+      return true;
+    }
+  }
+  return false;
+}
+
+void ValueWaitList::OnMemoryWritten() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (count_.load(std::memory_order_relaxed) == 0) return;
+  std::vector<Waiter> ready;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < waiters_.size();) {
+      if (ValueSatisfied(waiters_[i].addr, waiters_[i].operand, waiters_[i].compare)) {
+        ready.push_back(waiters_[i]);
+        waiters_[i] = waiters_.back();
+        waiters_.pop_back();
+        count_.fetch_sub(1, std::memory_order_relaxed);
+      } else {
+        ++i;
+      }
+    }
+  }
+  for (const Waiter& w : ready) w.queue->Resume(w.token, 0);
+}
+
+}  // namespace npurt::drivers::sim

@@ -1,0 +1,108 @@
+// The engines of a simulated device that are not queues: the executor pool that runs queues, the
+// host-function engine, the wait timer and the list of value waits.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "base/futex.h"
+#include "drivers/sim/sim_park.h"
+#include "hal/hal.h"
+
+namespace npurt::drivers::sim {
+
+class SimQueue;
+
+bool ValueSatisfied(const void* addr, uint64_t operand, uint32_t compare);
+
+// Executor threads taking runnable queues from a ready list. A queue is on the list at most once
+// (its state machine guarantees it), so one queue never runs on two executors at the same time.
+class Scheduler {
+ public:
+  explicit Scheduler(uint32_t executors);
+  ~Scheduler();
+  void Schedule(SimQueue* queue);
+
+ private:
+  void ExecutorLoop();
+  SimQueue* TakeReady();
+
+  std::mutex mu_;
+  std::deque<SimQueue*> ready_;
+  std::atomic<uint32_t> ready_count_{0};
+  std::atomic<bool> stop_{false};
+  WaitSignal signal_;
+  std::vector<std::thread> threads_;
+};
+
+// Runs host functions (aclrtLaunchHostFunc, callback hand-off) on a dedicated thread so that a
+// blocking callback never stalls an executor.
+class HostEngine {
+ public:
+  ~HostEngine();
+  void Post(SimQueue* queue, hal::HostFn fn, void* arg);
+
+ private:
+  struct Item {
+    SimQueue* queue;
+    hal::HostFn fn;
+    void* arg;
+  };
+  void Loop();
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Item> items_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+// Fires wait timeouts. Started on first use; sleeps until the earliest deadline.
+class WaitTimer {
+ public:
+  ~WaitTimer();
+  void Arm(uint64_t deadline_ns, SimQueue* queue, uint64_t token);
+  void CancelQueue(SimQueue* queue);
+
+ private:
+  struct Entry {
+    SimQueue* queue;
+    uint64_t token;
+  };
+  void Loop();
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::multimap<uint64_t, Entry> entries_;
+  SimQueue* firing_ = nullptr;  // entry being delivered (CancelQueue waits for it)
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+// Queues parked on aclrtValueWait-style conditions, re-evaluated whenever device memory is written.
+class ValueWaitList final : public ParkSite {
+ public:
+  bool ParkUntil(SimQueue* queue, const void* addr, uint64_t operand, uint32_t compare, uint64_t token);
+  bool Cancel(SimQueue* queue, uint64_t token) override;
+  void OnMemoryWritten();
+
+ private:
+  struct Waiter {
+    SimQueue* queue;
+    const void* addr;
+    uint64_t operand;
+    uint32_t compare;
+    uint64_t token;
+  };
+  std::mutex mu_;
+  std::vector<Waiter> waiters_;
+  std::atomic<uint32_t> count_{0};
+};
+
+}  // namespace npurt::drivers::sim

@@ -1,0 +1,53 @@
+#include "drivers/sim/sim_flag.h"
+
+#include "base/clock.h"
+#include "drivers/sim/sim_queue.h"
+
+namespace npurt::drivers::sim {
+
+bool SimFlag::WaitHost(uint64_t target, uint64_t deadline_ns) {
+  return host_signal_.WaitUntil([&] { return value() >= target; }, deadline_ns, /*spin_ns=*/20000);
+}
+
+void SimFlag::Signal(uint64_t new_value) {
+  timestamp_ns_.store(NowNs(), std::memory_order_release);
+  value_.store(new_value, std::memory_order_release);
+  std::vector<Waiter> ready;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < waiters_.size();) {
+      if (waiters_[i].target <= new_value) {
+        ready.push_back(waiters_[i]);
+        waiters_[i] = waiters_.back();
+        waiters_.pop_back();
+      } else {
+        ++i;
+      }
+    }
+  }
+  for (const Waiter& w : ready) w.queue->Resume(w.token, 0);
+  host_signal_.Notify();
+}
+
+bool SimFlag::ParkUntil(SimQueue* queue, uint64_t target, uint64_t token) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Re-checked under the lock: Signal stores the value before taking it, so a signal either sees
+  // this waiter or this check sees its value.
+  if (value() >= target) return false;
+  waiters_.push_back({queue, target, token});
+  return true;
+}
+
+bool SimFlag::Cancel(SimQueue* queue, uint64_t token) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < waiters_.size(); ++i) {
+    if (waiters_[i].queue == queue && waiters_[i].token == token) {
+      waiters_[i] = waiters_.back();
+      waiters_.pop_back();
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace npurt::drivers::sim

@@ -1,0 +1,364 @@
+#include "drivers/sim/sim_queue.h"
+
+#include <cstring>
+#include <utility>
+
+#include "acl/error_codes/rt_error_codes.h"
+#include "base/clock.h"
+#include "drivers/sim/sim_device.h"
+#include "drivers/sim/sim_flag.h"
+
+namespace npurt::drivers::sim {
+namespace {
+
+// Executors spin this long on an empty queue set before sleeping; host waiters likewise.
+constexpr uint64_t kHostSpinNs = 20000;
+// Tasks run per turn before a busy queue yields its executor to other queues.
+constexpr int kTurnBudget = 256;
+
+bool WritesMemory(hal::TaskKind kind) {
+  switch (kind) {
+    case hal::TaskKind::kCopy:
+    case hal::TaskKind::kCopy2d:
+    case hal::TaskKind::kFill8:
+    case hal::TaskKind::kFill32:
+    case hal::TaskKind::kValueWrite:
+    case hal::TaskKind::kHostFunc:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool ValueSatisfied(const void* addr, uint64_t operand, uint32_t compare) {
+  uint64_t v = __atomic_load_n(static_cast<const uint64_t*>(addr), __ATOMIC_ACQUIRE);
+  switch (static_cast<hal::ValueCompare>(compare)) {
+    case hal::ValueCompare::kGreaterEqual:
+      return v >= operand;
+    case hal::ValueCompare::kEqual:
+      return v == operand;
+    case hal::ValueCompare::kAnd:
+      return (v & operand) != 0;
+    case hal::ValueCompare::kNor:
+      return ~(v | operand) != 0;
+  }
+  return false;
+}
+
+SimQueue::SimQueue(SimDevice* device, const hal::QueueOptions& options)
+    : device_(device), options_(options), cells_(new Cell[kCapacity]) {
+  for (uint64_t i = 0; i < kCapacity; ++i) cells_[i].seq.store(i, std::memory_order_relaxed);
+  stop_on_failure_.store(options.stop_on_failure, std::memory_order_relaxed);
+}
+
+SimQueue::~SimQueue() {
+  // Precondition: every submitted task completed. An executor may still be leaving Run().
+  while (in_executor_.load(std::memory_order_acquire) != 0) CpuRelax();
+  device_->timer().CancelQueue(this);
+}
+
+uint64_t SimQueue::Submit(const hal::Task& task) {
+  if (device_->synchronous()) {
+    std::lock_guard<std::mutex> lock(inline_mu_);
+    uint64_t seq = tail_.load(std::memory_order_relaxed) + 1;
+    tail_.store(seq, std::memory_order_release);
+    RunInline(task, seq);
+    return seq;
+  }
+  uint64_t pos = tail_.load(std::memory_order_relaxed);
+  Cell* cell;
+  for (;;) {
+    cell = &cells_[pos & (kCapacity - 1)];
+    uint64_t cell_seq = cell->seq.load(std::memory_order_acquire);
+    if (cell_seq == pos) {
+      if (tail_.compare_exchange_weak(pos, pos + 1, std::memory_order_relaxed)) break;
+    } else if (cell_seq < pos) {
+      // Full: wait until the executor frees this cell (back-pressure, never an error).
+      space_signal_.WaitUntil([&] { return cell->seq.load(std::memory_order_acquire) >= pos; }, UINT64_MAX,
+                              kHostSpinNs);
+      pos = tail_.load(std::memory_order_relaxed);
+    } else {
+      pos = tail_.load(std::memory_order_relaxed);
+    }
+  }
+  cell->task = task;
+  cell->seq.store(pos + 1, std::memory_order_release);
+  ScheduleIfIdle();
+  return pos + 1;
+}
+
+void SimQueue::ScheduleIfIdle() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  uint32_t state = state_.load(std::memory_order_relaxed);
+  if (state == kIdle && state_.compare_exchange_strong(state, kQueued, std::memory_order_acq_rel)) {
+    device_->Schedule(this);
+  }
+}
+
+SimQueue::Cell* SimQueue::PeekHead() {
+  Cell* cell = &cells_[head_ & (kCapacity - 1)];
+  return cell->seq.load(std::memory_order_acquire) == head_ + 1 ? cell : nullptr;
+}
+
+bool SimQueue::Discarding(uint64_t seq) const {
+  if (seq <= discard_through_.load(std::memory_order_acquire)) return true;
+  return stop_on_failure_.load(std::memory_order_acquire) && error_.load(std::memory_order_acquire) != 0;
+}
+
+void SimQueue::Run() {
+  in_executor_.fetch_add(1, std::memory_order_acq_rel);
+  state_.store(kRunning, std::memory_order_release);
+  int budget = kTurnBudget;
+  for (;;) {
+    Cell* cell = PeekHead();
+    if (cell == nullptr) {
+      state_.exchange(kIdle, std::memory_order_seq_cst);
+      // A producer may have published after the peek while it still saw kRunning.
+      if (PeekHead() != nullptr) {
+        uint32_t idle = kIdle;
+        if (state_.compare_exchange_strong(idle, kQueued, std::memory_order_acq_rel)) device_->Schedule(this);
+      }
+      break;
+    }
+    if (--budget == 0) {
+      state_.store(kQueued, std::memory_order_release);
+      device_->Schedule(this);
+      break;
+    }
+    int32_t code = 0;
+    std::string message;
+    if (!Discarding(head_ + 1)) {
+      if (Execute(cell->task, &code, &message) == Step::kPark) break;
+    }
+    Finish(cell, code, std::move(message));
+  }
+  in_executor_.fetch_sub(1, std::memory_order_acq_rel);
+}
+
+SimQueue::Step SimQueue::Execute(const hal::Task& task, int32_t* code, std::string* message) {
+  // A head task that parked earlier is finished by its resumption result.
+  if (head_state_.resumed) {
+    *code = head_state_.resume_code;
+    if (*code == ACL_ERROR_RT_TASK_TIMEOUT) *message = "wait task timed out";
+    head_state_ = HeadState{};
+    return Step::kDone;
+  }
+  switch (task.kind) {
+    case hal::TaskKind::kNop:
+      return Step::kDone;
+    case hal::TaskKind::kCopy:
+      std::memmove(task.dst, task.src, task.size);
+      return Step::kDone;
+    case hal::TaskKind::kCopy2d: {
+      auto* d = static_cast<uint8_t*>(task.dst);
+      auto* s = static_cast<const uint8_t*>(task.src);
+      for (size_t row = 0; row < task.height; ++row) std::memmove(d + row * task.dpitch, s + row * task.spitch, task.size);
+      return Step::kDone;
+    }
+    case hal::TaskKind::kFill8:
+      std::memset(task.dst, static_cast<int>(task.value & 0xff), task.size);
+      return Step::kDone;
+    case hal::TaskKind::kFill32: {
+      auto* d = static_cast<uint32_t*>(task.dst);
+      const auto v = static_cast<uint32_t>(task.value);
+      for (size_t i = 0; i < task.size; ++i) d[i] = v;
+      return Step::kDone;
+    }
+    case hal::TaskKind::kValueWrite:
+      __atomic_store_n(static_cast<uint64_t*>(task.dst), task.value, __ATOMIC_RELEASE);
+      return Step::kDone;
+    case hal::TaskKind::kFlagSignal:
+      static_cast<SimFlag*>(task.flag)->Signal(task.value);
+      return Step::kDone;
+    case hal::TaskKind::kFlagWait:
+      return ParkOnFlag(task);
+    case hal::TaskKind::kValueWait:
+      return ParkOnValue(task);
+    case hal::TaskKind::kHostFunc: {
+      head_state_.parked = true;
+      state_.store(kParked, std::memory_order_release);
+      device_->host_engine().Post(this, task.host_fn, task.host_arg);
+      return Step::kPark;
+    }
+    case hal::TaskKind::kFail:
+      *code = static_cast<int32_t>(task.aux);
+      *message = "task failed on the device";
+      return Step::kDone;
+  }
+  *code = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
+  *message = "unknown task kind";
+  return Step::kDone;
+}
+
+SimQueue::Step SimQueue::ParkOnFlag(const hal::Task& task) {
+  auto* flag = static_cast<SimFlag*>(task.flag);
+  if (flag->value() >= task.value) return Step::kDone;
+  const uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed) + 1;
+  head_state_.parked = true;
+  {
+    std::lock_guard<std::mutex> lock(park_mu_);
+    parked_site_ = flag;
+    parked_token_ = token;
+  }
+  state_.store(kParked, std::memory_order_release);
+  if (!flag->ParkUntil(this, task.value, token)) {
+    // Already satisfied: nobody else can resume us, so take the queue back and finish the task.
+    std::lock_guard<std::mutex> lock(park_mu_);
+    parked_site_ = nullptr;
+    state_.store(kRunning, std::memory_order_release);
+    head_state_ = HeadState{};
+    return Step::kDone;
+  }
+  ArmTimeout(token, task.timeout_ns);
+  return Step::kPark;
+}
+
+SimQueue::Step SimQueue::ParkOnValue(const hal::Task& task) {
+  if (ValueSatisfied(task.dst, task.value, task.aux)) return Step::kDone;
+  const uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed) + 1;
+  head_state_.parked = true;
+  ValueWaitList& waits = device_->value_waits();
+  {
+    std::lock_guard<std::mutex> lock(park_mu_);
+    parked_site_ = &waits;
+    parked_token_ = token;
+  }
+  state_.store(kParked, std::memory_order_release);
+  if (!waits.ParkUntil(this, task.dst, task.value, task.aux, token)) {
+    std::lock_guard<std::mutex> lock(park_mu_);
+    parked_site_ = nullptr;
+    state_.store(kRunning, std::memory_order_release);
+    head_state_ = HeadState{};
+    return Step::kDone;
+  }
+  ArmTimeout(token, task.timeout_ns);
+  return Step::kPark;
+}
+
+void SimQueue::ArmTimeout(uint64_t token, uint64_t timeout_ns) {
+  if (timeout_ns == 0) return;
+  device_->timer().Arm(NowNs() + timeout_ns, this, token);
+}
+
+void SimQueue::OnWaitTimeout(uint64_t token) {
+  std::lock_guard<std::mutex> lock(park_mu_);
+  if (parked_site_ == nullptr || parked_token_ != token) return;
+  ParkSite* site = parked_site_;
+  if (site->Cancel(this, token)) {
+    parked_site_ = nullptr;
+    Resume(token, ACL_ERROR_RT_TASK_TIMEOUT);
+  }
+}
+
+void SimQueue::Resume(uint64_t /*token*/, int32_t code) {
+  head_state_.resumed = true;
+  head_state_.resume_code = code;
+  state_.store(kQueued, std::memory_order_release);
+  device_->Schedule(this);
+}
+
+void SimQueue::CompleteHostTask(int32_t code) {
+  if (device_->synchronous()) {
+    inline_host_code_.store(code, std::memory_order_release);
+    inline_host_done_.store(true, std::memory_order_release);
+    done_signal_.Notify();
+    return;
+  }
+  Resume(0, code);
+}
+
+void SimQueue::Finish(Cell* cell, int32_t code, std::string message) {
+  const hal::Task task = cell->task;  // copy out before the cell is recycled
+  if (head_state_.parked) {
+    std::lock_guard<std::mutex> lock(park_mu_);
+    parked_site_ = nullptr;
+  }
+  head_state_ = HeadState{};
+  cell->seq.store(head_ + kCapacity, std::memory_order_release);
+  ++head_;
+  space_signal_.NotifyIfSleeping();
+  Complete(task, head_, code, std::move(message));
+}
+
+void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message) {
+  if (code != 0) {
+    int32_t none = 0;
+    if (error_.compare_exchange_strong(none, code, std::memory_order_acq_rel)) {
+      std::lock_guard<std::mutex> lock(error_mu_);
+      error_message_ = message;
+    }
+    if (options_.on_failure != nullptr) options_.on_failure(options_.hook_ctx, this, {task.id, code, message});
+  }
+  if (task.cleanup != nullptr) task.cleanup(task.cleanup_arg);
+  if (WritesMemory(task.kind)) device_->OnMemoryWritten();
+  completed_.store(seq, std::memory_order_release);
+  done_signal_.NotifyIfSleeping();
+}
+
+void SimQueue::RunInline(const hal::Task& task, uint64_t seq) {
+  int32_t code = 0;
+  std::string message;
+  const uint64_t deadline = task.timeout_ns == 0 ? UINT64_MAX : NowNs() + task.timeout_ns;
+  if (!Discarding(seq)) {
+    switch (task.kind) {
+      case hal::TaskKind::kFlagWait:
+        if (!task.flag->WaitHost(task.value, deadline)) {
+          code = ACL_ERROR_RT_TASK_TIMEOUT;
+          message = "event wait timed out";
+        }
+        break;
+      case hal::TaskKind::kValueWait:
+        if (!device_->memory_signal().WaitUntil([&] { return ValueSatisfied(task.dst, task.value, task.aux); },
+                                                deadline, kHostSpinNs)) {
+          code = ACL_ERROR_RT_TASK_TIMEOUT;
+          message = "value wait timed out";
+        }
+        break;
+      case hal::TaskKind::kHostFunc:
+        inline_host_done_.store(false, std::memory_order_release);
+        task.host_fn(task.host_arg, this);
+        done_signal_.WaitUntil([&] { return inline_host_done_.load(std::memory_order_acquire); }, UINT64_MAX,
+                               kHostSpinNs);
+        code = inline_host_code_.load(std::memory_order_acquire);
+        break;
+      default:
+        if (Execute(task, &code, &message) == Step::kPark) {
+          code = ACL_ERROR_RT_INTERNAL_ERROR;  // unreachable: parking kinds are handled above
+        }
+        break;
+    }
+  }
+  Complete(task, seq, code, std::move(message));
+}
+
+bool SimQueue::WaitHost(uint64_t seq, uint64_t deadline_ns) {
+  return done_signal_.WaitUntil([&] { return completed() >= seq; }, deadline_ns, kHostSpinNs);
+}
+
+std::string SimQueue::error_message() const {
+  std::lock_guard<std::mutex> lock(error_mu_);
+  return error_message_;
+}
+
+void SimQueue::ClearError() {
+  std::lock_guard<std::mutex> lock(error_mu_);
+  error_.store(0, std::memory_order_release);
+  error_message_.clear();
+}
+
+void SimQueue::Discard() {
+  uint64_t through = tail_.load(std::memory_order_acquire);
+  uint64_t cur = discard_through_.load(std::memory_order_acquire);
+  while (cur < through && !discard_through_.compare_exchange_weak(cur, through, std::memory_order_acq_rel)) {
+  }
+  // Release a parked wait so the discarded tasks drain.
+  std::lock_guard<std::mutex> lock(park_mu_);
+  if (parked_site_ != nullptr && parked_site_->Cancel(this, parked_token_)) {
+    parked_site_ = nullptr;
+    Resume(parked_token_, 0);
+  }
+}
+
+}  // namespace npurt::drivers::sim

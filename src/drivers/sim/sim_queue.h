@@ -1,0 +1,105 @@
+// SimQueue: one hardware stream of the simulated NPU.
+//
+// Submission is a lock-free multi-producer ring (Vyukov's bounded queue: each cell carries a
+// sequence number that says whether it is free or published). Exactly one executor thread consumes
+// a queue at a time: the queue's `state_` moves Idle -> Queued (a producer scheduled it) -> Running
+// (an executor took it) -> Idle / Parked. A parked queue sits at a ParkSite until resumed.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "base/futex.h"
+#include "drivers/sim/sim_park.h"
+#include "hal/hal.h"
+
+namespace npurt::drivers::sim {
+
+class SimDevice;
+
+class SimQueue final : public hal::Queue {
+ public:
+  SimQueue(SimDevice* device, const hal::QueueOptions& options);
+  ~SimQueue() override;
+
+  uint64_t Submit(const hal::Task& task) override;
+  uint64_t submitted() const override { return tail_.load(std::memory_order_acquire); }
+  uint64_t completed() const override { return completed_.load(std::memory_order_acquire); }
+  bool WaitHost(uint64_t seq, uint64_t deadline_ns) override;
+  int32_t error() const override { return error_.load(std::memory_order_acquire); }
+  std::string error_message() const override;
+  void ClearError() override;
+  void SetStopOnFailure(bool stop) override { stop_on_failure_.store(stop, std::memory_order_release); }
+  void Discard() override;
+  void CompleteHostTask(int32_t code) override;
+
+  // Executor side.
+  void Run();
+  // Resumes a parked queue whose registration `token` was satisfied (code 0) or cancelled with an
+  // error code (timeout, discard). Called by the ParkSite that removed the registration.
+  void Resume(uint64_t token, int32_t code);
+  // Timer callback: fails the parked wait `token` with a timeout if it is still parked.
+  void OnWaitTimeout(uint64_t token);
+  int32_t priority() const { return options_.priority; }
+
+ private:
+  enum State : uint32_t { kIdle, kQueued, kRunning, kParked };
+  enum class Step { kDone, kPark };
+  static constexpr uint64_t kCapacity = 256;
+
+  struct Cell {
+    std::atomic<uint64_t> seq;
+    hal::Task task;
+  };
+
+  // Head-task progress for tasks that park (waits, host functions). Written by the executor before
+  // parking and by Resume(); the scheduler's hand-off orders the two.
+  struct HeadState {
+    bool parked = false;      // the head task has parked at least once
+    bool resumed = false;     // the parked wait finished
+    int32_t resume_code = 0;  // its result
+  };
+
+  Cell* PeekHead();
+  Step Execute(const hal::Task& task, int32_t* code, std::string* message);
+  Step ParkOnFlag(const hal::Task& task);
+  Step ParkOnValue(const hal::Task& task);
+  void ArmTimeout(uint64_t token, uint64_t timeout_ns);
+  void Finish(Cell* cell, int32_t code, std::string message);
+  void Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message);
+  void ScheduleIfIdle();
+  void RunInline(const hal::Task& task, uint64_t seq);
+  bool Discarding(uint64_t seq) const;
+
+  SimDevice* device_;
+  hal::QueueOptions options_;
+  std::unique_ptr<Cell[]> cells_;
+  alignas(64) std::atomic<uint64_t> tail_{0};  // last claimed sequence number
+  alignas(64) uint64_t head_ = 0;              // last consumed sequence number (executor only)
+  std::atomic<uint64_t> completed_{0};
+  std::atomic<uint32_t> state_{kIdle};
+  std::atomic<uint32_t> in_executor_{0};
+  HeadState head_state_;
+  std::atomic<uint64_t> next_token_{0};
+  // The registration the queue is parked on, guarded by park_mu_ so that Discard and timeouts never
+  // reach a site (a flag) that the finished task has already released.
+  std::mutex park_mu_;
+  ParkSite* parked_site_ = nullptr;
+  uint64_t parked_token_ = 0;
+  // Synchronous mode: completion of an inline host function.
+  std::atomic<bool> inline_host_done_{false};
+  std::atomic<int32_t> inline_host_code_{0};
+  std::atomic<bool> stop_on_failure_{false};
+  std::atomic<uint64_t> discard_through_{0};
+  std::atomic<int32_t> error_{0};
+  mutable std::mutex error_mu_;
+  std::string error_message_;
+  WaitSignal done_signal_;   // host waiters for completion
+  WaitSignal space_signal_;  // producers waiting for a free cell
+  std::mutex inline_mu_;     // synchronous mode: serialises inline execution
+};
+
+}  // namespace npurt::drivers::sim
