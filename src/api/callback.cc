@@ -68,17 +68,13 @@ aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback) {
 
 aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback) {
   NPURT_API_NOT_NULL(callback);
-  if (!npurt::core::AddExceptionCallback(callback)) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "this exception callback is already registered"));
-  }
+  (void)npurt::core::AddExceptionCallback(callback);  // adding twice has no further effect
   return ACL_SUCCESS;
 }
 
 aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback) {
   NPURT_API_NOT_NULL(callback);
-  if (!npurt::core::RemoveExceptionCallback(callback)) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "this exception callback is not registered"));
-  }
+  (void)npurt::core::RemoveExceptionCallback(callback);  // removing one never added is a no-op
   return ACL_SUCCESS;
 }
 

@@ -6,6 +6,7 @@
 #include "api/api_common.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/hooks.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -24,22 +25,30 @@ npurt::StatusOr<npurt::core::Device*> CurrentDevice() {
 
 aclError aclrtSetDevice(int32_t deviceId) {
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
+  npurt::core::RunDeviceStateHooks(deviceId, ACL_RT_DEVICE_STATE_SET_PRE);
   NPURT_API_ASSIGN(ctx, dev->RetainDefaultContext());
   npurt::core::SetCurrentContext(ctx);
+  npurt::core::RunDeviceStateHooks(deviceId, ACL_RT_DEVICE_STATE_SET_POST);
   return ACL_SUCCESS;
 }
 
-aclError aclrtResetDevice(int32_t deviceId) {
-  NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
-  NPURT_API_CHECK(dev->ReleaseDefaultContext(/*force=*/false));
+namespace {
+
+aclError ResetDevice(const char* fn, int32_t deviceId, bool force) {
+  auto dev = Runtime::Get().GetDevice(deviceId);
+  if (!dev.ok()) return npurt::api::Report(fn, dev.status());
+  npurt::core::RunDeviceStateHooks(deviceId, ACL_RT_DEVICE_STATE_RESET_PRE);
+  npurt::Status st = dev.value()->ReleaseDefaultContext(force);
+  if (!st.ok()) return npurt::api::Report(fn, st);
+  npurt::core::RunDeviceStateHooks(deviceId, ACL_RT_DEVICE_STATE_RESET_POST);
   return ACL_SUCCESS;
 }
 
-aclError aclrtResetDeviceForce(int32_t deviceId) {
-  NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
-  NPURT_API_CHECK(dev->ReleaseDefaultContext(/*force=*/true));
-  return ACL_SUCCESS;
-}
+}  // namespace
+
+aclError aclrtResetDevice(int32_t deviceId) { return ResetDevice(__func__, deviceId, false); }
+
+aclError aclrtResetDeviceForce(int32_t deviceId) { return ResetDevice(__func__, deviceId, true); }
 
 aclError aclrtGetDevice(int32_t* deviceId) {
   NPURT_API_NOT_NULL(deviceId);

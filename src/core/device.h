@@ -59,6 +59,11 @@ class Device {
   void ReleaseEventSlot();
   uint32_t events_in_use() const { return event_count_.load(std::memory_order_acquire); }
 
+  // Core-count limits (aclrtSetDeviceResLimit): 0 = not limited (all AI cores).
+  std::atomic<uint32_t> res_limit[2] = {0, 0};
+  // aclrtDeviceSetLimit values, indexed by aclrtDeviceLimit.
+  std::atomic<uint64_t> device_limit[5] = {0, 0, 0, 0, 0};
+
   bool peer_enabled(int32_t peer) const;
   void set_peer_enabled(int32_t peer, bool enabled);
 

@@ -6,6 +6,7 @@
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/context.h"
+#include "core/hooks.h"
 #include "dfx/log.h"
 
 namespace npurt::core {
@@ -31,6 +32,7 @@ Status Runtime::Init(const char* config_path) {
       std::stringstream text;
       text << in.rdbuf();
       std::string json = text.str();
+      config_text_ = json;
       // CANN accepts an empty file as "{}".
       if (json.find_first_not_of(" \t\r\n") != std::string::npos) {
         NPURT_RETURN_IF_ERROR(ApplyJsonConfig(json, &config));
@@ -40,6 +42,7 @@ Status Runtime::Init(const char* config_path) {
     config_loaded_ = true;
   }
   NPURT_RETURN_IF_ERROR(EnsureDriverLocked());
+  NPURT_RETURN_IF_ERROR(RunInitHooks(config_text_));
   initialized_.store(true, std::memory_order_release);
   init_count_.store(1, std::memory_order_release);
   return Status::Ok();
@@ -86,7 +89,7 @@ Status Runtime::Finalize() {
     if (d->set_count() > 0) (void)d->ReleaseDefaultContext(/*force=*/true);
   }
   SetCurrentContext(nullptr);
-  return Status::Ok();
+  return RunFinalizeHooks();
 }
 
 Status Runtime::FinalizeReference(uint64_t* remaining) {

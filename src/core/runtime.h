@@ -62,6 +62,7 @@ class Runtime {
   std::atomic<bool> initialized_{false};
   std::atomic<uint64_t> init_count_{0};
   RuntimeConfig config_;
+  std::string config_text_ = "{}";  // the aclInit JSON as given, handed to init hooks
   bool config_loaded_ = false;
   std::unique_ptr<hal::Driver> driver_;
   std::vector<uint32_t> visible_;                  // logical -> physical

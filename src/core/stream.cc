@@ -5,6 +5,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/exception.h"
+#include "core/hooks.h"
 #include "core/thread_state.h"
 
 namespace npurt::core {
@@ -41,6 +42,7 @@ StatusOr<Stream*> Stream::Create(Context* context, const StreamOptions& options)
     return st;
   }
   context->AddStream(s);
+  RunStreamStateHooks(s, ACL_RT_STREAM_STATE_CREATE_POST);
   return s;
 }
 
@@ -73,6 +75,7 @@ Status Stream::Synchronize(int64_t timeout_ms) {
 
 void Stream::Destroy(bool force) {
   if (destroyed_.exchange(true)) return;
+  RunStreamStateHooks(this, ACL_RT_STREAM_STATE_DESTROY_PRE);
   Invalidate();
   if (force) queue_->Discard();
   queue_->WaitHost(queue_->submitted(), UINT64_MAX);

@@ -58,6 +58,7 @@ class Stream final : public HandleObject {
   std::atomic<uint32_t> overflow_switch{0};
   std::atomic<uint32_t> user_custom_tag{0};
   std::atomic<uint32_t> cache_op_info{0};
+  std::atomic<uint32_t> res_limit[2] = {0, 0};  // aclrtSetStreamResLimit: 0 = device's limit
 
  private:
   template <typename T, typename... Args>

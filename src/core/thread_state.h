@@ -15,6 +15,7 @@ struct ThreadState {
   int32_t last_error = 0;
   std::string recent_error;
   uint32_t last_task_id = 0;
+  void* res_stream = nullptr;  // aclrtUseStreamResInCurrentThread (validated on use)
 };
 
 ThreadState& Tls();

@@ -1,0 +1,41 @@
+// Host cost of enqueuing a no-op task: a 4-byte aclrtMemsetAsync on a device buffer.
+//
+// launch_enqueue_ns  batches of kBatch enqueues are timed (the mean per call of a batch is one sample);
+//                    the stream is synchronised between batches outside the timed region, so the queue
+//                    never fills and back-pressure is never measured.
+#include "common/bench_util.h"
+
+namespace npurt_bench {
+namespace {
+
+constexpr int kBatch = 128;  // below the sim queue's 256 cells
+
+void LaunchEnqueue(benchmark::State& state) {
+  UseDevice0();
+  aclrtStream stream = nullptr;
+  void* buf = nullptr;
+  BENCH_CHECK(aclrtCreateStream(&stream));
+  BENCH_CHECK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+  {
+    Sampler sampler(state);
+    int n = 0;
+    uint64_t t0 = 0;
+    for (auto _ : state) {
+      if (n == 0) t0 = NowNs();
+      BENCH_CHECK(aclrtMemsetAsync(buf, 4096, 0, 4, stream));
+      if (++n == kBatch) {
+        sampler.Add(NowNs() - t0, kBatch);
+        BENCH_CHECK(aclrtSynchronizeStream(stream));
+        n = 0;
+      }
+    }
+    if (n != 0) sampler.Add(NowNs() - t0, static_cast<uint64_t>(n));
+  }
+  BENCH_CHECK(aclrtSynchronizeStream(stream));
+  BENCH_CHECK(aclrtFree(buf));
+  BENCH_CHECK(aclrtDestroyStream(stream));
+}
+BENCHMARK(LaunchEnqueue)->Name("launch_enqueue_ns")->UseManualTime();
+
+}  // namespace
+}  // namespace npurt_bench
