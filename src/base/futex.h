@@ -39,12 +39,13 @@ class WaitSignal {
     if (sleepers_.load(std::memory_order_seq_cst) > 0) FutexWake(&epoch_, INT32_MAX);
   }
 
-  // Cheaper Notify for hot paths: does nothing unless a waiter is asleep. The fence pairs with the
-  // one in WaitUntil (store condition / fence / load sleepers vs. add sleeper / fence / load
-  // condition), so either the notifier sees the sleeper or the sleeper sees the condition.
+  // Cheaper Notify for hot paths: does nothing unless a waiter is asleep. Both sides do a read-modify-
+  // write of `sleepers_` (the notifier after making the condition true, the waiter before checking it),
+  // so one of the two RMWs comes second in its modification order and sees the other: either the
+  // notifier sees the sleeper or the sleeper sees the condition. (An RMW rather than a fence: same cost
+  // on x86, and ThreadSanitizer understands it.)
   void NotifyIfSleeping() {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (sleepers_.load(std::memory_order_relaxed) > 0) Notify();
+    if (sleepers_.fetch_add(0, std::memory_order_seq_cst) > 0) Notify();
   }
 
   // Waits until `ready()` is true or the deadline passes; spins for `spin_ns` first.
@@ -77,7 +78,6 @@ bool WaitSignal::WaitUntil(Ready&& ready, uint64_t deadline_ns, uint64_t spin_ns
   for (;;) {
     const uint32_t seen = epoch();
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
     if (ready()) {
       sleepers_.fetch_sub(1, std::memory_order_acq_rel);
       return true;

@@ -163,8 +163,8 @@ bool ValueWaitList::Cancel(SimQueue* queue, uint64_t token) {
 }
 
 void ValueWaitList::OnMemoryWritten() {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (count_.load(std::memory_order_relaxed) == 0) return;
+  // RMW pairs with the waiter's fetch_add in ParkUntil (see WaitSignal::NotifyIfSleeping).
+  if (count_.fetch_add(0, std::memory_order_seq_cst) == 0) return;
   std::vector<Waiter> ready;
   {
     std::lock_guard<std::mutex> lock(mu_);

@@ -90,8 +90,9 @@ uint64_t SimQueue::Submit(const hal::Task& task) {
 }
 
 void SimQueue::ScheduleIfIdle() {
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-  uint32_t state = state_.load(std::memory_order_relaxed);
+  // An RMW, not a plain load: it pairs with the executor's exchange(kIdle) in Run(), so either this
+  // sees kIdle or the executor's re-check sees the task just published.
+  uint32_t state = state_.fetch_or(0, std::memory_order_seq_cst);
   if (state == kIdle && state_.compare_exchange_strong(state, kQueued, std::memory_order_acq_rel)) {
     device_->Schedule(this);
   }
