@@ -14,7 +14,16 @@ set(NPURT_API_HEADERS
     ${PROJECT_SOURCE_DIR}/include/acl/acl_base_rt.h
     ${PROJECT_SOURCE_DIR}/include/acl/acl_rt.h
     ${PROJECT_SOURCE_DIR}/include/acl/acl_rt_allocator.h
-    ${PROJECT_SOURCE_DIR}/include/acl/acl_rt_memory_soma.h)
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_rt_memory_soma.h
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_base_mdl.h
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_op.h
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_op_compiler.h
+    ${PROJECT_SOURCE_DIR}/include/acl/ops/acl_cblas.h
+    ${PROJECT_SOURCE_DIR}/include/aclnn/acl_meta.h
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_prof.h
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_dump.h)
+file(GLOB NPURT_ACLNN_OP_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/aclnnop/*.h)
+list(APPEND NPURT_API_HEADERS ${NPURT_ACLNN_OP_HEADERS})
 set(NPURT_API_DIR ${PROJECT_SOURCE_DIR}/src/api)
 
 function(npurt_generate_api)

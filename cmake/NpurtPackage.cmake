@@ -4,7 +4,8 @@
 #   <P>/include/acl/**            public headers (every *.h under include/ of the source tree)
 #   <P>/lib64/libascendcl.so      the runtime
 #   <P>/lib64/libacl_rt.so        ELF filters of libascendcl.so (DT_FILTER), RUNPATH $ORIGIN, so they find
-#   <P>/lib64/libacl_rt_impl.so   libascendcl.so beside them without LD_LIBRARY_PATH
+#   <P>/lib64/libacl_rt_impl.so   libascendcl.so beside them without LD_LIBRARY_PATH; likewise every other
+#   <P>/lib64/lib<name>.so        shared library src/ defines (libacl_cblas.so, libmsprofiler.so, ...)
 #   <P>/lib64/stub/lib*.so        -> ../lib*.so (classic samples link from .../runtime/lib64/stub)
 #   <P>/runtime/{include,lib64}   -> ../include, ../lib64 (classic DDK_PATH layout)
 #   <P>/compiler/{include,lib64}  -> ../include, ../lib64 (op-compiler samples)
@@ -19,19 +20,40 @@
 # install_manifest.txt like every other installed file.
 
 set(NPURT_PACKAGE_LIBDIR lib64)
-set(NPURT_PACKAGE_LIBS ascendcl acl_rt acl_rt_impl)
 set(_npurt_pkg_dir ${CMAKE_CURRENT_LIST_DIR}/package)
 
 # --- libraries ----------------------------------------------------------------------------------------------
+# The package ships every shared library defined under src/: libascendcl.so and its filters (libacl_rt.so,
+# libacl_rt_impl.so and whichever other CANN library names src/CMakeLists.txt adds), so a new filter needs
+# no change here. Static helper libraries and anything defined under tests/ or bench/ stay out.
+function(_npurt_shared_libraries_in dir out)
+  get_property(targets DIRECTORY ${dir} PROPERTY BUILDSYSTEM_TARGETS)
+  set(libs)
+  foreach(t IN LISTS targets)
+    get_target_property(type ${t} TYPE)
+    if(type STREQUAL "SHARED_LIBRARY")
+      list(APPEND libs ${t})
+    endif()
+  endforeach()
+  get_property(subdirs DIRECTORY ${dir} PROPERTY SUBDIRECTORIES)
+  foreach(sub IN LISTS subdirs)
+    _npurt_shared_libraries_in(${sub} sublibs)
+    list(APPEND libs ${sublibs})
+  endforeach()
+  set(${out} ${libs} PARENT_SCOPE)
+endfunction()
+_npurt_shared_libraries_in(${PROJECT_SOURCE_DIR}/src NPURT_PACKAGE_LIBS)
+foreach(_lib ascendcl acl_rt acl_rt_impl)
+  if(NOT _lib IN_LIST NPURT_PACKAGE_LIBS)
+    message(FATAL_ERROR "NpurtPackage: shared library target '${_lib}' is not defined in src/")
+  endif()
+endforeach()
+message(STATUS "npurt package libraries: ${NPURT_PACKAGE_LIBS}")
+
 # $ORIGIN: a filter library resolves its filtee (libascendcl.so) through its own RUNPATH, so the filters work
 # from the package directory with no LD_LIBRARY_PATH. The same holds in the build tree (BUILD_RPATH), where
 # tests may link the filters directly.
-foreach(_lib IN LISTS NPURT_PACKAGE_LIBS)
-  if(NOT TARGET ${_lib})
-    message(FATAL_ERROR "NpurtPackage: library target '${_lib}' is not defined (src/CMakeLists.txt)")
-  endif()
-  set_target_properties(${_lib} PROPERTIES INSTALL_RPATH "$ORIGIN" BUILD_RPATH "$ORIGIN")
-endforeach()
+set_target_properties(${NPURT_PACKAGE_LIBS} PROPERTIES INSTALL_RPATH "$ORIGIN" BUILD_RPATH "$ORIGIN")
 install(TARGETS ${NPURT_PACKAGE_LIBS}
         LIBRARY DESTINATION ${NPURT_PACKAGE_LIBDIR}
         RUNTIME DESTINATION ${NPURT_PACKAGE_LIBDIR})
@@ -106,3 +128,6 @@ endforeach()
 
 unset(_npurt_links)
 unset(_npurt_pkg_dir)
+
+# --- Ascend C kernel toolchain (tools/ascendc: ascendc.cmake, generator, kernel_operator.h) ---------------------
+include(${PROJECT_SOURCE_DIR}/tools/ascendc/install.cmake)

@@ -27,7 +27,26 @@ import os
 import re
 import sys
 
-HEADERS = ("acl_base_rt.h", "acl_rt.h", "acl_rt_allocator.h", "acl_rt_memory_soma.h")
+HEADERS = ("acl_base_rt.h", "acl_rt.h", "acl_rt_allocator.h", "acl_rt_memory_soma.h",
+           # Operator layer (issue 6): tensor descriptors, single ops, op compiler, CBLAS, aclnn. Names
+           # starting with "aclnn" are relative to include/ (the aclnn headers live beside include/acl/).
+           "acl_base_mdl.h", "acl_op.h", "acl_op_compiler.h", "ops/acl_cblas.h", "aclnn/acl_meta.h",
+           # Profiling and dump (issue 5).
+           "acl_prof.h", "acl_dump.h")
+# Every aclnn operator header (include/aclnnop/aclnn_<op>.h) is exported too.
+ACLNN_OP_DIR = "aclnnop"
+
+
+def header_names(root):
+    extra = sorted(os.path.join(ACLNN_OP_DIR, f) for f in os.listdir(os.path.join(root, "include", ACLNN_OP_DIR))
+                   if f.endswith(".h")) if os.path.isdir(os.path.join(root, "include", ACLNN_OP_DIR)) else []
+    return list(HEADERS) + [h.replace(os.sep, "/") for h in extra]
+
+
+def header_path(root, header):
+    if header.startswith("aclnn"):
+        return os.path.join(root, "include", header)
+    return os.path.join(root, "include", "acl", header)
 
 # Coverage groups in report order: marker key -> title.
 GROUPS = (
@@ -43,6 +62,14 @@ GROUPS = (
     ("allocator", "User allocators"),
     ("mempool", "Memory pools"),
     ("misc", "Miscellaneous"),
+    ("tensor", "Tensor descriptors"),
+    ("op", "Single operators"),
+    ("opcompiler", "Operator compiler"),
+    ("cblas", "CBLAS"),
+    ("aclnn", "aclnn tensors and executors"),
+    ("aclnnop", "aclnn operators"),
+    ("prof", "Profiling"),
+    ("dump", "Data dump"),
 )
 GROUP_TITLES = dict(GROUPS)
 
@@ -168,7 +195,7 @@ def parse_header(path, header):
             if p == "...":
                 variadic = True
                 continue
-            pm = re.match(r"^(.*[\s\*&])([A-Za-z_]\w*)$", p)
+            pm = re.match(r"^(.*[\s\*&])([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)*$", p)  # arrays: name[][N]
             if not pm or not pm.group(1).strip() or pm.group(1).strip() in ("const", "struct", "enum"):
                 raise ApiError("%s: parameter '%s' of %s needs a name" % (header, p, name))
             params.append((p, pm.group(2)))
@@ -178,8 +205,8 @@ def parse_header(path, header):
 
 def load_api(root):
     functions, pointer_typedefs, seen = [], set(), {}
-    for header in HEADERS:
-        path = os.path.join(root, "include", "acl", header)
+    for header in header_names(root):
+        path = header_path(root, header)
         if not os.path.isfile(path):
             raise ApiError("missing header %s" % path)
         fns, ptrs = parse_header(path, header)
@@ -248,11 +275,10 @@ def gen_stubs(functions, pointer_typedefs, defined):
         "// Every exported ACL function that no src/api/*.cc file defines yet: it records the call as",
         "// unsupported and fails with ACL_ERROR_RT_FEATURE_NOT_SUPPORT (or returns NULL/0).",
         '#include "acl/acl.h"',
-        '#include "acl/acl_rt_allocator.h"',
-        '#include "acl/acl_rt_memory_soma.h"',
-        '#include "api/api_common.h"',
-        "",
     ]
+    for h in sorted(set(f.header for f in functions)):
+        out.append('#include "%s"' % (h if h.startswith("aclnn") else "acl/" + h))
+    out += ['#include "api/api_common.h"', ""]
     count = 0
     for f in functions:
         if f.name in defined:
@@ -269,6 +295,8 @@ def gen_stubs(functions, pointer_typedefs, defined):
             out.append("    return %s;" % call)
         elif ret == "void":
             out.append("    (void)%s;" % call)
+        elif ret == "aclnnStatus":
+            out.append("    return %s;" % call)
         elif ret.endswith("*") or ret in pointer_typedefs:
             out.append("    (void)%s;" % call)
             out.append("    return nullptr;")
@@ -309,8 +337,8 @@ def gen_coverage(functions, defined, api_rel):
         "",
         "# ACL runtime API coverage",
         "",
-        "Exported functions of `include/acl/{%s}` and the `%s/*.cc` file that implements each one."
-        % (",".join(HEADERS), api_rel),
+        "Exported functions of `include/acl/{%s}`, `include/aclnn*/` and the `%s/*.cc` file that implements "
+        "each one." % (",".join(h for h in HEADERS if not h.startswith("aclnn")), api_rel),
         "Functions without an implementation are generated stubs that return `ACL_ERROR_RT_FEATURE_NOT_SUPPORT`.",
         "",
         "**%d of %d functions implemented (%s)**" % (done, total, pct(done, total)),

@@ -7,7 +7,8 @@ NPURT_EXAMPLE_TIMEOUT="${NPURT_EXAMPLE_TIMEOUT:-120}"  # seconds per example run
 
 # Debian packages the build, the tests and the examples need (reference-only tools stay optional).
 NPURT_DEB_PACKAGES=(cmake ninja-build g++ python3 libgtest-dev libgmock-dev googletest libbenchmark-dev
-                    nlohmann-json3-dev libspdlog-dev libfmt-dev pkg-config)
+                    nlohmann-json3-dev libspdlog-dev libfmt-dev pkg-config
+                    libdnnl-dev ocl-icd-opencl-dev)
 
 npurt_log() { printf '[%s] %s\n' "${NPURT_SCRIPT:-npurt}" "$*"; }
 npurt_die() { printf '[%s] error: %s\n' "${NPURT_SCRIPT:-npurt}" "$*" >&2; exit 1; }
@@ -20,7 +21,8 @@ npurt_ensure_deps() {
     fi
     local missing=() p
     for p in "${NPURT_DEB_PACKAGES[@]}"; do
-        dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$p")
+        # (no `| grep -q`: under pipefail an early grep exit can fail the pipeline with SIGPIPE)
+        [[ "$(dpkg -s "$p" 2>/dev/null || true)" == *"Status: install ok installed"* ]] || missing+=("$p")
     done
     if ((${#missing[@]} == 0)); then
         return 0
@@ -89,7 +91,7 @@ npurt_install_package() {
 # npurt_check_package <prefix> [sanitizer]: the layout users rely on, and that the filter libraries reach
 # libascendcl.so through their own RUNPATH (no LD_LIBRARY_PATH) and resolve to the very same functions.
 npurt_check_package() {
-    local pkg="$1" san="${2:-}" bad=0 f
+    local pkg="$1" san="${2:-}" bad=0 f filters=()
     for f in include/acl/acl.h runtime/include/acl/acl.h compiler/include/acl/acl.h \
              lib64/libascendcl.so lib64/libacl_rt.so lib64/libacl_rt_impl.so \
              runtime/lib64/libascendcl.so lib64/stub/libascendcl.so lib64/stub/libacl_rt.so \
@@ -101,11 +103,12 @@ npurt_check_package() {
         fi
     done
     if [[ -d "$pkg/opp" ]]; then :; else echo "  missing: opp/" >&2; bad=1; fi
-    # Nothing but libraries under lib64 (tests and benchmarks stay out of the package).
+    # Tests and benchmarks stay out: executables only in bin/, nothing named like a test or a benchmark.
     local extra
-    extra=$(find "$pkg" -type f -perm -u+x ! -name '*.so*' ! -name set_env.sh ! -name setenv.bash | head -5)
+    extra=$( (find "$pkg" -path "$pkg/bin" -prune -o -type f -perm -u+x ! -name '*.so*' ! -name set_env.sh -print
+              find "$pkg" \( -iname '*test*' -o -iname '*bench*' \) ! -name '*.h' -print) | sort -u | head -5)
     if [[ -n "$extra" ]]; then
-        echo "  unexpected executables in the package:" >&2
+        echo "  unexpected files in the package (tests, benchmarks or stray executables):" >&2
         echo "$extra" | sed 's/^/    /' >&2
         bad=1
     fi
@@ -115,21 +118,27 @@ npurt_check_package() {
     cat >"$tmp/filter_check.c" <<'CEOF'
 #include <dlfcn.h>
 #include <stdio.h>
+/* argv[1] = libascendcl.so, argv[2..] = filter libraries: each must load by full path and every checked
+   function it exports must be libascendcl.so's own (at least one of them must be exported). */
 int main(int argc, char** argv) {
     void* real = dlopen(argv[1], RTLD_NOW);
     if (!real) { fprintf(stderr, "dlopen %s: %s\n", argv[1], dlerror()); return 1; }
+    const char* names[] = {"aclInit", "aclrtSetDevice", "aclrtMemcpyAsync", "aclGetRecentErrMsg",
+                           "aclrtGetSocName", "aclFinalize"};
     for (int i = 2; i < argc; ++i) {
         void* filter = dlopen(argv[i], RTLD_NOW);
         if (!filter) { fprintf(stderr, "dlopen %s: %s\n", argv[i], dlerror()); return 1; }
-        const char* names[] = {"aclInit", "aclrtSetDevice", "aclrtMemcpyAsync", "aclGetRecentErrMsg"};
+        int same = 0;
         for (unsigned k = 0; k < sizeof names / sizeof names[0]; ++k) {
             void* a = dlsym(real, names[k]);
             void* b = dlsym(filter, names[k]);
-            if (!a || a != b) {
+            if (b && a != b) {
                 fprintf(stderr, "%s: %s resolves to %p, libascendcl.so has %p\n", argv[i], names[k], b, a);
                 return 1;
             }
+            same += b != 0;
         }
+        if (same == 0) { fprintf(stderr, "%s exports none of the checked ACL functions\n", argv[i]); return 1; }
     }
     return 0;
 }
@@ -137,17 +146,37 @@ CEOF
     # shellcheck disable=SC2046
     if ! cc $(npurt_sanitizer_flags "$san") -o "$tmp/filter_check" "$tmp/filter_check.c" -ldl; then
         bad=1
-    elif ! env -u LD_LIBRARY_PATH "$tmp/filter_check" "$pkg/lib64/libascendcl.so" \
-            "$pkg/lib64/libacl_rt.so" "$pkg/lib64/libacl_rt_impl.so"; then
-        echo "  the filter libraries do not resolve to libascendcl.so without LD_LIBRARY_PATH" >&2
-        bad=1
+    else
+        # libacl_rt.so and libacl_rt_impl.so must be filters of libascendcl.so; so are the other CANN library
+        # names; tool libraries (e.g. the API tracer) are not and are left alone.
+        local lib dyn
+        filters=()
+        for lib in "$pkg"/lib64/lib*.so; do
+            dyn=$(readelf -d "$lib" 2>/dev/null || true)
+            if [[ "$dyn" == *"(FILTER)"*"[libascendcl.so]"* ]]; then
+                filters+=("$lib")
+            elif [[ "$(basename "$lib")" == libacl_rt.so || "$(basename "$lib")" == libacl_rt_impl.so ]]; then
+                echo "  $(basename "$lib") is not an ELF filter of libascendcl.so" >&2
+                bad=1
+            fi
+        done
+        # Two runs: the filter semantics (with room for static TLS, so that a library needing it cannot mask
+        # them), then plain dlopen as a Python ctypes or a framework would do it.
+        if ! env -u LD_LIBRARY_PATH GLIBC_TUNABLES=glibc.rtld.optional_static_tls=65536 \
+                "$tmp/filter_check" "$pkg/lib64/libascendcl.so" "${filters[@]}"; then
+            echo "  the filter libraries do not resolve to libascendcl.so without LD_LIBRARY_PATH" >&2
+            bad=1
+        elif ! env -u LD_LIBRARY_PATH "$tmp/filter_check" "$pkg/lib64/libascendcl.so" "${filters[@]}"; then
+            echo "  the libraries cannot be dlopen()ed by a program that did not link them (see the error above)" >&2
+            bad=1
+        fi
     fi
     rm -rf "$tmp"
     if ((bad)); then
-        npurt_log "package check: FAILED ($pkg)"
+        npurt_log "package check: FAILED ($pkg)" >&2
         return 1
     fi
-    npurt_log "package check: OK (layout, stub links, filters resolve via \$ORIGIN)"
+    npurt_log "package check: OK (layout, stub links, ${#filters[@]} filter libraries resolve via \$ORIGIN)"
 }
 
 # One line saying what an example shows: the first '> ' line of its README.md.

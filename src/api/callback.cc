@@ -32,6 +32,11 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
 }
 
 aclError aclrtProcessReport(int32_t timeout) {
+  // -1 waits forever, > 0 is milliseconds; 0 (and anything below -1) is rejected, as in CANN.
+  if (timeout == 0 || timeout < -1) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "timeout {} is invalid (use -1 or > 0 ms)",
+                                            timeout));
+  }
   npurt::Status st = npurt::core::ProcessInbox(InboxKind::kReport, timeout);
   if (!st.ok()) return npurt::api::Report(__func__, st);
   return ACL_SUCCESS;

@@ -4,6 +4,7 @@
 
 #include "acl/acl.h"
 #include "api/api_common.h"
+#include "api/prof_status.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/hooks.h"
@@ -196,12 +197,9 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* u
   NPURT_API_NOT_NULL(utilizationInfo);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   const npurt::core::AllocatorStats s = dev->allocator().Stats();
-  uint32_t busy = 0, total = 0;
-  for (const auto& st : dev->Streams()) {
-    ++total;
-    if (!st->Idle()) ++busy;
-  }
-  const int32_t util = total == 0 ? 0 : static_cast<int32_t>(100 * busy / total);
+  // Sampled by the device status publisher (src/api/prof_device_status.cc): share of the last second
+  // in which the device had work queued or running; the same figure npu-smi shows.
+  const int32_t util = npurt::api::DeviceBusyPercent(deviceId);
   utilizationInfo->cubeUtilization = util;
   utilizationInfo->vectorUtilization = util;
   utilizationInfo->aicpuUtilization = -1;  // no AI CPU on the sim

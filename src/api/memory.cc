@@ -2,12 +2,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "acl/acl.h"
 #include "api/api_common.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/host_memory.h"
+#include "core/mem_host_register.h"
+#include "core/mem_managed.h"
 #include "core/memory_ops.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -17,15 +20,19 @@ using npurt::core::Runtime;
 
 namespace {
 
-aclError Allocate(const char* fn, void** devPtr, size_t size, uint32_t policy) {
+aclError Allocate(const char* fn, void** devPtr, size_t size, uint32_t policy, bool pad = true) {
   if (devPtr == nullptr) return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "devPtr is a null pointer"));
   if (size == 0) return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "size is 0"));
-  // The page-size policy (low byte) and the bandwidth / read-only hints are accepted: the sim backs all
-  // of them with the same memory. An out-of-range policy falls back to the default, as in CANN.
-  (void)policy;
+  // The page-size policy (low byte) picks the pool (normal / huge / 1 GiB pages); bandwidth and
+  // read-only hints are accepted and ignored; an out-of-range policy falls back as in CANN.
   auto ctx = npurt::core::RequireContext();
   if (!ctx.ok()) return npurt::api::Report(fn, ctx.status());
-  auto p = ctx.value()->device()->allocator().Allocate(size, ctx.value());
+  npurt::core::AllocRequest r;
+  r.size = size;
+  r.policy = policy;
+  r.pad = pad;
+  r.owner = ctx.value();
+  auto p = ctx.value()->device()->allocator().Allocate(r);
   if (!p.ok()) return npurt::api::Report(fn, p.status());
   *devPtr = p.value();
   return ACL_SUCCESS;
@@ -45,8 +52,12 @@ aclError FreeDevice(const char* fn, void* devPtr, bool sync_first) {
     npurt::Status st = dev->Synchronize(-1);
     (void)st;  // a failed task does not prevent the free
   }
-  auto st = dev->allocator().Free(devPtr, dev->BusyStreamFences());
+  // Stream-ordered free: streams with queued work may still use the block (no implicit sync).
+  size_t fence_count = 0;
+  const npurt::core::StreamFence* fences = npurt::core::BusyFences(dev, &fence_count);
+  auto st = dev->allocator().Free(devPtr, fences, fence_count);
   if (!st.ok()) return npurt::api::Report(fn, st);
+  npurt::core::ManagedRegistry::Get().Forget(devPtr);
   return ACL_SUCCESS;
 }
 
@@ -59,7 +70,7 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 }
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  return Allocate(__func__, devPtr, size, policy);
+  return Allocate(__func__, devPtr, size, policy, /*pad=*/false);
 }
 
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -84,7 +95,11 @@ aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy pol
                                                   "device {} is not set: call aclrtSetDevice first", a.value.deviceId));
         }
         if (devPtr == nullptr || size == 0) return Allocate(__func__, devPtr, size, policy);
-        auto p = dev.value()->allocator().Allocate(size, ctx);
+        npurt::core::AllocRequest r;
+        r.size = size;
+        r.policy = policy;
+        r.owner = ctx;
+        auto p = dev.value()->allocator().Allocate(r);
         if (!p.ok()) return npurt::api::Report(__func__, p.status());
         *devPtr = p.value();
         return ACL_SUCCESS;
@@ -135,6 +150,11 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
+  if (kind == ACL_MEMCPY_HOST_TO_HOST) {
+    // As on CANN in EP mode (aclrtGetRunMode == ACL_HOST): use aclrtMemcpy for host-to-host copies.
+    return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                            "asynchronous host-to-host copies are not supported in EP mode"));
+  }
   NPURT_API_ASSIGN(s, AsyncStream(stream));
   NPURT_API_CHECK(npurt::core::Memcpy(dst, destMax, src, count, kind, s));
   return ACL_SUCCESS;
@@ -200,18 +220,14 @@ aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo,
   NPURT_API_NOT_NULL(outputNum);
   if (inputNum == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "inputNum is 0"));
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
-  const npurt::core::AllocatorStats s = dev->allocator().Stats();
-  struct Row {
-    const char* name;
-    uint64_t cur;
-    uint64_t peak;
-  } rows[] = {{"device_malloc", s.live, s.peak_live}, {"allocator_reserved", s.reserved, s.reserved}};
-  const size_t n = std::min(inputNum, sizeof rows / sizeof rows[0]);
+  // One row per allocator pool and memory kind, current and peak bytes (docs/memory.md, "Introspection").
+  const std::vector<npurt::core::MemUsageRow> rows = dev->allocator().UsageRows();
+  const size_t n = std::min(inputNum, rows.size());
   for (size_t i = 0; i < n; ++i) {
     std::memset(&memUsageInfo[i], 0, sizeof(aclrtMemUsageInfo));
-    std::snprintf(memUsageInfo[i].name, sizeof memUsageInfo[i].name, "%s", rows[i].name);
-    memUsageInfo[i].curMemSize = rows[i].cur;
-    memUsageInfo[i].memPeakSize = rows[i].peak;
+    std::snprintf(memUsageInfo[i].name, sizeof memUsageInfo[i].name, "%s", rows[i].name.c_str());
+    memUsageInfo[i].curMemSize = rows[i].current;
+    memUsageInfo[i].memPeakSize = std::max(rows[i].peak, rows[i].current);
   }
   *outputNum = n;
   return ACL_SUCCESS;
@@ -226,10 +242,16 @@ aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attribut
     if (!dev->allocator().Lookup(ptr, &info)) {
       return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is device memory that is not allocated", ptr));
     }
-    attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+    attributes->location.type = npurt::core::ManagedRegistry::Get().IsManaged(ptr) ? ACL_MEM_LOCATION_TYPE_MANAGED
+                                                                                    : ACL_MEM_LOCATION_TYPE_DEVICE;
     attributes->location.id = static_cast<uint32_t>(dev->id());
-    attributes->pageSize = info.size >= (1u << 20) ? (2u << 20) : 4096u;
-  } else if (npurt::core::HostMemory::Get().IsPinned(ptr, 1)) {
+    npurt::core::LiveAllocation block;
+    if (dev->allocator().LookupBlock(ptr, &block)) {
+      attributes->pageSize = static_cast<uint32_t>(npurt::core::alloc::PageSizeOf(block.kind));  // the block's pool
+    } else {
+      attributes->pageSize = 2u << 20;  // VMM mappings: 2 MiB pages
+    }
+  } else if (npurt::core::HostMemory::Get().IsPinned(ptr, 1) || npurt::core::HostRegistry::Get().Contains(ptr, 1)) {
     attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
     attributes->pageSize = 4096;
   } else {

@@ -28,6 +28,29 @@ enum class HandleTag : uint32_t {
   kDataBuffer = 0x44425531,
   kExceptionInfo = 0x45584331,
   kLabel = 0x4c424c31,
+  // Kernels (src/core/kernel_*).
+  kBinary = 0x42494e31,       // "BIN1": a loaded kernel binary (aclrtBinHandle)
+  kBinaryImage = 0x42494d31,  // aclrtCreateBinary's wrapper (aclrtBinary)
+  kFunction = 0x46554e31,     // a kernel of a loaded binary (aclrtFuncHandle)
+  kKernelArgs = 0x4b415231,   // an argument list being built (aclrtArgsHandle)
+  // Memory (src/core/mem_*).
+  kPhysicalMem = 0x50484d31,    // "PHM1": aclrtDrvMemHandle
+  kMemPool = 0x4d504c31,        // aclrtMemPool
+  kAllocatorDesc = 0x414c4431,  // aclrtAllocatorDesc
+  // Profiling (src/api/prof*.cc).
+  kProfConfig = 0x50464331,  // "PFC1"
+  kProfStamp = 0x50465331,
+  kProfStepInfo = 0x50464931,
+  kProfSubscribeConfig = 0x50464231,
+  // Operator layer (src/ops).
+  kTensorDesc = 0x54445331,  // "TDS1"
+  kOpAttr = 0x4f504131,
+  kOpHandle = 0x4f504831,
+  kNnTensor = 0x4e4e5431,
+  kNnScalar = 0x4e4e5331,
+  kNnArray = 0x4e4e4131,
+  kNnTensorList = 0x4e4e4c31,
+  kNnExecutor = 0x4e4e5831,
 };
 
 class HandleObject {

@@ -64,6 +64,7 @@ Status Device::RegisterStream(Stream* stream) {
   }
   streams_.push_back(stream);
   stream_count_.store(static_cast<uint32_t>(streams_.size()), std::memory_order_release);
+  stream_gen_.fetch_add(1, std::memory_order_acq_rel);
   return Status::Ok();
 }
 
@@ -75,6 +76,7 @@ void Device::UnregisterStream(Stream* stream) {
     streams_.pop_back();
   }
   stream_count_.store(static_cast<uint32_t>(streams_.size()), std::memory_order_release);
+  stream_gen_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 std::vector<Ref<Stream>> Device::Streams() const {

@@ -49,6 +49,8 @@ class Device {
   void UnregisterStream(Stream* stream);
   std::vector<Ref<Stream>> Streams() const;
   uint32_t stream_count() const { return stream_count_.load(std::memory_order_acquire); }
+  // Changes whenever a stream is registered or unregistered (lets the allocator cache the stream list).
+  uint64_t stream_generation() const { return stream_gen_.load(std::memory_order_acquire); }
   // Fences for a stream-ordered free: every stream that still has queued work.
   std::vector<StreamFence> BusyStreamFences() const;
   // Waits for every stream of the device; returns the first stream error.
@@ -81,6 +83,7 @@ class Device {
   uint32_t set_count_ = 0;
   std::vector<Stream*> streams_;
   std::atomic<uint32_t> stream_count_{0};
+  std::atomic<uint64_t> stream_gen_{0};
   std::atomic<uint32_t> event_count_{0};
   std::atomic<uint64_t> peers_{0};
 };

@@ -1,225 +1,298 @@
 #include "core/device_allocator.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
 
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "core/alloc_sites.h"
+#include "core/device.h"
+#include "core/runtime.h"
 #include "core/stream.h"
+#include "dfx/log.h"
+#include "dfx/profiler.h"
 #include "hal/hal.h"
 
 namespace npurt::core {
 namespace {
 
-constexpr size_t kPrefaultChunk = 2u << 20;
+constexpr size_t kLeakLinesShown = 16;
 
-size_t RoundUp(size_t v, size_t a) { return (v + a - 1) / a * a; }
+CachingAllocator::Options DefaultOptions(const AllocatorConfig& config) {
+  CachingAllocator::Options o;
+  o.config = config;
+  o.name = "device memory";
+  return o;
+}
 
-bool FencesPassed(const std::vector<StreamFence>& fences) {
-  for (const StreamFence& f : fences) {
-    if (!f.stream->Passed(f.seq)) return false;
-  }
-  return true;
+// NPURT_ALLOC_SNAPSHOT=<path>: a snapshot is written there when an allocation fails and at exit.
+const char* SnapshotPath() {
+  static const char* path = std::getenv("NPURT_ALLOC_SNAPSHOT");
+  return path != nullptr && path[0] != '\0' ? path : nullptr;
+}
+
+void SnapshotAtExit() {
+  if (const char* p = SnapshotPath()) (void)WriteMemorySnapshot(p);
 }
 
 }  // namespace
 
 DeviceAllocator::DeviceAllocator(hal::Device* device, uint8_t* base, uint64_t size)
-    : device_(device), base_(reinterpret_cast<uintptr_t>(base)), size_(size), prefaulted_end_(base_) {
-  blocks_.emplace(base_, Block{size, 0, State::kFree, nullptr});
-  free_index_.emplace(size, base_);
+    : DeviceAllocator(device, reinterpret_cast<uintptr_t>(base), size, device->address_size(),
+                      AllocatorConfigFromEnvironment()) {}
+
+DeviceAllocator::DeviceAllocator(hal::Device* device, uintptr_t base, uint64_t memory_size, uint64_t address_size,
+                                 const AllocatorConfig& config)
+    : memory_(device, base, memory_size, address_size),
+      index_(base, address_size),
+      default_(std::make_unique<CachingAllocator>(&memory_, &index_, DefaultOptions(config))),
+      vmm_(&memory_) {
+  static const bool registered = [] {
+    if (SnapshotPath() != nullptr) std::atexit(&SnapshotAtExit);
+    return true;
+  }();
+  (void)registered;
 }
 
+DeviceAllocator::~DeviceAllocator() = default;
+
 StatusOr<void*> DeviceAllocator::Allocate(size_t size, Context* owner) {
-  if (size == 0) return Err(ACL_ERROR_INVALID_PARAM, "allocation size is 0");
-  if (size > size_) {
-    return Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "requested {} bytes, more than the device's {} bytes", size, size_);
+  AllocRequest r;
+  r.size = size;
+  r.owner = owner;
+  return Allocate(r);
+}
+
+StatusOr<void*> DeviceAllocator::Allocate(const AllocRequest& request) { return AllocateFrom(default_.get(), request); }
+
+StatusOr<void*> DeviceAllocator::AllocateFrom(CachingAllocator* allocator, const AllocRequest& request) {
+  auto p = allocator->Allocate(request);
+  if (!p.ok() && p.status().code() == ACL_ERROR_RT_MEMORY_ALLOCATION) {
+    // Memory pressure: the device's other allocators return what they hold idle, then one more try.
+    const uint64_t used = memory_.physical_used();
+    {
+      std::lock_guard<std::mutex> lock(pools_mu_);
+      for (CachingAllocator* other : pools_) {
+        if (other != allocator) other->Trim(other->pressure_keep.load(std::memory_order_relaxed));
+      }
+    }
+    if (allocator != default_.get()) default_->Trim(default_->pressure_keep.load(std::memory_order_relaxed));
+    if (memory_.physical_used() < used) p = allocator->Allocate(request);
+    if (!p.ok() && SnapshotPath() != nullptr) (void)WriteMemorySnapshot(SnapshotPath());
   }
-  const size_t rounded = RoundUp(size, kGranule);
-  std::lock_guard<std::mutex> lock(mu_);
-  if (!pending_.empty()) ReclaimPending(true);
-  void* p = TakeCached(rounded);
-  if (p == nullptr) p = CarveBestFit(rounded);
-  if (p == nullptr) {
-    // Out of memory: give every cached block back, merge, and try once more.
-    FlushCaches();
-    p = CarveBestFit(rounded);
+  if (p.ok()) {
+    NPURT_LOG_DEBUG("RUNTIME", "device malloc {} bytes at {}", request.size, p.value());
+    if (dfx::ProfOn(dfx::prof_bits::kTaskMemory)) TraceMemory(static_cast<int64_t>(request.size));
   }
-  if (p == nullptr) {
-    const uint64_t largest = LargestFree();
-    const double frag = (size_ - reserved_) == 0 ? 0.0 : 1.0 - double(largest) / double(size_ - reserved_);
-    return Err(ACL_ERROR_RT_MEMORY_ALLOCATION,
-               "device out of memory: requested {} bytes; allocated {} bytes in {} blocks, reserved {}, free {}, "
-               "largest free block {} (fragmentation {:.2f}), pending stream-ordered frees {}",
-               size, live_, live_count_, reserved_, size_ - reserved_, largest, frag, pending_.size());
-  }
-  Block& b = blocks_.at(reinterpret_cast<uintptr_t>(p));
-  b.state = State::kLive;
-  b.requested = size;
-  b.owner = owner;
-  live_ += b.size;
-  ++live_count_;
-  peak_live_ = std::max(peak_live_, live_);
   return p;
 }
 
-void* DeviceAllocator::TakeCached(size_t rounded) {
-  if (rounded > kMaxCachedSize) return nullptr;
-  auto it = cache_.find(rounded);
-  if (it == cache_.end() || it->second.empty()) return nullptr;
-  uintptr_t addr = it->second.back();
-  it->second.pop_back();
-  return reinterpret_cast<void*>(addr);
+void DeviceAllocator::TraceMemory(int64_t delta) const {
+  const Device* dev = Runtime::Get().DeviceOwning(reinterpret_cast<void*>(memory_.base()));
+  dfx::ProfRecordMemory(dev != nullptr ? dev->id() : -1, Stats().live, delta);
 }
 
-void* DeviceAllocator::CarveBestFit(size_t rounded) {
-  auto it = free_index_.lower_bound({rounded, 0});
-  if (it == free_index_.end()) return nullptr;
-  const uintptr_t addr = it->second;
-  const size_t have = it->first;
-  free_index_.erase(it);
-  Block& b = blocks_.at(addr);
-  if (have > rounded) {
-    blocks_.emplace(addr + rounded, Block{have - rounded, 0, State::kFree, nullptr});
-    free_index_.emplace(have - rounded, addr + rounded);
-    b.size = rounded;
-  }
-  b.state = State::kLive;
-  reserved_ += b.size;
-  PrefaultUpTo(addr + b.size);
-  return reinterpret_cast<void*>(addr);
-}
-
-void DeviceAllocator::PrefaultUpTo(uintptr_t end) {
-  if (end <= prefaulted_end_) return;
-  const uintptr_t new_end = std::min<uintptr_t>(RoundUp(end - base_, kPrefaultChunk) + base_, base_ + size_);
-  device_->Prefault(reinterpret_cast<void*>(prefaulted_end_), new_end - prefaulted_end_);
-  prefaulted_end_ = new_end;
+CachingAllocator* DeviceAllocator::OwnerOf(const void* ptr) const {
+  const Segment* seg = index_.SegmentAt(reinterpret_cast<uintptr_t>(ptr));
+  return seg == nullptr || seg->pool == nullptr ? nullptr : seg->pool->owner;
 }
 
 Status DeviceAllocator::Free(void* ptr, std::vector<StreamFence> fences) {
+  return Free(ptr, fences.data(), fences.size(), 0);
+}
+
+Status DeviceAllocator::Free(void* ptr, const StreamFence* fences, size_t fence_count, uintptr_t stream_key) {
   const auto addr = reinterpret_cast<uintptr_t>(ptr);
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = blocks_.find(addr);
-  if (it == blocks_.end() || it->second.state != State::kLive) {
-    auto containing = blocks_.upper_bound(addr);
-    if (containing != blocks_.begin()) {
-      --containing;
-      if (containing->second.state == State::kLive && addr < containing->first + containing->second.size) {
-        return Err(ACL_ERROR_RT_MEMORY_FREE, "{} points inside the allocation at {:#x} ({} bytes), not at its start",
-                   ptr, containing->first, containing->second.requested);
-      }
+  Segment* seg = index_.SegmentAt(addr);
+  if (seg == nullptr || seg->pool == nullptr) {
+    if (vmm_.IsReserved(addr)) {
+      return Err(ACL_ERROR_RT_MEMORY_FREE,
+                 "{} is virtual memory (aclrtReserveMemAddress / IPC import): release it with aclrtUnmapMem and "
+                 "aclrtReleaseMemAddress, or aclrtIpcMemClose",
+                 ptr);
     }
-    return Err(ACL_ERROR_RT_MEMORY_FREE, "{} is not a live device allocation (already freed, or never allocated)",
-               ptr);
+    return Err(ACL_ERROR_RT_MEMORY_FREE, "{} is not a live device allocation (already freed, or never allocated)", ptr);
   }
-  Block& b = it->second;
-  live_ -= b.size;
-  --live_count_;
-  b.owner = nullptr;
-  if (!fences.empty() && !FencesPassed(fences)) {
-    b.state = State::kPending;
-    pending_.push_back({addr, std::move(fences)});
-    return Status::Ok();
+  // Observability (issue 5): the freed size is looked up only when someone is watching.
+  const bool traced = dfx::ProfOn(dfx::prof_bits::kTaskMemory) || dfx::LogEnabled(dfx::LogLevel::kDebug);
+  LiveAllocation freed{};
+  if (traced) (void)seg->pool->owner->Lookup(addr, seg, &freed);
+  CachingAllocator* owner = seg->pool->owner;
+  Ref<HandleObject> keep(owner->options().keepalive);  // a pool stays while its block is being freed
+  Status st = owner->Free(addr, seg, fences, fence_count, stream_key);
+  if (traced && st.ok()) {
+    NPURT_LOG_DEBUG("RUNTIME", "device free {} ({} bytes)", ptr, freed.size);
+    if (dfx::ProfOn(dfx::prof_bits::kTaskMemory)) TraceMemory(-static_cast<int64_t>(freed.size));
   }
-  if (b.size <= kMaxCachedSize) {
-    b.state = State::kCached;
-    cache_[b.size].push_back(addr);
-  } else {
-    ReleaseToFreeTree(addr);
+  if (st.ok() && owner->options().on_free != nullptr) owner->options().on_free(owner->options().on_free_ctx);
+  return st;
+}
+
+bool DeviceAllocator::LookupBlock(const void* ptr, LiveAllocation* out) const {
+  const auto addr = reinterpret_cast<uintptr_t>(ptr);
+  Segment* seg = index_.SegmentAt(addr);
+  if (seg == nullptr || seg->pool == nullptr) return false;
+  return seg->pool->owner->Lookup(addr, seg, out);
+}
+
+Status DeviceAllocator::PhysicalExtents(const void* ptr, size_t size, std::vector<std::pair<uint64_t, uint64_t>>* runs,
+                                        uint64_t* inner) const {
+  LiveAllocation live;
+  const auto addr = reinterpret_cast<uintptr_t>(ptr);
+  if (!LookupBlock(ptr, &live)) {
+    return Err(ACL_ERROR_INVALID_PARAM, "{} is not in a live device allocation", ptr);
   }
+  if (size == 0 || size > live.base + live.size - addr) {
+    return Err(ACL_ERROR_INVALID_PARAM, "[{}, +{}) is not inside the allocation at {:#x} of {} bytes", ptr, size,
+               live.base, live.size);
+  }
+  const Segment* seg = index_.SegmentAt(addr);
+  const uintptr_t lo = addr / DeviceMemory::kPage * DeviceMemory::kPage;
+  const uintptr_t hi = (addr + size + DeviceMemory::kPage - 1) / DeviceMemory::kPage * DeviceMemory::kPage;
+  runs->clear();
+  for (int64_t page : seg->pool->owner->PhysicalPages(seg, lo, hi)) {
+    if (page < 0) return Err(ACL_ERROR_RT_INTERNAL_ERROR, "a page of the live allocation at {} is not mapped", ptr);
+    const auto off = static_cast<uint64_t>(page);
+    if (!runs->empty() && runs->back().first + runs->back().second == off) {
+      runs->back().second += DeviceMemory::kPage;
+    } else {
+      runs->emplace_back(off, DeviceMemory::kPage);
+    }
+  }
+  *inner = addr - lo;
   return Status::Ok();
 }
 
-void DeviceAllocator::ReleaseToFreeTree(uintptr_t addr) {
-  auto it = blocks_.find(addr);
-  reserved_ -= it->second.size;
-  it->second.state = State::kFree;
-  // Merge with the next block.
-  auto next = std::next(it);
-  if (next != blocks_.end() && next->second.state == State::kFree) {
-    free_index_.erase({next->second.size, next->first});
-    it->second.size += next->second.size;
-    blocks_.erase(next);
-  }
-  // Merge with the previous block.
-  if (it != blocks_.begin()) {
-    auto prev = std::prev(it);
-    if (prev->second.state == State::kFree) {
-      free_index_.erase({prev->second.size, prev->first});
-      prev->second.size += it->second.size;
-      blocks_.erase(it);
-      it = prev;
-    }
-  }
-  free_index_.emplace(it->second.size, it->first);
-}
-
-void DeviceAllocator::ReclaimPending(bool /*all_passed_only*/) {
-  for (size_t i = 0; i < pending_.size();) {
-    if (FencesPassed(pending_[i].fences)) {
-      const uintptr_t addr = pending_[i].addr;
-      pending_[i] = std::move(pending_.back());
-      pending_.pop_back();
-      Block& b = blocks_.at(addr);
-      if (b.size <= kMaxCachedSize) {
-        b.state = State::kCached;
-        cache_[b.size].push_back(addr);
-      } else {
-        ReleaseToFreeTree(addr);
-      }
-    } else {
-      ++i;
-    }
-  }
-}
-
-void DeviceAllocator::FlushCaches() {
-  for (auto& [size, addrs] : cache_) {
-    for (uintptr_t a : addrs) ReleaseToFreeTree(a);
-    addrs.clear();
-  }
-}
-
 bool DeviceAllocator::Lookup(const void* ptr, AllocationInfo* out) const {
+  LiveAllocation live;
+  if (LookupBlock(ptr, &live)) {
+    out->base = live.base;
+    out->size = live.size;
+    out->owner = static_cast<Context*>(live.owner);
+    out->read_only = false;
+    out->vmm = false;
+    return true;
+  }
   const auto addr = reinterpret_cast<uintptr_t>(ptr);
-  if (addr < base_ || addr >= base_ + size_) return false;
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = blocks_.upper_bound(addr);
-  if (it == blocks_.begin()) return false;
-  --it;
-  if (it->second.state != State::kLive || addr >= it->first + it->second.requested) return false;
-  out->base = it->first;
-  out->size = it->second.requested;
-  out->owner = it->second.owner;
+  if (!memory_.InWindow(addr)) return false;
+  MappedRange range;
+  if (!vmm_.Lookup(addr, &range)) return false;
+  out->base = range.base;
+  out->size = range.size;
+  out->owner = nullptr;
+  out->read_only = range.read_only;
+  out->vmm = true;
   return true;
 }
 
 size_t DeviceAllocator::FreeOwnedBy(Context* owner) {
-  std::vector<uintptr_t> owned;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& [addr, b] : blocks_) {
-      if (b.state == State::kLive && b.owner == owner) owned.push_back(addr);
-    }
+  std::vector<LiveAllocation> freed = default_->FreeOwnedBy(owner);
+  if (freed.empty()) return 0;
+  std::sort(freed.begin(), freed.end(), [](const auto& a, const auto& b) { return a.base < b.base; });
+  uint64_t bytes = 0;
+  for (const LiveAllocation& a : freed) bytes += a.size;
+  std::string lines;
+  for (size_t i = 0; i < freed.size() && i < kLeakLinesShown; ++i) {
+    const LiveAllocation& a = freed[i];
+    const std::string site = a.site != 0 ? AllocationSiteSummary(a.site) : std::string();
+    lines += fmt::format("\n  {:#x}: {} bytes{}", a.base, a.size, site.empty() ? "" : " allocated at " + site);
   }
-  for (uintptr_t a : owned) (void)Free(reinterpret_cast<void*>(a), {});
-  return owned.size();
-}
-
-uint64_t DeviceAllocator::LargestFree() const {
-  return free_index_.empty() ? 0 : free_index_.rbegin()->first;
+  if (freed.size() > kLeakLinesShown) lines += fmt::format("\n  ... and {} more", freed.size() - kLeakLinesShown);
+  const Device* dev = Runtime::Get().DeviceOwning(reinterpret_cast<void*>(memory_.base()));
+  NPURT_LOG_WARNING("RUNTIME",
+                    "leak report: context {} of device {} was destroyed with {} live allocation(s), {} bytes; the "
+                    "runtime freed them{}{}",
+                    static_cast<void*>(owner), dev != nullptr ? dev->id() : -1, freed.size(), bytes,
+                    default_->options().config.record_sites ? "" : " (NPURT_ALLOC_CONF=record_sites:True names the call sites)",
+                    lines);
+  return freed.size();
 }
 
 AllocatorStats DeviceAllocator::Stats() const {
-  std::lock_guard<std::mutex> lock(mu_);
+  const CachingStats c = default_->Stats();
   AllocatorStats s;
-  s.total = size_;
-  s.reserved = reserved_;
-  s.live = live_;
-  s.peak_live = peak_live_;
-  s.largest_free = LargestFree();
-  s.allocations = live_count_;
+  s.total = memory_.capacity();
+  s.reserved = memory_.physical_used();
+  s.live = c.total.allocated;
+  s.peak_live = c.total.allocated_peak;
+  s.largest_free = std::max<uint64_t>(memory_.largest_free_physical(), c.largest_cached_free);
+  s.allocations = c.total.live_blocks;
   return s;
+}
+
+void DeviceAllocator::RegisterPool(CachingAllocator* pool) {
+  std::lock_guard<std::mutex> lock(pools_mu_);
+  pools_.push_back(pool);
+}
+
+void DeviceAllocator::UnregisterPool(CachingAllocator* pool) {
+  std::lock_guard<std::mutex> lock(pools_mu_);
+  pools_.erase(std::remove(pools_.begin(), pools_.end(), pool), pools_.end());
+}
+
+std::vector<MemUsageRow> DeviceAllocator::UsageRows() const {
+  const CachingStats c = default_->Stats();
+  std::vector<MemUsageRow> rows;
+  rows.push_back({"device_malloc", c.total.allocated, c.total.allocated_peak});
+  rows.push_back({"device_reserved", c.total.reserved, c.total.reserved_peak});
+  static const char* kNames[alloc::kPageKinds][2] = {{"pool_small_normal", "pool_large_normal"},
+                                                      {"pool_small_huge", "pool_large_huge"},
+                                                      {"pool_huge1g", "pool_huge1g"}};
+  for (int k = 0; k < alloc::kPageKinds; ++k) {
+    for (int p = 0; p < 2; ++p) {
+      if (k == static_cast<int>(alloc::PageKind::kHuge1G) && p == 0) continue;  // one pool for 1 GiB pages
+      rows.push_back({kNames[k][p], c.pools[k][p].allocated, c.pools[k][p].allocated_peak});
+    }
+  }
+  MemUsageRow pools{"mem_pools_used", 0, 0};
+  MemUsageRow pools_reserved{"mem_pools_reserved", 0, 0};
+  {
+    std::lock_guard<std::mutex> lock(pools_mu_);
+    for (const CachingAllocator* p : pools_) {
+      const CachingStats ps = p->Stats();
+      pools.current += ps.total.allocated;
+      pools.peak += ps.total.allocated_peak;
+      pools_reserved.current += ps.total.reserved;
+      pools_reserved.peak += ps.total.reserved_peak;
+    }
+  }
+  rows.push_back(pools);
+  rows.push_back(pools_reserved);
+  rows.push_back({"vmm_mapped", vmm_.mapped_bytes(), vmm_.mapped_bytes()});
+  rows.push_back({"device_physical", memory_.physical_used(), memory_.physical_peak()});
+  return rows;
+}
+
+nlohmann::json DeviceAllocator::Snapshot() const {
+  nlohmann::json pools = nlohmann::json::array();
+  {
+    std::lock_guard<std::mutex> lock(pools_mu_);
+    for (const CachingAllocator* p : pools_) pools.push_back(p->Snapshot());
+  }
+  nlohmann::json usage = nlohmann::json::object();
+  for (const MemUsageRow& r : UsageRows()) usage[r.name] = {{"current", r.current}, {"peak", r.peak}};
+  return {{"capacity", memory_.capacity()},
+          {"physical_used", memory_.physical_used()},
+          {"physical_peak", memory_.physical_peak()},
+          {"vmm_reserved", vmm_.reserved_bytes()},
+          {"vmm_mapped", vmm_.mapped_bytes()},
+          {"usage", std::move(usage)},
+          {"default_allocator", default_->Snapshot()},
+          {"memory_pools", std::move(pools)}};
+}
+
+Status WriteMemorySnapshot(const std::string& path) {
+  nlohmann::json devices = nlohmann::json::array();
+  for (Device* d : Runtime::Get().OpenedDevices()) {
+    nlohmann::json j = d->allocator().Snapshot();
+    j["device"] = d->id();
+    devices.push_back(std::move(j));
+  }
+  std::ofstream out(path);
+  if (!out) return Err(ACL_ERROR_INVALID_PARAM, "cannot write the memory snapshot to '{}'", path);
+  out << nlohmann::json{{"version", 1}, {"devices", std::move(devices)}}.dump(1) << '\n';
+  return Status::Ok();
 }
 
 }  // namespace npurt::core

@@ -1,26 +1,33 @@
-// DeviceAllocator: carves one device's memory arena into allocations.
+// DeviceAllocator: all device memory of one device, as the rest of the runtime sees it.
 //
-// Policy (the memory issue will layer a thread cache and stream-ordered pools on top):
-//  - every block is a multiple of kGranule (512 B), so every pointer is 512-byte aligned (ACL promises
-//    64); the requested size is kept for bounds checks;
-//  - freed blocks of up to kMaxCachedSize are kept per size in a cache and handed out again without a
-//    search (they still count as used, as in cudaMemGetInfo with a caching allocator);
-//  - other frees merge with free neighbours; allocation is best fit over free blocks;
-//  - frees are stream-ordered: a block freed while device streams still have queued work is reused
-//    only after each of those streams passed the point of the free — never an implicit sync;
-//  - when nothing fits, cached and drained blocks are returned to the free tree and the search retried;
-//    then the error says what was requested, used, free and the largest free block.
+// It owns the layers of docs/memory.md:
+//   DeviceMemory     physical pages and the VMM address window (driver segments)
+//   SegmentIndex     address -> segment -> block, lock-free
+//   CachingAllocator the default allocator (aclrtMalloc: thread cache -> pools -> segments)
+//   VmmSpace         reservations and mappings (aclrtReserveMemAddress ..., IPC imports)
+// plus the registry of stream-ordered pools (aclrtMemPool, each a CachingAllocator of its own), so that
+// any device pointer can be freed, looked up or reported wherever it came from.
+//
+// Callers: api/memory.cc (aclrtMalloc/aclrtFree and friends), memory_ops.cc (ResolveSpan -> Lookup),
+// Context::Destroy (FreeOwnedBy, which logs a leak report), the memory API files (pools, VMM, IPC).
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <memory>
 #include <mutex>
-#include <set>
-#include <unordered_map>
+#include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/alloc_caching.h"
+#include "core/alloc_config.h"
+#include "core/alloc_segment_index.h"
+#include "core/alloc_stream_fence.h"
+#include "core/mem_device_memory.h"
+#include "core/mem_vmm.h"
 
 namespace npurt::hal {
 class Device;
@@ -33,79 +40,89 @@ class Stream;
 
 struct AllocationInfo {
   uintptr_t base = 0;
-  size_t size = 0;  // requested bytes
+  size_t size = 0;  // requested bytes (VMM: the contiguous mapped run)
   Context* owner = nullptr;
+  bool read_only = false;  // VMM mapping without write access
+  bool vmm = false;        // a VMM mapping (or IPC import), not an allocator block
 };
 
 struct AllocatorStats {
-  uint64_t total = 0;      // arena size
-  uint64_t reserved = 0;   // bytes in live, cached and pending blocks
-  uint64_t live = 0;       // bytes of live allocations (rounded)
+  uint64_t total = 0;         // device memory (bytes)
+  uint64_t reserved = 0;      // physical bytes in use: every allocator's segments + VMM physical memory
+  uint64_t live = 0;          // bytes of live aclrtMalloc blocks
   uint64_t peak_live = 0;
-  uint64_t largest_free = 0;
-  uint64_t allocations = 0;  // live allocation count
+  uint64_t largest_free = 0;  // largest free run on the device or in the default allocator's cache
+  uint64_t allocations = 0;   // live aclrtMalloc blocks
 };
 
-// One fence of a stream-ordered free: the block may be reused once `stream` completed `seq`.
-struct StreamFence {
-  Ref<Stream> stream;
-  uint64_t seq;
+// One row of aclrtGetMemUsageInfo.
+struct MemUsageRow {
+  std::string name;
+  uint64_t current = 0;
+  uint64_t peak = 0;
 };
 
 class DeviceAllocator {
  public:
-  static constexpr size_t kGranule = 512;
-  static constexpr size_t kMaxCachedSize = 1 << 20;
-
+  // The device's linear memory [base, base + size); the full address range comes from `device`.
   DeviceAllocator(hal::Device* device, uint8_t* base, uint64_t size);
+  // For tests and tools: `device` may be null (bookkeeping only, at a fake `base`).
+  DeviceAllocator(hal::Device* device, uintptr_t base, uint64_t memory_size, uint64_t address_size,
+                  const AllocatorConfig& config);
+  ~DeviceAllocator();
+  DeviceAllocator(const DeviceAllocator&) = delete;
+  DeviceAllocator& operator=(const DeviceAllocator&) = delete;
 
+  // aclrtMalloc with the default policy / with every option.
   StatusOr<void*> Allocate(size_t size, Context* owner);
-  // Frees the allocation starting at `ptr`; `fences` are the streams that may still use it.
+  StatusOr<void*> Allocate(const AllocRequest& request);
+  // Allocates from `allocator` (the default one or a pool of this device). When it is out of memory, every
+  // other allocator of the device gives back its idle memory above its `pressure_keep`, and it retries.
+  StatusOr<void*> AllocateFrom(CachingAllocator* allocator, const AllocRequest& request);
+  // Frees the allocation starting at `ptr` (from the default allocator or any memory pool); `fences`
+  // are the streams that may still use it.
   Status Free(void* ptr, std::vector<StreamFence> fences);
-  // Finds the live allocation containing `ptr`.
+  Status Free(void* ptr, const StreamFence* fences, size_t fence_count, uintptr_t stream_key = 0);
+  // Finds the live allocation (or accessible VMM mapping) containing `ptr`.
   bool Lookup(const void* ptr, AllocationInfo* out) const;
-  // Frees every live allocation owned by `owner` (context destruction); returns how many.
+  // Allocator blocks only, with their details.
+  bool LookupBlock(const void* ptr, LiveAllocation* out) const;
+  // The physical pages behind [ptr, ptr + size) of one live block, as (offset, bytes) runs of whole
+  // pages; `inner` receives ptr's offset in the first page (IPC exports).
+  Status PhysicalExtents(const void* ptr, size_t size, std::vector<std::pair<uint64_t, uint64_t>>* runs,
+                         uint64_t* inner) const;
+  // Frees every live allocation owned by `owner` (context destruction) and logs a leak report; returns how many.
   size_t FreeOwnedBy(Context* owner);
   AllocatorStats Stats() const;
-  bool Contains(const void* ptr) const {
-    auto p = reinterpret_cast<uintptr_t>(ptr);
-    return p >= base_ && p < base_ + size_;
-  }
+  // Profiling: records the memory in use after an allocation (+) or free (-) of `delta` bytes.
+  void TraceMemory(int64_t delta) const;
+  bool Contains(const void* ptr) const { return memory_.Contains(reinterpret_cast<uintptr_t>(ptr)); }
+
+  DeviceMemory& memory() { return memory_; }
+  SegmentIndex& index() { return index_; }
+  CachingAllocator& caching() { return *default_; }
+  VmmSpace& vmm() { return vmm_; }
+  // The caching allocator (default or pool) owning the block at `ptr`, or nullptr.
+  CachingAllocator* OwnerOf(const void* ptr) const;
+
+  // Stream-ordered pools register here for snapshots and usage figures.
+  void RegisterPool(CachingAllocator* pool);
+  void UnregisterPool(CachingAllocator* pool);
+
+  // Every allocator's segments and blocks plus the VMM figures (docs/memory.md, "Snapshots").
+  nlohmann::json Snapshot() const;
+  std::vector<MemUsageRow> UsageRows() const;
 
  private:
-  enum class State : uint8_t { kFree, kLive, kCached, kPending };
-  struct Block {
-    size_t size;       // capacity (multiple of kGranule)
-    size_t requested;  // user size when live
-    State state;
-    Context* owner;
-  };
-  struct PendingFree {
-    uintptr_t addr;
-    std::vector<StreamFence> fences;
-  };
-
-  void* TakeCached(size_t rounded);
-  void* CarveBestFit(size_t rounded);
-  void ReleaseToFreeTree(uintptr_t addr);
-  void ReclaimPending(bool all_passed_only);
-  void FlushCaches();
-  void PrefaultUpTo(uintptr_t end);
-  uint64_t LargestFree() const;
-
-  hal::Device* device_;
-  const uintptr_t base_;
-  const uint64_t size_;
-  mutable std::mutex mu_;
-  std::map<uintptr_t, Block> blocks_;                   // every block, by address
-  std::set<std::pair<size_t, uintptr_t>> free_index_;   // free blocks by (size, address)
-  std::unordered_map<size_t, std::vector<uintptr_t>> cache_;
-  std::vector<PendingFree> pending_;
-  uintptr_t prefaulted_end_;
-  uint64_t reserved_ = 0;
-  uint64_t live_ = 0;
-  uint64_t peak_live_ = 0;
-  uint64_t live_count_ = 0;
+  DeviceMemory memory_;
+  SegmentIndex index_;
+  std::unique_ptr<CachingAllocator> default_;
+  VmmSpace vmm_;
+  mutable std::mutex pools_mu_;
+  std::vector<CachingAllocator*> pools_;
 };
+
+// Writes a snapshot of every opened device to `path` (NPURT_ALLOC_SNAPSHOT); used at exit and on request.
+Status WriteMemorySnapshot(const std::string& path);
 
 }  // namespace npurt::core

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/device.h"
+#include "core/kernel_launch.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 
@@ -59,6 +60,7 @@ void ReportTaskException(Stream* stream, const hal::TaskFailure& failure) {
   info.thread_id = static_cast<uint32_t>(syscall(SYS_gettid));
   info.device_id = static_cast<uint32_t>(stream->device()->id());
   info.error_code = static_cast<uint32_t>(failure.code);
+  if (failure.kernel != nullptr) FillKernelExceptionInfo(failure.kernel, &info);
   std::vector<ExceptionCallback> cbs;
   {
     Registry& r = Callbacks();
@@ -67,6 +69,7 @@ void ReportTaskException(Stream* stream, const hal::TaskFailure& failure) {
     if (r.legacy != nullptr) cbs.push_back(r.legacy);
   }
   for (ExceptionCallback cb : cbs) cb(&info);
+  if (failure.kernel != nullptr) RunKernelExceptionCallback(failure.kernel, &info);
 }
 
 }  // namespace npurt::core

@@ -7,6 +7,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/host_memory.h"
+#include "core/mem_host_register.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "hal/hal.h"
@@ -91,13 +92,16 @@ StatusOr<MemSpan> ResolveSpan(const void* ptr, size_t size, const char* what) {
   span.ptr = const_cast<void*>(ptr);
   Device* dev = Runtime::Get().DeviceOwning(ptr);
   if (dev == nullptr) {
-    span.pinned = HostMemory::Get().IsPinned(ptr, size);
+    span.pinned = HostMemory::Get().IsPinned(ptr, size) || HostRegistry::Get().Contains(ptr, size);
     return span;
   }
   AllocationInfo info;
   if (!dev->allocator().Lookup(ptr, &info)) {
     return Err(ACL_ERROR_INVALID_PARAM, "{} {} is device memory of device {} that is not allocated (freed or never "
                "allocated)", what, ptr, dev->id());
+  }
+  if (info.read_only && std::strcmp(what, "src") != 0) {
+    return Err(ACL_ERROR_INVALID_PARAM, "{} {} is mapped read-only (see aclrtMemSetAccess)", what, ptr);
   }
   const auto p = reinterpret_cast<uintptr_t>(ptr);
   if (size > info.base + info.size - p) {

@@ -133,7 +133,7 @@ StatusOr<Device*> Runtime::GetDevice(int32_t id) {
     const uint32_t n = range_count_.load(std::memory_order_relaxed);
     if (n < 64) {
       auto lo = reinterpret_cast<uintptr_t>(d->hal()->memory_base());
-      ranges_[n] = {lo, lo + d->hal()->memory_size(), d};
+      ranges_[n] = {lo, lo + d->hal()->address_size(), d};  // linear arena + VMM window
       range_count_.store(n + 1, std::memory_order_release);
     }
     NPURT_LOG_INFO("RUNTIME", "device {} (physical {}) opened", id, visible_[id]);

@@ -7,6 +7,8 @@
 #include "core/exception.h"
 #include "core/hooks.h"
 #include "core/thread_state.h"
+#include "dfx/log.h"
+#include "dfx/profiler.h"
 
 namespace npurt::core {
 namespace {
@@ -27,6 +29,8 @@ Stream::Stream(Context* context, const StreamOptions& options)
   q.priority = static_cast<int32_t>(options.priority);
   q.on_failure = &Stream::OnTaskFailure;
   q.hook_ctx = this;
+  q.trace_device = device_->id();
+  q.trace_stream = id_;
   queue_ = device_->hal()->CreateQueue(q);
 }
 
@@ -42,6 +46,8 @@ StatusOr<Stream*> Stream::Create(Context* context, const StreamOptions& options)
     return st;
   }
   context->AddStream(s);
+  NPURT_LOG_DEBUG("RUNTIME", "created stream {} on device {} (priority {}, flags {:#x}{})", s->id(),
+                  context->device()->id(), options.priority, options.flags, options.is_default ? ", default" : "");
   RunStreamStateHooks(s, ACL_RT_STREAM_STATE_CREATE_POST);
   return s;
 }
@@ -56,6 +62,9 @@ bool Stream::persistent() const { return (options_.flags & ACL_STREAM_PERSISTENT
 uint64_t Stream::Submit(hal::Task& task) {
   task.id = NextTaskId();
   Tls().last_task_id = task.id;
+  dfx::ProfRecordSubmit(device_->id(), id_, task);
+  NPURT_LOG_DEBUG("RUNTIME", "submit task {} (kind {}) to stream {} on device {}", task.id, int(task.kind), id_,
+                  device_->id());
   return queue_->Submit(task);
 }
 

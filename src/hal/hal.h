@@ -13,6 +13,7 @@
 //  - Waits (flag, value, host function) park the queue; no thread polls.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "npurt/kernel_abi.h"
 
 namespace npurt::hal {
 
@@ -38,6 +40,9 @@ enum class TaskKind : uint8_t {
   kValueWrite,  // *(uint64_t*)addr = value
   kValueWait,   // parks until the 64-bit word at addr satisfies the comparison
   kFail,        // fails with `code` (used to inject errors and for conformance tests)
+  kCompute,     // runs compute_fn(host_arg) on the executing engine; its return value (0 = success) is the
+                // task's code. Operators use it: the work runs inline, in stream order, no hand-off.
+  kKernel,      // runs `kernel`'s blocks on the device's AI cores; completes when the last block finished
 };
 
 // Comparison used by kValueWait (numbering of aclrtValueWait's flags).
@@ -45,6 +50,28 @@ enum class ValueCompare : uint32_t { kGreaterEqual = 0, kEqual = 1, kAnd = 2, kN
 
 using HostFn = void (*)(void* arg, Queue* queue);
 using CleanupFn = void (*)(void* arg);
+using ComputeFn = int32_t (*)(void* arg);
+
+// A kernel launch (kKernel): entry(args, block) runs once per block, blocks spread over the AI cores. Owned by
+// core (`owner` is its launch record) and alive until the task's cleanup; the driver fills `failure` (a
+// human-readable reason) before it completes a failed launch.
+// Device-memory checking (NPURT_SIM_MEMCHECK=1): "" if [addr, addr + size) lies in one live allocation, else
+// why not, naming the allocation it missed; size 0 describes a faulting address.
+using MemoryCheckFn = std::string (*)(const void* addr, uint64_t size);
+
+struct KernelLaunch {
+  npurt_kernel_entry entry = nullptr;  // include/npurt/kernel_abi.h
+  const void* args = nullptr;
+  size_t args_size = 0;
+  uint32_t num_blocks = 0;
+  uint32_t block_offset = 0;           // added to every block index
+  uint32_t max_cores = 0;              // aclrt*ResLimit: only cores 0 .. max_cores-1 run it (0 = every core)
+  uint64_t timeout_ns = 0;             // 0 = no limit
+  const char* name = "";               // the kernel's name, for messages
+  void* owner = nullptr;
+  MemoryCheckFn check_memory = nullptr;  // set when memory checking is on
+  std::string failure;
+};
 
 struct Task {
   TaskKind kind = TaskKind::kNop;
@@ -60,9 +87,11 @@ struct Task {
   uint64_t timeout_ns = 0;  // waits: 0 = forever
   Flag* flag = nullptr;
   HostFn host_fn = nullptr;
+  ComputeFn compute_fn = nullptr;  // kCompute
   void* host_arg = nullptr;
   CleanupFn cleanup = nullptr;
   void* cleanup_arg = nullptr;
+  KernelLaunch* kernel = nullptr;  // kKernel
 };
 
 // Details handed to the failure hook.
@@ -70,6 +99,7 @@ struct TaskFailure {
   uint32_t task_id;
   int32_t code;
   std::string message;
+  const KernelLaunch* kernel = nullptr;  // the failed task's launch (kKernel)
 };
 
 using FailureHook = void (*)(void* ctx, Queue* queue, const TaskFailure& failure);
@@ -79,7 +109,25 @@ struct QueueOptions {
   bool stop_on_failure = false;
   FailureHook on_failure = nullptr;
   void* hook_ctx = nullptr;
+  // Identity reported to the task observer (profiling): the runtime's device and stream ids.
+  int32_t trace_device = -1;
+  int32_t trace_stream = -1;
 };
+
+// Task observer (profiling). When one is installed, the driver reports every task once it finished
+// (or was discarded) with the times it started and ended, on the executing thread. Zero cost when none
+// is installed: drivers load the pointer once per task. The observer must not block, lock or call back
+// into the driver: it only appends to a per-thread buffer.
+class TaskObserver {
+ public:
+  virtual void OnTaskDone(const QueueOptions& queue, const Task& task, uint64_t start_ns, uint64_t end_ns,
+                          int32_t code) = 0;
+
+ protected:
+  ~TaskObserver() = default;
+};
+inline std::atomic<TaskObserver*> g_task_observer{nullptr};
+inline TaskObserver* ActiveTaskObserver() { return g_task_observer.load(std::memory_order_relaxed); }
 
 class Queue {
  public:
@@ -114,6 +162,15 @@ class Flag {
   virtual bool WaitHost(uint64_t value, uint64_t deadline_ns) = 0;
 };
 
+// Access rights of mapped device memory (Device::MapMemory).
+enum class MemoryAccess : uint8_t { kNone = 0, kRead = 1, kReadWrite = 3 };
+// Physical memory of this device (MapMemory's `source`).
+inline constexpr int32_t kLocalMemory = 0;
+// Opaque bytes that let another process open a device's physical memory (Device::ExportMemory).
+struct MemoryShareToken {
+  uint8_t bytes[64];
+};
+
 struct DeviceInfo {
   std::string soc_name;
   uint32_t aicore_count = 0;
@@ -135,6 +192,29 @@ class Device {
   virtual std::unique_ptr<Flag> CreateFlag() = 0;
   // Tells the device that host code wrote device memory (re-evaluates parked value waits).
   virtual void NotifyMemoryWritten() = 0;
+
+  // --- Virtual memory and sharing (VMM, expandable segments, IPC). Optional: the defaults (hal_memory.cc)
+  // report ACL_ERROR_RT_FEATURE_NOT_SUPPORT and an address range of memory_size() bytes.
+  // The device's address range is [memory_base(), memory_base() + address_size()). Its first memory_size()
+  // bytes show the physical memory linearly (physical offset x at memory_base() + x); from memory_base() +
+  // memory_size() rounded up to kPhysicalPage to the end lies a window of reserved, inaccessible addresses
+  // where core maps physical pages on demand. Core owns every policy
+  // (which page goes where); calls come from any thread, serialised by core per range. Addresses, sizes
+  // and offsets are multiples of kPhysicalPage.
+  static constexpr size_t kPhysicalPage = 2u << 20;
+  virtual uint64_t address_size() const { return memory_size(); }
+  // Maps [offset, offset + size) of physical memory `source` (kLocalMemory, or an ImportMemory id) at
+  // `addr` in the window, resident, with `access`. The range must be unmapped.
+  virtual Status MapMemory(void* addr, size_t size, int32_t source, uint64_t offset, MemoryAccess access);
+  // Returns a mapped range to reserved and inaccessible.
+  virtual Status UnmapMemory(void* addr, size_t size);
+  virtual Status ProtectMemory(void* addr, size_t size, MemoryAccess access);
+  // What another process needs to open this device's physical memory (passed to its ImportMemory).
+  virtual StatusOr<MemoryShareToken> ExportMemory();
+  // Opens another process's exported physical memory; the id is a `source` for MapMemory. Fails with
+  // a message if the exporting process is gone or does not let us in.
+  virtual StatusOr<int32_t> ImportMemory(const MemoryShareToken& token);
+  virtual void ReleaseImport(int32_t source);
 };
 
 struct DriverOptions {

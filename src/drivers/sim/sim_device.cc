@@ -28,19 +28,26 @@ StatusOr<std::unique_ptr<SimDevice>> SimDevice::Create(const SimDeviceOptions& o
     return Err(ACL_ERROR_RT_DEV_SETUP_ERROR, "reserving {} bytes of device memory failed: {}", size,
                std::strerror(errno));
   }
-  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, dev->memfd_, 0);
+  // One reservation holds the linear arena and, after it, the VMM window (sim_memory.cc); it starts on a
+  // 1 GiB boundary so that 1 GiB-aligned physical runs are 1 GiB-aligned addresses too.
+  auto placed = ReserveAddressRange(size);
+  if (!placed.ok()) return placed.status();
+  void* p = mmap(placed.value(), size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED, dev->memfd_, 0);
   if (p == MAP_FAILED) {
     return Err(ACL_ERROR_RT_DEV_SETUP_ERROR, "mapping {} bytes of device memory failed: {}", size,
                std::strerror(errno));
   }
   dev->base_ = static_cast<uint8_t*>(p);
+  dev->address_size_ = AddressRangeSize(size);
   if (!options.synchronous) dev->scheduler_ = std::make_unique<Scheduler>(options.executors);
+  dev->aicore_ = std::make_unique<AiCorePool>(options.info.aicore_count);
   return dev;
 }
 
 SimDevice::~SimDevice() {
   scheduler_.reset();
-  if (base_ != nullptr) munmap(base_, options_.info.memory_bytes);
+  if (base_ != nullptr) munmap(base_, address_size_);
+  for (const auto& [id, fd] : imports_) close(fd);
   if (memfd_ >= 0) close(memfd_);
 }
 

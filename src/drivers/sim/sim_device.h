@@ -2,14 +2,22 @@
 // layer can share it with other processes), its executor pool, host-function engine and wait timer.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <mutex>
 
+#include "drivers/sim/sim_aicore.h"
 #include "drivers/sim/sim_engines.h"
 #include "hal/hal.h"
 
 namespace npurt::drivers::sim {
 
 class SimQueue;
+
+// The address range of a device with `memory_bytes` of memory: the linear arena, then the VMM window
+// (sim_memory.cc). ReserveAddressRange reserves it (inaccessible) on a 1 GiB boundary.
+uint64_t AddressRangeSize(uint64_t memory_bytes);
+StatusOr<void*> ReserveAddressRange(uint64_t memory_bytes);
 
 struct SimDeviceOptions {
   hal::DeviceInfo info;
@@ -29,12 +37,23 @@ class SimDevice final : public hal::Device {
   std::unique_ptr<hal::Queue> CreateQueue(const hal::QueueOptions& options) override;
   std::unique_ptr<hal::Flag> CreateFlag() override;
   void NotifyMemoryWritten() override { OnMemoryWritten(); }
+  // Virtual memory and sharing (sim_memory.cc): the window follows the linear arena; imports open the
+  // exporting process's memfd through /proc/<pid>/fd.
+  uint64_t address_size() const override { return address_size_; }
+  Status MapMemory(void* addr, size_t size, int32_t source, uint64_t offset, hal::MemoryAccess access) override;
+  Status UnmapMemory(void* addr, size_t size) override;
+  Status ProtectMemory(void* addr, size_t size, hal::MemoryAccess access) override;
+  StatusOr<hal::MemoryShareToken> ExportMemory() override;
+  StatusOr<int32_t> ImportMemory(const hal::MemoryShareToken& token) override;
+  void ReleaseImport(int32_t source) override;
 
   bool synchronous() const { return options_.synchronous; }
   void Schedule(SimQueue* queue) { scheduler_->Schedule(queue); }
+  bool HasReadyQueues() const { return scheduler_->HasReady(); }
   HostEngine& host_engine() { return host_engine_; }
   WaitTimer& timer() { return timer_; }
   ValueWaitList& value_waits() { return value_waits_; }
+  AiCorePool& aicore() { return *aicore_; }
   WaitSignal& memory_signal() { return memory_signal_; }
   void OnMemoryWritten() {
     value_waits_.OnMemoryWritten();
@@ -47,11 +66,16 @@ class SimDevice final : public hal::Device {
   SimDeviceOptions options_;
   int memfd_ = -1;
   uint8_t* base_ = nullptr;
+  uint64_t address_size_ = 0;  // linear arena + VMM window (sim_memory.cc)
+  std::mutex import_mu_;
+  std::map<int32_t, int> imports_;  // ImportMemory id -> fd of the peer's memory
+  int32_t next_import_ = 1;
   ValueWaitList value_waits_;
   WaitSignal memory_signal_;
   WaitTimer timer_;
   HostEngine host_engine_;
   std::unique_ptr<Scheduler> scheduler_;
+  std::unique_ptr<AiCorePool> aicore_;  // ~SimDevice stops the executors before this goes
 };
 
 }  // namespace npurt::drivers::sim

@@ -28,6 +28,8 @@ class Scheduler {
   explicit Scheduler(uint32_t executors);
   ~Scheduler();
   void Schedule(SimQueue* queue);
+  // True if some queue waits for an executor (a lingering executor gives its queue up then).
+  bool HasReady() const { return ready_count_.load(std::memory_order_relaxed) != 0; }
 
  private:
   void ExecutorLoop();

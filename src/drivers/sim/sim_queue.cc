@@ -3,6 +3,10 @@
 #include <cstring>
 #include <utility>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include "acl/error_codes/rt_error_codes.h"
 #include "base/clock.h"
 #include "drivers/sim/sim_device.h"
@@ -15,6 +19,25 @@ namespace {
 constexpr uint64_t kHostSpinNs = 20000;
 // Tasks run per turn before a busy queue yields its executor to other queues.
 constexpr int kTurnBudget = 256;
+// How long an executor that drained a queue keeps watching that queue's ring before giving it up
+// (unless another queue becomes ready first). A tight enqueue/synchronize loop then hands each task
+// straight to a spinning executor through the ring, instead of a Schedule (lock, ready list, executor
+// wake-up) per task; see docs/benchmarks.md.
+constexpr uint64_t kLingerNs = 10000;
+
+// Prefetch-for-write of a cell the producer will fill next: its lines were last written by the
+// executor (Finish), so without it every Submit waits for them in the fence of ScheduleIfIdle.
+inline void PrefetchForWrite(const void* p) {
+#if defined(__x86_64__)
+  static const bool has_prefetchw = [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid(0x80000001, &a, &b, &c, &d) != 0 && (c & bit_PRFCHW) != 0;
+  }();
+  if (has_prefetchw) asm volatile("prefetchw %0" : : "m"(*static_cast<const char*>(p)));
+#else
+  __builtin_prefetch(p, 1, 3);
+#endif
+}
 
 bool WritesMemory(hal::TaskKind kind) {
   switch (kind) {
@@ -24,6 +47,8 @@ bool WritesMemory(hal::TaskKind kind) {
     case hal::TaskKind::kFill32:
     case hal::TaskKind::kValueWrite:
     case hal::TaskKind::kHostFunc:
+    case hal::TaskKind::kCompute:
+    case hal::TaskKind::kKernel:
       return true;
     default:
       return false;
@@ -85,6 +110,8 @@ uint64_t SimQueue::Submit(const hal::Task& task) {
   }
   cell->task = task;
   cell->seq.store(pos + 1, std::memory_order_release);
+  const auto* next = reinterpret_cast<const char*>(&cells_[(pos + 1) & (kCapacity - 1)]);
+  for (size_t off = 0; off < sizeof(Cell); off += 64) PrefetchForWrite(next + off);
   ScheduleIfIdle();
   return pos + 1;
 }
@@ -103,6 +130,19 @@ SimQueue::Cell* SimQueue::PeekHead() {
   return cell->seq.load(std::memory_order_acquire) == head_ + 1 ? cell : nullptr;
 }
 
+// Spins on the ring for the next task for up to kLingerNs; nullptr if none came or another queue is
+// waiting for an executor. The queue stays kRunning meanwhile, so producers do not schedule it, and
+// the usual idle protocol in Run() follows a fruitless linger.
+SimQueue::Cell* SimQueue::Linger() {
+  const uint64_t end = NowNs() + kLingerNs;
+  for (uint32_t i = 0;; ++i) {
+    CpuRelax();
+    if (Cell* cell = PeekHead()) return cell;
+    if (device_->HasReadyQueues()) return nullptr;
+    if ((i & 63) == 63 && NowNs() >= end) return nullptr;
+  }
+}
+
 bool SimQueue::Discarding(uint64_t seq) const {
   if (seq <= discard_through_.load(std::memory_order_acquire)) return true;
   return stop_on_failure_.load(std::memory_order_acquire) && error_.load(std::memory_order_acquire) != 0;
@@ -114,6 +154,7 @@ void SimQueue::Run() {
   int budget = kTurnBudget;
   for (;;) {
     Cell* cell = PeekHead();
+    if (cell == nullptr) cell = Linger();
     if (cell == nullptr) {
       state_.exchange(kIdle, std::memory_order_seq_cst);
       // A producer may have published after the peek while it still saw kRunning.
@@ -130,6 +171,8 @@ void SimQueue::Run() {
     }
     int32_t code = 0;
     std::string message;
+    // Profiling: a task that parked started when it first reached the head, not when it resumed.
+    if (!head_state_.parked && hal::ActiveTaskObserver() != nullptr) head_start_ns_ = NowNs();
     if (!Discarding(head_ + 1)) {
       if (Execute(cell->task, &code, &message) == Step::kPark) break;
     }
@@ -143,6 +186,7 @@ SimQueue::Step SimQueue::Execute(const hal::Task& task, int32_t* code, std::stri
   if (head_state_.resumed) {
     *code = head_state_.resume_code;
     if (*code == ACL_ERROR_RT_TASK_TIMEOUT) *message = "wait task timed out";
+    if (*code != 0 && task.kind == hal::TaskKind::kKernel) *message = task.kernel->failure;
     head_state_ = HeadState{};
     return Step::kDone;
   }
@@ -183,9 +227,19 @@ SimQueue::Step SimQueue::Execute(const hal::Task& task, int32_t* code, std::stri
       device_->host_engine().Post(this, task.host_fn, task.host_arg);
       return Step::kPark;
     }
+    case hal::TaskKind::kKernel:
+      // The AI cores run the blocks; the core finishing the last one resumes the queue.
+      head_state_.parked = true;
+      state_.store(kParked, std::memory_order_release);
+      device_->aicore().Start(task.kernel, this);
+      return Step::kPark;
     case hal::TaskKind::kFail:
       *code = static_cast<int32_t>(task.aux);
       *message = "task failed on the device";
+      return Step::kDone;
+    case hal::TaskKind::kCompute:
+      *code = task.compute_fn(task.host_arg);
+      if (*code != 0) *message = "operator failed on the device";
       return Step::kDone;
   }
   *code = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
@@ -290,7 +344,12 @@ void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::
       std::lock_guard<std::mutex> lock(error_mu_);
       error_message_ = message;
     }
-    if (options_.on_failure != nullptr) options_.on_failure(options_.hook_ctx, this, {task.id, code, message});
+    if (options_.on_failure != nullptr) options_.on_failure(options_.hook_ctx, this, {task.id, code, message, task.kernel});
+  }
+  if (hal::TaskObserver* observer = hal::ActiveTaskObserver()) {
+    const uint64_t end = NowNs();
+    observer->OnTaskDone(options_, task, head_start_ns_ != 0 ? head_start_ns_ : end, end, code);
+    head_start_ns_ = 0;
   }
   if (task.cleanup != nullptr) task.cleanup(task.cleanup_arg);
   if (WritesMemory(task.kind)) device_->OnMemoryWritten();
@@ -301,6 +360,7 @@ void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::
 void SimQueue::RunInline(const hal::Task& task, uint64_t seq) {
   int32_t code = 0;
   std::string message;
+  if (hal::ActiveTaskObserver() != nullptr) head_start_ns_ = NowNs();  // inline_mu_ held
   const uint64_t deadline = task.timeout_ns == 0 ? UINT64_MAX : NowNs() + task.timeout_ns;
   if (!Discarding(seq)) {
     switch (task.kind) {
@@ -316,6 +376,10 @@ void SimQueue::RunInline(const hal::Task& task, uint64_t seq) {
           code = ACL_ERROR_RT_TASK_TIMEOUT;
           message = "value wait timed out";
         }
+        break;
+      case hal::TaskKind::kKernel:
+        code = device_->aicore().Run(task.kernel);
+        if (code != 0) message = task.kernel->failure;
         break;
       case hal::TaskKind::kHostFunc:
         inline_host_done_.store(false, std::memory_order_release);

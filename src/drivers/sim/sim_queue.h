@@ -50,7 +50,9 @@ class SimQueue final : public hal::Queue {
   enum class Step { kDone, kPark };
   static constexpr uint64_t kCapacity = 256;
 
-  struct Cell {
+  // Cache-line aligned: a producer filling cell n+1 never writes a line the executor reads for cell n
+  // (a Task is 136 bytes, so unaligned cells share lines with their neighbours).
+  struct alignas(64) Cell {
     std::atomic<uint64_t> seq;
     hal::Task task;
   };
@@ -64,6 +66,7 @@ class SimQueue final : public hal::Queue {
   };
 
   Cell* PeekHead();
+  Cell* Linger();
   Step Execute(const hal::Task& task, int32_t* code, std::string* message);
   Step ParkOnFlag(const hal::Task& task);
   Step ParkOnValue(const hal::Task& task);
@@ -80,9 +83,12 @@ class SimQueue final : public hal::Queue {
   alignas(64) std::atomic<uint64_t> tail_{0};  // last claimed sequence number
   alignas(64) uint64_t head_ = 0;              // last consumed sequence number (executor only)
   std::atomic<uint64_t> completed_{0};
-  std::atomic<uint32_t> state_{kIdle};
+  // Own line: producers read-modify-write state_ on every Submit, while the executor writes head_,
+  // completed_ and head_state_ on every task.
+  alignas(64) std::atomic<uint32_t> state_{kIdle};
   std::atomic<uint32_t> in_executor_{0};
-  HeadState head_state_;
+  alignas(64) HeadState head_state_;
+  uint64_t head_start_ns_ = 0;  // profiling: when the head task started (executor / inline_mu_ only)
   std::atomic<uint64_t> next_token_{0};
   // The registration the queue is parked on, guarded by park_mu_ so that Discard and timeouts never
   // reach a site (a flag) that the finished task has already released.

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Merges Google Benchmark JSON files into one flat JSON object of named numbers.
+
+    collect.py [--out results.json] [--table] bench_a.json bench_b.json ...
+
+Each benchmark is named after the key it produces; the suffix gives the unit:
+    <key>_ns, <key>_us   median time of one operation (the median over repetitions of the benchmark's
+                         p50_ns counter, i.e. of the per-sample medians; see bench/common/bench_util.h)
+    <key>_gbps           1e9 bytes per second: bytes_per_op / that median time
+Per-call benchmarks listed in P99_KEYS also give <key>_p99_<unit>. Ratios are derived below. With
+--table, a target table (pass/fail) follows the JSON on stdout; the exit status never depends on it.
+Standard library only.
+"""
+
+import argparse
+import json
+import statistics
+import sys
+
+# Derived ratios: name -> (numerator, denominator).
+RATIOS = {
+    "roundtrip_over_handoff": ("roundtrip_us", "handoff_us"),
+    "h2d_over_memcpy": ("memcpy_h2d_gbps", "host_memcpy_gbps"),
+    "alloc_over_malloc": ("alloc_free_ns", "malloc_free_ns"),
+    "alloc_mt_over_st": ("alloc_free_mt_ns", "alloc_free_ns"),  # memory (issue 4)
+    # Kernels (issue 3).
+    "kernel_roundtrip_over_handoff": ("kernel_roundtrip_us", "handoff_us"),
+    "ascendc_add_over_memcpy": ("ascendc_add_gbps", "host_memcpy_gbps"),
+    "vector_add_over_memcpy": ("vector_add_gbps", "host_memcpy_gbps"),
+    "gemm_over_onednn": ("gemm_1024_gflops", "onednn_gemm_1024_gflops"),  # operators (issue 6)
+    "conv_over_onednn": ("conv_resnet_gflops", "onednn_conv_resnet_gflops"),
+}
+
+# Keys whose samples are single operations, so that their p99 means something per call.
+P99_KEYS = ("roundtrip_us", "handoff_us", "event_wait_us", "kernel_roundtrip_us")
+
+# Targets (issue "runtime core"): key -> (comparison, bound).
+TARGETS = {
+    "launch_enqueue_ns": ("<=", 150.0),
+    "roundtrip_us": ("<=", 5.0),
+    "roundtrip_over_handoff": ("<=", 2.0),
+    "event_wait_us": ("<=", 10.0),
+    "h2d_over_memcpy": (">=", 0.9),
+    "h2d_over_memcpy_paired": (">=", 0.9),  # the same, both copies timed back to back (bench/memcpy)
+    "alloc_free_ns": ("<=", 100.0),  # memory issue 4 (the runtime-core bound was 500)
+    # Memory (issue 4): bench/alloc/alloc_bench.cc.
+    "alloc_over_malloc": ("<=", 3.0),
+    "alloc_mt_over_st": ("<=", 2.0),
+    "alloc_vs_driver": (">=", 100.0),
+    "frag_ratio_devlog": ("<=", 1.15),
+    "frag_ratio_kv_cache": ("<=", 1.15),
+    "frag_ratio_random": ("<=", 1.15),
+    # Observability (issue 5): ratios and a count, reported by bench/prof/prof_bench.cc.
+    "prof_off_overhead": ("<=", 1.02),
+    "prof_on_overhead": ("<=", 1.5),
+    "log_off_overhead": ("<=", 1.02),
+    "prof_records_kept": (">=", 1.0),  # 1,000,000 tasks profiled, no record lost
+    # Kernels (issue 3): bench/kernel/kernel_bench.cc.
+    "kernel_launch_enqueue_ns": ("<=", 200.0),
+    "kernel_roundtrip_over_handoff": ("<=", 2.0),
+    "kernel_scaling_per_core": (">=", 0.9),
+    "ascendc_add_over_memcpy": (">=", 0.3),
+    "vector_add_over_memcpy": (">=", 0.6),
+    "gemm_over_onednn": (">=", 0.95),  # operators (issue 6)
+    "conv_over_onednn": (">=", 0.9),
+    "op_dispatch_us": ("<=", 1.0),
+    "op_cache_hit_us": ("<=", 3.0),
+}
+
+NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def key_of(entry):
+    """The benchmark's own name: run_name up to the first '/' (drops min_time:..., manual_time)."""
+    return entry.get("run_name", entry["name"]).split("/")[0]
+
+
+def unit_of(key):
+    return key.rsplit("_", 1)[-1] if "_" in key else ""
+
+
+def collect(paths):
+    # key -> list of per-repetition rows (or the median aggregate when present)
+    medians, singles, load = {}, {}, []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+        load.extend(doc.get("context", {}).get("load_avg", [])[:1])
+        for b in doc.get("benchmarks", []):
+            if b.get("error_occurred"):
+                print(f"collect.py: {b['name']} failed: {b.get('error_message')}", file=sys.stderr)
+                continue
+            key = key_of(b)
+            if b.get("run_type") == "aggregate":
+                if b.get("aggregate_name") == "median":
+                    medians[key] = b
+            else:
+                singles.setdefault(key, []).append(b)
+
+    def field(key, name):
+        if key in medians and name in medians[key]:
+            return float(medians[key][name])
+        rows = [float(r[name]) for r in singles.get(key, []) if name in r]
+        return statistics.median(rows) if rows else None
+
+    def per_op_ns(key, counter):
+        v = field(key, counter)
+        if v is not None:
+            return v
+        # No sampler counters: fall back to Google Benchmark's mean time per iteration.
+        row = medians.get(key) or (singles.get(key) or [None])[0]
+        if row is None:
+            return None
+        return float(row["real_time"]) * NS_PER.get(row.get("time_unit", "ns"), 1.0)
+
+    out = {}
+    for key in sorted(set(medians) | set(singles)):
+        unit = unit_of(key)
+        p50 = per_op_ns(key, "p50_ns")
+        if p50 is None or p50 <= 0:
+            continue
+        if unit in NS_PER:
+            out[key] = p50 / NS_PER[unit]
+            if key in P99_KEYS:
+                p99 = field(key, "p99_ns")
+                if p99 is not None:
+                    out[key[: -len(unit)] + "p99_" + unit] = p99 / NS_PER[unit]
+        elif unit == "gflops":  # operators (issue 6): flops_per_op / ns per op
+            flops = field(key, "flops_per_op")
+            if flops is not None:
+                out[key] = flops / p50
+        elif unit == "gbps":
+            nbytes = field(key, "bytes_per_op")
+            if nbytes is not None:
+                out[key] = nbytes / p50  # bytes per ns == 1e9 bytes per second
+        else:
+            out[key] = p50
+    for name, (num, den) in RATIOS.items():
+        if num in out and den in out and out[den] > 0:
+            out[name] = out[num] / out[den]
+    if load:
+        out["load_avg_1m"] = max(load)
+    return {k: round(v, 4) for k, v in out.items()}
+
+
+def table(results):
+    lines = [f"{'key':<26} {'value':>10}   {'target':<10} result"]
+    for key, (op, bound) in TARGETS.items():
+        value = results.get(key)
+        if value is None:
+            lines.append(f"{key:<26} {'-':>10}   {op} {bound:<7g} MISSING")
+            continue
+        ok = value <= bound if op == "<=" else value >= bound
+        lines.append(f"{key:<26} {value:>10.4g}   {op} {bound:<7g} {'pass' if ok else 'FAIL'}")
+    held = sum(
+        1 for k, (op, b) in TARGETS.items()
+        if k in results and (results[k] <= b if op == "<=" else results[k] >= b))
+    lines.append(f"targets held: {held}/{len(TARGETS)}")
+    if results.get("load_avg_1m", 0) > 1.5:
+        lines.append(f"note: 1-minute load average was {results['load_avg_1m']:.1f} on "
+                     "this machine during the run; absolute figures are noisy, compare the ratios")
+    return "\n".join(lines)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", help="write the merged JSON object here")
+    ap.add_argument("--table", action="store_true", help="print the target table after the JSON")
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    results = collect(args.files)
+    text = json.dumps(results, indent=2, sort_keys=True)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    print(text)
+    if args.table:
+        print()
+        print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+// aclnn operator aclnnSigmoid (libopapi.so): the two-phase pair of each function, see aclnn/acl_meta.h.
+#ifndef NPURT_ACLNNOP_ACLNN_SIGMOID_H
+#define NPURT_ACLNNOP_ACLNN_SIGMOID_H
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ==== [aclnnop] aclnn operators ==== */
+
+// out = 1/(1+exp(-self))
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSigmoidGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
+                                                  aclOpExecutor** executor);
+ACL_FUNC_VISIBILITY aclnnStatus aclnnSigmoid(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                  aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // NPURT_ACLNNOP_ACLNN_SIGMOID_H

@@ -1,0 +1,330 @@
+// Entry points: data dump (acl/acl_dump.h), and the exception dump written when a device task fails.
+//
+// Where dumps go: NPU_COLLECT_PATH > ASCEND_WORK_PATH > the aclInit JSON "dump": {"dump_path"} > the
+// current directory; exception data lands in <root>/extra-info/data-dump/<device id>/ (CANN's layout).
+// A failed task is dumped automatically when NPU_COLLECT_PATH is set or the JSON "dump_scene" asks for an
+// exception dump (aic_err_brief_dump, aic_err_norm_dump, aic_err_detail_dump, lite_exception): a JSON
+// description of the task plus, for a task with an argument block (kernels fill rtExceptionInfo's
+// dev_args), the argument bytes and every device allocation an argument points to.
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "acl/acl.h"
+#include "acl/acl_dump.h"
+#include "api/api_common.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/exception.h"
+#include "core/hooks.h"
+#include "core/runtime.h"
+#include "dfx/log.h"
+#include "dfx/plog_file.h"
+
+using npurt::Err;
+
+namespace {
+
+constexpr int32_t kDumpHookType = 0x7fff0002;
+constexpr size_t kMaxDumpBytesPerBuffer = 256u << 20;
+
+struct DumpState {
+  std::mutex mu;
+  std::string json_dump_path;
+  bool json_exception_scene = false;
+  acldumpMessageCallback callback = nullptr;
+  std::string args_path;   // aclopStartDumpArgs
+  bool args_enabled = false;
+  std::string returned_path;  // storage for acldumpGetPath
+};
+DumpState& State() {
+  static DumpState* s = new DumpState();
+  return *s;
+}
+
+std::string DumpRoot() {
+  if (const char* p = std::getenv("NPU_COLLECT_PATH"); p != nullptr && *p != '\0') return p;
+  if (const char* p = std::getenv("ASCEND_WORK_PATH"); p != nullptr && *p != '\0') return p;
+  DumpState& s = State();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (!s.json_dump_path.empty()) return s.json_dump_path;
+  char cwd[4096];
+  return getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".";
+}
+
+std::string ExceptionDir(int32_t device) { return fmt::format("{}/extra-info/data-dump/{}", DumpRoot(), device); }
+
+bool AutoExceptionDump() {
+  if (const char* p = std::getenv("NPU_COLLECT_PATH"); p != nullptr && *p != '\0') return true;
+  DumpState& s = State();
+  std::lock_guard<std::mutex> lock(s.mu);
+  return s.json_exception_scene;
+}
+
+std::string TimeStamp() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  tm local;
+  localtime_r(&ts.tv_sec, &local);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &local);
+  return fmt::format("{}{:06d}", buf, ts.tv_nsec / 1000);
+}
+
+// Writes `data` as file `path`, or hands it to the registered callback in chunks.
+bool Emit(const std::string& path, const void* data, size_t size) {
+  acldumpMessageCallback cb;
+  {
+    std::lock_guard<std::mutex> lock(State().mu);
+    cb = State().callback;
+  }
+  if (cb != nullptr) {
+    constexpr size_t kChunk = 1u << 20;
+    std::vector<uint8_t> buf(sizeof(acldumpChunk) + kChunk);
+    auto* chunk = reinterpret_cast<acldumpChunk*>(buf.data());
+    size_t off = 0;
+    do {
+      const size_t n = std::min(kChunk, size - off);
+      std::memset(chunk, 0, sizeof(acldumpChunk));
+      std::snprintf(chunk->fileName, sizeof chunk->fileName, "%s", path.c_str());
+      chunk->bufLen = static_cast<uint32_t>(n);
+      chunk->offset = static_cast<int64_t>(off);
+      chunk->isLastChunk = off + n >= size ? 1 : 0;
+      if (n > 0) std::memcpy(chunk->dataBuf, static_cast<const uint8_t*>(data) + off, n);
+      if (cb(chunk, static_cast<int32_t>(sizeof(acldumpChunk) + n)) != 0) return false;
+      off += n;
+    } while (off < size);
+    return true;
+  }
+  FILE* f = std::fopen(path.c_str(), "we");
+  if (f == nullptr) return false;
+  const bool ok = size == 0 || std::fwrite(data, 1, size, f) == size;
+  return std::fclose(f) == 0 && ok;
+}
+
+// Copies `size` bytes at `addr` (device or host memory) into `out`.
+npurt::Status ReadBytes(const void* addr, size_t size, std::vector<uint8_t>* out) {
+  out->resize(size);
+  if (size == 0) return npurt::Status::Ok();
+  if (npurt::core::Runtime::Get().DeviceOwning(addr) != nullptr) {
+    if (aclrtMemcpy(out->data(), size, addr, size, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS) {
+      return Err(ACL_ERROR_INVALID_PARAM, "cannot read {} bytes of device memory at {}", size, addr);
+    }
+  } else {
+    std::memcpy(out->data(), addr, size);
+  }
+  return npurt::Status::Ok();
+}
+
+// Dumps a failed task: called on the executing thread by the exception machinery.
+void OnTaskException(rtExceptionInfo* info) {
+  if (info == nullptr || !AutoExceptionDump()) return;
+  const std::string dir = ExceptionDir(static_cast<int32_t>(info->device_id));
+  if (!npurt::dfx::MakeDirs(dir)) {
+    NPURT_LOG_ERROR("DUMP", "cannot create the exception dump directory {}", dir);
+    return;
+  }
+  const std::string base = fmt::format("{}/exception_task{}_stream{}.{}.{}", dir, info->task_id, info->stream_id,
+                                       getpid(), TimeStamp());
+  nlohmann::json doc;
+  doc["task_id"] = info->task_id;
+  doc["stream_id"] = info->stream_id;
+  doc["device_id"] = info->device_id;
+  doc["thread_id"] = info->thread_id;
+  doc["error_code"] = info->error_code;
+  doc["pid"] = getpid();
+  nlohmann::json buffers = nlohmann::json::array();
+  if (info->dev_args != nullptr && info->dev_args_len > 0) {
+    std::vector<uint8_t> args(static_cast<const uint8_t*>(info->dev_args),
+                              static_cast<const uint8_t*>(info->dev_args) + info->dev_args_len);
+    (void)Emit(base + ".args.bin", args.data(), args.size());
+    doc["args_file"] = base + ".args.bin";
+    doc["args_bytes"] = args.size();
+    // Every 8-byte argument that points into a live device allocation: dump the whole allocation, so
+    // the kernel can be re-run on the same inputs.
+    npurt::core::Device* dev = npurt::core::Runtime::Get().OpenedDevice(static_cast<int32_t>(info->device_id));
+    for (size_t off = 0; dev != nullptr && off + sizeof(uint64_t) <= args.size(); off += sizeof(uint64_t)) {
+      uint64_t word;
+      std::memcpy(&word, args.data() + off, sizeof word);
+      npurt::core::AllocationInfo alloc;
+      if (!dev->allocator().Lookup(reinterpret_cast<const void*>(word), &alloc)) continue;
+      const size_t n = std::min(alloc.size, kMaxDumpBytesPerBuffer);
+      const uint8_t* src = reinterpret_cast<const uint8_t*>(alloc.base);
+      const std::string file = fmt::format("{}.arg{}.bin", base, off / sizeof(uint64_t));
+      // The device is the host on the sim: the failed task's stream is stopped, the bytes are stable.
+      (void)Emit(file, src, n);
+      buffers.push_back({{"arg_offset", off}, {"pointer", fmt::format("{:#x}", word)},
+                         {"allocation", fmt::format("{:#x}", alloc.base)}, {"bytes", n}, {"file", file}});
+    }
+  }
+  doc["buffers"] = buffers;
+  const std::string text = doc.dump(2) + "\n";
+  if (Emit(base + ".json", text.data(), text.size())) {
+    NPURT_LOG_ERROR("DUMP", "exception dump of task {} written to {}.json", info->task_id, base);
+  }
+}
+
+int32_t OnAclInit(const char* config, size_t len, void*) {
+  if (config == nullptr || len == 0) return 0;
+  nlohmann::json doc = nlohmann::json::parse(std::string(config, len), nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("dump") || !doc["dump"].is_object()) return 0;
+  const auto& d = doc["dump"];
+  DumpState& s = State();
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (d.contains("dump_path") && d["dump_path"].is_string()) s.json_dump_path = d["dump_path"].get<std::string>();
+  if (d.contains("dump_scene") && d["dump_scene"].is_string()) {
+    const std::string scene = d["dump_scene"].get<std::string>();
+    s.json_exception_scene = scene == "aic_err_brief_dump" || scene == "aic_err_norm_dump" ||
+                             scene == "aic_err_detail_dump" || scene == "lite_exception";
+  }
+  return 0;
+}
+
+struct DumpSetup {
+  DumpSetup() {
+    (void)npurt::core::AddInitHook(kDumpHookType, &OnAclInit, nullptr);
+    (void)npurt::core::AddExceptionCallback(&OnTaskException);
+  }
+} g_dump_setup;
+
+}  // namespace
+
+aclError acldumpRegCallback(acldumpMessageCallback messageCallback, int32_t flag) {
+  NPURT_API_NOT_NULL(messageCallback);
+  (void)flag;
+  std::lock_guard<std::mutex> lock(State().mu);
+  State().callback = messageCallback;
+  return ACL_SUCCESS;
+}
+
+void acldumpUnregCallback(void) {
+  std::lock_guard<std::mutex> lock(State().mu);
+  State().callback = nullptr;
+}
+
+aclError aclopStartDumpArgs(uint32_t dumpType, const char* path) {
+  NPURT_API_NOT_NULL(path);
+  if (dumpType != ACL_OP_DUMP_OP_AICORE_ARGS) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dumpType {:#x} is invalid", dumpType));
+  }
+  // Argument dumps of every launch need the kernel launch path (issue 3) to call into dump; until it
+  // does, say so instead of silently writing nothing.
+  return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                          "operator argument dump is not supported by npurt yet"));
+}
+
+aclError aclopStopDumpArgs(uint32_t dumpType) {
+  if (dumpType != ACL_OP_DUMP_OP_AICORE_ARGS) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dumpType {:#x} is invalid", dumpType));
+  }
+  return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                          "operator argument dump is not supported by npurt yet"));
+}
+
+const char* acldumpGetPath(acldumpType dumpType) {
+  if (dumpType < AIC_ERR_BRIEF_DUMP || dumpType > OVERFLOW_DUMP) {
+    npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dump type {} is invalid", int(dumpType)));
+    return nullptr;
+  }
+  thread_local std::string path;
+  path = DumpRoot();
+  return path.c_str();
+}
+
+aclError acldumpGetExceptionInfoPath(char* path, size_t maxLen) {
+  NPURT_API_NOT_NULL(path);
+  int32_t device = 0;
+  if (npurt::core::Context* ctx = npurt::core::CurrentContext()) device = ctx->device()->id();
+  const std::string dir = ExceptionDir(device);
+  if (maxLen < dir.size() + 1) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "maxLen {} is too small for the path ({} bytes)",
+                                            maxLen, dir.size() + 1));
+  }
+  std::memcpy(path, dir.c_str(), dir.size() + 1);
+  return ACL_SUCCESS;
+}
+
+aclError acldumpSaveExceptionInfo(const char* fileName, const char* userTag, const acldumpTensorInfo* tensors,
+                                  size_t tensorCount) {
+  NPURT_API_NOT_NULL(fileName);
+  if (tensorCount > 0 && tensors == nullptr) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "tensors is null but tensorCount is {}",
+                                            tensorCount));
+  }
+  if (fileName[0] == '\0' || std::strchr(fileName, '/') != nullptr) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "fileName '{}' must be a plain file name",
+                                            fileName));
+  }
+  int32_t device = 0;
+  if (npurt::core::Context* ctx = npurt::core::CurrentContext()) device = ctx->device()->id();
+  const std::string dir = ExceptionDir(device);
+  bool to_callback;
+  {
+    std::lock_guard<std::mutex> lock(State().mu);
+    to_callback = State().callback != nullptr;
+  }
+  if (!to_callback && !npurt::dfx::MakeDirs(dir)) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "cannot create the dump directory {}", dir));
+  }
+  const std::string base = fmt::format("{}/{}.{}.{}", dir, fileName, getpid(), TimeStamp());
+  nlohmann::json doc;
+  doc["file_name"] = fileName;
+  doc["user_tag"] = userTag != nullptr ? userTag : "";
+  doc["device_id"] = device;
+  doc["pid"] = getpid();
+  nlohmann::json list = nlohmann::json::array();
+  std::vector<uint8_t> blob;
+  for (size_t i = 0; i < tensorCount; ++i) {
+    const acldumpTensorInfo& t = tensors[i];
+    if (t.tensorAddr == nullptr) {
+      return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "tensor {} has a null address", i));
+    }
+    if (t.shapeNum > ACL_DUMP_MAX_SHAPE_NUM || t.originShapeNum > ACL_DUMP_MAX_SHAPE_NUM) {
+      return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "tensor {} has {} dims (max {})", i,
+                                              t.shapeNum, ACL_DUMP_MAX_SHAPE_NUM));
+    }
+    if (t.placement >= ACL_DUMP_PLACEMENT_END) {
+      return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "tensor {} has an invalid placement", i));
+    }
+    const void* data = t.tensorAddr;
+    // ACL_DUMP_ADDR_PTR / PTR_PTR: the address holds the data address (once or twice removed).
+    for (int hops = t.addrType == ACL_DUMP_ADDR_PTR ? 1 : t.addrType == ACL_DUMP_ADDR_PTR_PTR ? 2 : 0; hops > 0;
+         --hops) {
+      std::vector<uint8_t> word;
+      NPURT_API_CHECK(ReadBytes(data, sizeof(uint64_t), &word));
+      uint64_t next;
+      std::memcpy(&next, word.data(), sizeof next);
+      data = reinterpret_cast<const void*>(next);
+    }
+    std::vector<uint8_t> bytes;
+    NPURT_API_CHECK(ReadBytes(data, t.tensorSize, &bytes));
+    nlohmann::json shape = nlohmann::json::array();
+    for (uint32_t d = 0; d < t.shapeNum; ++d) shape.push_back(t.shape[d]);
+    list.push_back({{"index", i}, {"type", t.type == ACL_DUMP_TENSOR_INPUT    ? "input"
+                                            : t.type == ACL_DUMP_TENSOR_OUTPUT ? "output"
+                                                                               : "workspace"},
+                    {"bytes", t.tensorSize}, {"offset", blob.size()}, {"format", t.format},
+                    {"data_type", t.dataType}, {"shape", shape}, {"args_offset", t.argsOffset}});
+    blob.insert(blob.end(), bytes.begin(), bytes.end());
+  }
+  doc["tensors"] = list;
+  doc["data_file"] = base + ".bin";
+  if (!Emit(base + ".bin", blob.data(), blob.size())) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "cannot write {}.bin", base));
+  }
+  const std::string text = doc.dump(2) + "\n";
+  if (!Emit(base + ".json", text.data(), text.size())) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "cannot write {}.json", base));
+  }
+  return ACL_SUCCESS;
+}

@@ -1,0 +1,153 @@
+// Entry points: the operator compiler (acl_op_compiler.h). Compiling fills the op compile cache.
+#include <array>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "acl/acl_op_compiler.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "api/api_common.h"
+#include "api/op_common.h"
+#include "ops/compile_cache.h"
+
+using npurt::Err;
+
+namespace {
+
+constexpr int kNumOpts = ACL_OP_DEBUG_OPTION + 1;
+std::mutex g_opts_mu;
+std::array<std::string, kNumOpts> g_opts;
+
+npurt::Status CheckEngine(aclopEngineType engine, aclopCompileType flag) {
+  if (engine < ACL_ENGINE_SYS || engine > ACL_ENGINE_VECTOR) {
+    return Err(ACL_ERROR_INVALID_PARAM, "engineType {} is not an aclopEngineType", static_cast<int>(engine));
+  }
+  if (flag != ACL_COMPILE_SYS && flag != ACL_COMPILE_UNREGISTERED) {
+    return Err(ACL_ERROR_INVALID_PARAM, "compileFlag {} is not an aclopCompileType", static_cast<int>(flag));
+  }
+  if (flag == ACL_COMPILE_UNREGISTERED) {
+    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+               "ACL_COMPILE_UNREGISTERED (operators from an opPath) is not supported; npurt compiles built-in operators");
+  }
+  return npurt::Status::Ok();
+}
+
+npurt::Status CheckOpt(aclCompileOpt opt) {
+  if (static_cast<int>(opt) < 0 || static_cast<int>(opt) >= kNumOpts) {
+    return Err(ACL_ERROR_INVALID_PARAM, "compile option {} is not an aclCompileOpt", static_cast<int>(opt));
+  }
+  return npurt::Status::Ok();
+}
+
+}  // namespace
+
+aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], int numOutputs,
+                      const aclTensorDesc* const outputDesc[], const aclopAttr* attr, aclopEngineType engineType,
+                      aclopCompileType compileFlag, const char* opPath) {
+  (void)opPath;
+  NPURT_API_CHECK(CheckEngine(engineType, compileFlag));
+  npurt::api::UnwrappedCall u;
+  NPURT_API_CHECK(npurt::api::Unwrap(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &u));
+  NPURT_API_ASSIGN(op, npurt::ops::CompileCache::Get().GetOrCompile(u.call));
+  (void)op;
+  return ACL_SUCCESS;
+}
+
+aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[],
+                                const aclDataBuffer* const inputs[], int numOutputs,
+                                const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
+                                const aclopAttr* attr, aclopEngineType engineType, aclopCompileType compileFlag,
+                                const char* opPath, aclrtStream stream) {
+  (void)opPath;
+  NPURT_API_CHECK(CheckEngine(engineType, compileFlag));
+  NPURT_API_CHECK(npurt::api::ExecuteOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
+                                        stream, false));
+  return ACL_SUCCESS;
+}
+
+aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[], aclDataBuffer* inputs[],
+                                  int numOutputs, aclTensorDesc* outputDesc[], aclDataBuffer* outputs[],
+                                  aclopAttr* attr, aclopEngineType engineType, aclopCompileType compileFlag,
+                                  const char* opPath, aclrtStream stream) {
+  (void)opPath;
+  NPURT_API_CHECK(CheckEngine(engineType, compileFlag));
+  NPURT_API_CHECK(npurt::api::ExecuteOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
+                                        stream, true));
+  return ACL_SUCCESS;
+}
+
+aclError aclSetCompileopt(aclCompileOpt opt, const char* value) {
+  NPURT_API_CHECK(CheckOpt(opt));
+  NPURT_API_NOT_NULL(value);
+  if (opt == ACL_OP_COMPILER_CACHE_MODE) {
+    const std::string v = value;
+    npurt::ops::CacheMode mode;
+    if (v == "enable") {
+      mode = npurt::ops::CacheMode::kEnable;
+    } else if (v == "disable") {
+      mode = npurt::ops::CacheMode::kDisable;
+    } else if (v == "force") {
+      mode = npurt::ops::CacheMode::kForce;
+    } else {
+      return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM,
+                                              "ACL_OP_COMPILER_CACHE_MODE '{}': use enable, disable or force", v));
+    }
+    npurt::ops::CompileCache::Get().SetMode(mode);
+  }
+  std::lock_guard<std::mutex> lock(g_opts_mu);
+  g_opts[opt] = value;
+  return ACL_SUCCESS;
+}
+
+size_t aclGetCompileoptSize(aclCompileOpt opt) {
+  if (!CheckOpt(opt).ok()) {
+    (void)npurt::api::Report(__func__, CheckOpt(opt));
+    return 0;
+  }
+  std::lock_guard<std::mutex> lock(g_opts_mu);
+  return g_opts[opt].size() + 1;
+}
+
+aclError aclGetCompileopt(aclCompileOpt opt, char* value, size_t length) {
+  NPURT_API_CHECK(CheckOpt(opt));
+  NPURT_API_NOT_NULL(value);
+  std::lock_guard<std::mutex> lock(g_opts_mu);
+  const std::string& v = g_opts[opt];
+  if (length < v.size() + 1) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "length {} is too small for the value ({} bytes "
+                                            "with its NUL; see aclGetCompileoptSize)", length, v.size() + 1));
+  }
+  std::memcpy(value, v.c_str(), v.size() + 1);
+  return ACL_SUCCESS;
+}
+
+aclError aclopSetCompileFlag(aclOpCompileFlag flag) {
+  if (flag != ACL_OP_COMPILE_DEFAULT && flag != ACL_OP_COMPILE_FUZZ) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag {} is not an aclOpCompileFlag",
+                                            static_cast<int>(flag)));
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclGenGraphAndDumpForOp(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[],
+                                 const aclDataBuffer* const inputs[], int numOutputs,
+                                 const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
+                                 const aclopAttr* attr, aclopEngineType engineType, const char* graphDumpPath,
+                                 const aclGraphDumpOption* graphDumpOpt) {
+  (void)opType, (void)numInputs, (void)inputDesc, (void)inputs, (void)numOutputs, (void)outputDesc, (void)outputs;
+  (void)attr, (void)engineType, (void)graphDumpPath, (void)graphDumpOpt;
+  return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                          "graph dumps of single operators are not supported by npurt"));
+}
+
+aclGraphDumpOption* aclCreateGraphDumpOpt(void) {
+  (void)npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                         "graph dumps of single operators are not supported by npurt"));
+  return nullptr;
+}
+
+aclError aclDestroyGraphDumpOpt(const aclGraphDumpOption* graphDumpOpt) {
+  (void)graphDumpOpt;
+  return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                          "graph dumps of single operators are not supported by npurt"));
+}

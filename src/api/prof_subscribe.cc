@@ -1,0 +1,200 @@
+// Entry points: operator subscription (aclprofModelSubscribe) and the readers of its records
+// (aclprofGetOp*). A subscriber passes the write end of a pipe; operator timing records (ProfOpRecord,
+// fixed size) are written there by the model layer when it runs a subscribed model, and the
+// subscriber parses what it reads with aclprofGetOp*. npurt has no model executor yet: subscriptions
+// are accepted and validated, no records are produced until models run (docs/profiling.md).
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "acl/acl_prof.h"
+#include "api/api_common.h"
+#include "api/prof_objects.h"
+#include "core/thread_state.h"
+#include "dfx/profiler.h"
+
+using npurt::Err;
+using npurt::api::kProfOpMagic;
+using npurt::api::ProfOpRecord;
+using npurt::api::ProfSubscribeConfig;
+
+namespace {
+
+std::mutex g_subs_mu;
+std::map<uint32_t, int> g_subscriptions;  // model id -> fd
+
+// Validates an opInfo buffer and returns record `index` (nullptr and a reported error otherwise).
+const ProfOpRecord* RecordAt(const char* fn, const void* opInfo, size_t opInfoLen, uint32_t index) {
+  if (opInfo == nullptr) {
+    npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "opInfo is a null pointer"));
+    return nullptr;
+  }
+  if (opInfoLen == 0 || opInfoLen % sizeof(ProfOpRecord) != 0) {
+    npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "opInfoLen {} is not a multiple of the record size {}",
+                               opInfoLen, sizeof(ProfOpRecord)));
+    return nullptr;
+  }
+  const size_t count = opInfoLen / sizeof(ProfOpRecord);
+  if (index >= count) {
+    npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "index {} is out of range ({} records)", index, count));
+    return nullptr;
+  }
+  const auto* r = static_cast<const ProfOpRecord*>(opInfo) + index;
+  if (r->magic != kProfOpMagic) {
+    npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "record {} is not an operator record", index));
+    return nullptr;
+  }
+  return r;
+}
+
+aclError CopyText(const char* fn, const char* text, char* out, size_t out_len) {
+  const size_t n = std::strlen(text);
+  if (out == nullptr) return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "output buffer is a null pointer"));
+  if (out_len < n + 1) {
+    return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "buffer of {} bytes is too small ({} needed)",
+                                      out_len, n + 1));
+  }
+  std::memcpy(out, text, n + 1);
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics,
+                                                     void* fd) {
+  auto fail = [](const npurt::Status& st) -> aclprofSubscribeConfig* {
+    npurt::api::Report("aclprofCreateSubscribeConfig", st);
+    return nullptr;
+  };
+  if (fd == nullptr) return fail(Err(ACL_ERROR_INVALID_PARAM, "fd is a null pointer"));
+  if (timeInfoSwitch != 0 && timeInfoSwitch != 1) {
+    return fail(Err(ACL_ERROR_INVALID_PARAM, "timeInfoSwitch {} is invalid (0 or 1)", int(timeInfoSwitch)));
+  }
+  if (!((aicoreMetrics >= ACL_AICORE_ARITHMETIC_UTILIZATION && aicoreMetrics <= ACL_AICORE_MEMORY_ACCESS) ||
+        aicoreMetrics == ACL_AICORE_NONE)) {
+    return fail(Err(ACL_ERROR_INVALID_PARAM, "aicoreMetrics {} is invalid", int(aicoreMetrics)));
+  }
+  ProfSubscribeConfig* c = npurt::NewHandle<ProfSubscribeConfig>();
+  if (c == nullptr) return fail(Err(ACL_ERROR_BAD_ALLOC, "out of handle slots"));
+  c->time_info = timeInfoSwitch;
+  c->metrics = aicoreMetrics;
+  c->fd = *static_cast<int*>(fd);
+  return reinterpret_cast<aclprofSubscribeConfig*>(c);
+}
+
+aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscribeConfig) {
+  NPURT_API_NOT_NULL(profSubscribeConfig);
+  auto* c = npurt::LookupHandle<ProfSubscribeConfig>(profSubscribeConfig, npurt::HandleTag::kProfSubscribeConfig);
+  if (c == nullptr || !c->Invalidate()) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "not a live subscribe config"));
+  }
+  c->Release();
+  return ACL_SUCCESS;
+}
+
+aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig) {
+  NPURT_API_NOT_NULL(profSubscribeConfig);
+  auto* c = npurt::LookupHandle<ProfSubscribeConfig>(profSubscribeConfig, npurt::HandleTag::kProfSubscribeConfig);
+  if (c == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "not a live subscribe config"));
+  const auto mode = npurt::dfx::Profiler::Get().mode();
+  if (mode == npurt::dfx::ProfMode::kCommand) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_PROF_ALREADY_RUN, "profiling runs under msprof or the "
+                                                                        "aclInit config"));
+  }
+  if (mode == npurt::dfx::ProfMode::kApi) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_PROF_API_CONFLICT, "subscription conflicts with the "
+                                                                         "aclprofInit session"));
+  }
+  std::lock_guard<std::mutex> lock(g_subs_mu);
+  if (g_subscriptions.count(modelId) != 0) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_PROF_REPEAT_SUBSCRIBE, "model {} is already subscribed",
+                                            modelId));
+  }
+  g_subscriptions[modelId] = c->fd;
+  return ACL_SUCCESS;
+}
+
+aclError aclprofModelUnSubscribe(uint32_t modelId) {
+  std::lock_guard<std::mutex> lock(g_subs_mu);
+  if (g_subscriptions.erase(modelId) == 0) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_MODEL_ID, "model {} is not subscribed", modelId));
+  }
+  return ACL_SUCCESS;
+}
+
+aclError aclprofGetOpDescSize(size_t* opDescSize) {
+  NPURT_API_NOT_NULL(opDescSize);
+  *opDescSize = sizeof(ProfOpRecord);
+  return ACL_SUCCESS;
+}
+
+aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumber) {
+  NPURT_API_NOT_NULL(opNumber);
+  if (RecordAt(__func__, opInfo, opInfoLen, 0) == nullptr) return npurt::core::Tls().last_error;
+  *opNumber = static_cast<uint32_t>(opInfoLen / sizeof(ProfOpRecord));
+  return ACL_SUCCESS;
+}
+
+aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opTypeLen) {
+  NPURT_API_NOT_NULL(opTypeLen);
+  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
+  if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
+  *opTypeLen = strnlen(r->op_type, sizeof r->op_type - 1) + 1;
+  return ACL_SUCCESS;
+}
+
+aclError aclprofGetOpType(const void* opInfo, size_t opInfoLen, uint32_t index, char* opType, size_t opTypeLen) {
+  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
+  if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
+  return CopyText(__func__, r->op_type, opType, opTypeLen);
+}
+
+aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opNameLen) {
+  NPURT_API_NOT_NULL(opNameLen);
+  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
+  if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
+  *opNameLen = strnlen(r->op_name, sizeof r->op_name - 1) + 1;
+  return ACL_SUCCESS;
+}
+
+aclError aclprofGetOpName(const void* opInfo, size_t opInfoLen, uint32_t index, char* opName, size_t opNameLen) {
+  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
+  if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
+  return CopyText(__func__, r->op_name, opName, opNameLen);
+}
+
+uint64_t aclprofGetOpStart(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
+  return r != nullptr ? r->start_ns : 0;
+}
+
+uint64_t aclprofGetOpEnd(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
+  return r != nullptr ? r->end_ns : 0;
+}
+
+uint64_t aclprofGetOpDuration(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
+  return r != nullptr ? r->end_ns - r->start_ns : 0;
+}
+
+size_t aclprofGetModelId(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
+  return r != nullptr ? r->model_id : 0;
+}
+
+aclprofSubscribeOpFlag aclprofGetOpFlag(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
+  return r != nullptr ? static_cast<aclprofSubscribeOpFlag>(r->flag) : ACL_SUBSCRIBE_NONE;
+}
+
+const char* aclprofGetOpAttriValue(const void* opInfo, size_t opInfoLen, uint32_t index,
+                                   aclprofSubscribeOpAttri attri) {
+  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
+  if (r == nullptr) return nullptr;
+  if (attri != ACL_SUBSCRIBE_ATTRI_THREADID) {
+    npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "attribute {} is invalid", int(attri)));
+    return nullptr;
+  }
+  return r->thread_text;
+}

@@ -1,0 +1,69 @@
+// Blocks and segments of the caching allocator.
+//
+// Invariants (checked by CachingAllocator::CheckInvariants when debug_checks is on):
+//  - a segment's blocks tile it exactly: in address order, each block starts where its predecessor ends;
+//  - no two address-adjacent blocks are both kFree (freed blocks merge with free neighbours);
+//  - a block is in its pool's free index iff it is kFree, or kPending with a stream key (reusable at once
+//    on the stream that freed it);
+//  - a kThreadCached block is in exactly one thread cache bin and in no index;
+//  - in an expandable segment every page under a non-free block is mapped, `users` counts the non-free
+//    blocks on each page and `idle` holds exactly the mapped pages with no users;
+//  - in a small segment the segment index's start table holds exactly the blocks' start addresses.
+// Fields other than `state`, `requested`, `owner` change only under the allocator's lock; those three are
+// also written by the lock-free thread-cache path (kLive <-> kThreadCached), hence atomics.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include "core/alloc_size.h"
+
+namespace npurt::core {
+
+struct BlockPool;
+
+enum class BlockState : uint8_t {
+  kFree = 0,          // in the free index, reusable by anyone
+  kLive = 1,          // handed to the user
+  kThreadCached = 2,  // freed into a thread cache; owned by that thread until it returns it
+  kPending = 3,       // freed, waiting until the streams that may use it pass the free point
+};
+
+struct Segment;
+
+struct Block {
+  uintptr_t addr = 0;
+  size_t size = 0;            // capacity (multiple of 512 B)
+  Block* prev = nullptr;      // address neighbours inside the segment
+  Block* next = nullptr;
+  Segment* segment = nullptr;
+  std::atomic<BlockState> state{BlockState::kFree};
+  std::atomic<size_t> requested{0};  // user bytes while live
+  std::atomic<void*> owner{nullptr};  // context (or other owner tag) while live
+  uintptr_t stream = 0;       // stream key: allocation stream, or the freeing stream while pending
+  uint64_t serial = 0;        // allocation number (leak reports list oldest first)
+  uint32_t site = 0;          // call-site id (record_sites), 0 = none
+  uint32_t pending_slot = UINT32_MAX;  // index in the allocator's pending list while kPending
+  bool indexed = false;       // in the pool's free index
+  Block* free_link = nullptr;  // the allocator's recycle list of Block structures
+};
+
+// A contiguous address range carved into blocks: a linear physical run, or (expandable) a window
+// reservation whose 2 MiB pages are mapped on demand.
+struct Segment {
+  uintptr_t base = 0;
+  size_t size = 0;              // addresses spanned (the reservation, for expandable segments)
+  BlockPool* pool = nullptr;    // the pool (and through it the allocator) owning the segment
+  bool expandable = false;
+  bool small = false;           // block starts are published in the segment index (lock-free frees)
+  uint64_t last_use = 0;        // allocator clock at the last allocation (garbage collection order)
+  size_t mapped = 0;            // bytes backed by physical pages (== size unless expandable)
+  std::vector<int64_t> pages;   // expandable: physical offset of each page, -1 when unmapped
+  std::vector<uint32_t> users;  // expandable: non-free blocks touching each page
+  std::set<size_t> idle;        // expandable: mapped pages no non-free block touches (free to move or unmap)
+  Block* first = nullptr;       // lowest block
+};
+
+}  // namespace npurt::core

@@ -1,0 +1,332 @@
+#include "core/kernel_binary.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "acl/error_codes/rt_error_codes.h"
+#include "dfx/log.h"
+
+namespace npurt::core {
+namespace {
+
+#if defined(__x86_64__)
+constexpr uint16_t kHostMachine = EM_X86_64;
+#elif defined(__aarch64__)
+constexpr uint16_t kHostMachine = EM_AARCH64;
+#else
+constexpr uint16_t kHostMachine = EM_NONE;
+#endif
+
+std::mutex g_loaded_mu;
+std::vector<KernelBinary*> g_loaded;
+
+const char* ElfTypeName(uint16_t type) {
+  switch (type) {
+    case ET_REL: return "relocatable object";
+    case ET_EXEC: return "executable";
+    case ET_DYN: return "shared object";
+    case ET_CORE: return "core file";
+    default: return "file";
+  }
+}
+
+// Checks that `header` (the first bytes of an image) is a shared object this process can load.
+Status CheckElfHeader(const uint8_t* header, size_t size, const std::string& origin) {
+  if (size < sizeof(ElfW(Ehdr)) || std::memcmp(header, ELFMAG, SELFMAG) != 0) {
+    return Err(ACL_ERROR_PARSE_FILE, "{} is not a kernel binary: not an ELF file ({} bytes{})", origin, size,
+               size >= 4 ? fmt::format(", starts with {:02x} {:02x} {:02x} {:02x}", header[0], header[1], header[2],
+                                       header[3])
+                         : std::string());
+  }
+  ElfW(Ehdr) eh;
+  std::memcpy(&eh, header, sizeof eh);
+  if (eh.e_ident[EI_CLASS] != (sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32) || eh.e_machine != kHostMachine) {
+    return Err(ACL_ERROR_PARSE_FILE,
+               "{} is an ELF {} for machine {} (an NPU device binary?), not a kernel binary for the simulated NPU: "
+               "build the kernels with npurt's ascendc.cmake (ASCENDC_CMAKE_DIR from the npurt package)",
+               origin, ElfTypeName(eh.e_type), eh.e_machine);
+  }
+  if (eh.e_type != ET_DYN) {
+    return Err(ACL_ERROR_PARSE_FILE,
+               "{} is an ELF {}, not a kernel binary (npurt kernel binaries are shared objects built by "
+               "ascendc_fatbin_library)",
+               origin, ElfTypeName(eh.e_type));
+  }
+  return Status::Ok();
+}
+
+Status ValidateLoadOptions(const aclrtBinaryLoadOptions* options) {
+  if (options == nullptr) return Status::Ok();
+  if (options->numOpt != 0 && options->options == nullptr) {
+    return Err(ACL_ERROR_INVALID_PARAM, "options->options is a null pointer but numOpt is {}", options->numOpt);
+  }
+  for (size_t i = 0; i < options->numOpt; ++i) {
+    const aclrtBinaryLoadOption& o = options->options[i];
+    switch (o.type) {
+      case ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD:
+        break;  // loading is cheap on the sim: lazy or not, the binary is ready when the call returns
+      case ACL_RT_BINARY_LOAD_OPT_MAGIC:
+        if (o.value.magic != ACL_RT_BINARY_MAGIC_ELF_AICORE && o.value.magic != ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE &&
+            o.value.magic != ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE) {
+          return Err(ACL_ERROR_INVALID_PARAM, "binary magic {:#x} is not an AI core, vector core or cube core magic",
+                     o.value.magic);
+        }
+        break;
+      case ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
+        return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "AI CPU kernel binaries are not supported by the simulated NPU");
+      default:
+        return Err(ACL_ERROR_INVALID_PARAM, "binary load option type {} is unknown", static_cast<int>(o.type));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string KernelFunction::Signature() const {
+  std::string s = std::string(name()) + "(";
+  for (uint32_t i = 0; i < param_count(); ++i) {
+    const npurt_kernel_param& p = param(i);
+    if (i != 0) s += ", ";
+    s += p.type;
+    if (p.name[0] != '\0') s += std::string(" ") + p.name;
+  }
+  return s + ")";
+}
+
+StatusOr<KernelBinary*> KernelBinary::LoadFile(const char* path, const aclrtBinaryLoadOptions* options) {
+  NPURT_RETURN_IF_ERROR(ValidateLoadOptions(options));
+  const std::string origin = fmt::format("'{}'", path);
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Err(ACL_ERROR_INVALID_FILE, "cannot open kernel binary {}: {}", origin, std::strerror(errno));
+  uint8_t header[sizeof(ElfW(Ehdr))];
+  const ssize_t n = read(fd, header, sizeof header);
+  struct stat st;
+  const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  close(fd);
+  if (!regular) return Err(ACL_ERROR_INVALID_FILE, "kernel binary {} is not a regular file", origin);
+  NPURT_RETURN_IF_ERROR(CheckElfHeader(header, n < 0 ? 0 : static_cast<size_t>(n), origin));
+  // dlopen needs a path with a slash to open the file itself instead of searching the library path.
+  std::string dl_path = path;
+  if (dl_path.find('/') == std::string::npos) dl_path = "./" + dl_path;
+  auto bin = Open(dl_path, origin);
+  if (bin.ok()) bin.value()->image_size_ = static_cast<size_t>(st.st_size);
+  return bin;
+}
+
+StatusOr<KernelBinary*> KernelBinary::LoadData(const void* data, size_t size, const aclrtBinaryLoadOptions* options) {
+  NPURT_RETURN_IF_ERROR(ValidateLoadOptions(options));
+  const std::string origin = fmt::format("the {}-byte kernel image at {}", size, data);
+  NPURT_RETURN_IF_ERROR(CheckElfHeader(static_cast<const uint8_t*>(data), size, origin));
+  // The dynamic loader maps files: give the image one (an anonymous memory file, gone after dlopen).
+  const int fd = memfd_create("npurt-kernel-binary", MFD_CLOEXEC);
+  if (fd < 0) return Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "memfd_create for a kernel image failed: {}", std::strerror(errno));
+  const auto* p = static_cast<const uint8_t*>(data);
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t w = write(fd, p + done, size - done);
+    if (w <= 0) {
+      const int err = errno;
+      close(fd);
+      return Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "writing a kernel image to memory failed: {}", std::strerror(err));
+    }
+    done += static_cast<size_t>(w);
+  }
+  // The dynamic loader recognises objects by path first: "/proc/self/fd/N" names a new object only while
+  // no loaded object has that name, so the descriptor stays open as long as the binary is loaded (an
+  // open descriptor's number is not reused). A loader that kept an earlier object of that name mapped
+  // anyway is detected (the same table comes back) and the image goes through a uniquely named file.
+  const std::string fd_path = fmt::format("/proc/self/fd/{}", fd);
+  std::vector<const npurt_kernel_table_t*> tables;
+  {
+    std::lock_guard<std::mutex> lock(g_loaded_mu);
+    for (KernelBinary* b : g_loaded) tables.push_back(b->table_);
+  }
+  auto bin = Open(fd_path, origin);
+  if (bin.ok() && std::find(tables.begin(), tables.end(), bin.value()->table_) != tables.end()) {
+    bin.value()->Unload().ok();
+    bin = OpenFromTempFile(fd, origin);
+  }
+  if (!bin.ok()) {
+    close(fd);
+    return bin;
+  }
+  bin.value()->image_size_ = size;
+  bin.value()->image_fd_ = fd;
+  return bin;
+}
+
+StatusOr<KernelBinary*> KernelBinary::OpenFromTempFile(int image_fd, const std::string& origin) {
+  static std::atomic<uint64_t> sequence{0};
+  const char* dir = std::getenv("TMPDIR");
+  const std::string path = fmt::format("{}/npurt-kernel-{}-{}.so", dir != nullptr && dir[0] != '\0' ? dir : "/tmp",
+                                       getpid(), sequence.fetch_add(1));
+  const int out = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (out < 0) return Err(ACL_ERROR_RT_FILE_WRITE, "cannot write kernel image to {}: {}", path, std::strerror(errno));
+  off_t offset = 0;
+  struct stat st;
+  fstat(image_fd, &st);
+  bool ok = true;
+  while (ok && offset < st.st_size) {
+    char buf[65536];
+    const ssize_t n = pread(image_fd, buf, sizeof buf, offset);
+    ok = n > 0 && write(out, buf, static_cast<size_t>(n)) == n;
+    offset += n > 0 ? n : 0;
+  }
+  close(out);
+  auto bin = ok ? Open(path, origin) : Err(ACL_ERROR_RT_FILE_WRITE, "cannot write kernel image to {}", path);
+  unlink(path.c_str());  // the mapping stays; the name is never reused within this process
+  return bin;
+}
+
+StatusOr<KernelBinary*> KernelBinary::Open(const std::string& dl_path, const std::string& origin) {
+  void* dl = dlopen(dl_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (dl == nullptr) {
+    const char* why = dlerror();
+    return Err(ACL_ERROR_PARSE_FILE, "cannot load kernel binary {}: {}", origin, why != nullptr ? why : "dlopen failed");
+  }
+  const auto* table = static_cast<const npurt_kernel_table_t*>(dlsym(dl, NPURT_KERNEL_TABLE_SYMBOL));
+  Status bad;
+  if (table == nullptr) {
+    bad = Err(ACL_ERROR_PARSE_FILE,
+              "{} is a shared object but not an npurt kernel binary: it has no '{}' (build it with ascendc.cmake)",
+              origin, NPURT_KERNEL_TABLE_SYMBOL);
+  } else if (table->magic != NPURT_KERNEL_TABLE_MAGIC || table->abi_version != NPURT_KERNEL_ABI_VERSION) {
+    bad = Err(ACL_ERROR_PARSE_FILE,
+              "kernel binary {} was built for kernel ABI {} (magic {:#x}); this runtime supports ABI {}: rebuild it with "
+              "this package's ascendc.cmake",
+              origin, table->abi_version, table->magic, NPURT_KERNEL_ABI_VERSION);
+  }
+  if (!bad.ok()) {
+    dlclose(dl);
+    return bad;
+  }
+  KernelBinary* bin = NewHandle<KernelBinary>();
+  if (bin == nullptr) {
+    dlclose(dl);
+    return Err(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "out of handle slots for kernel binaries");
+  }
+  bin->dl_ = dl;
+  bin->table_ = table;
+  bin->origin_ = origin;
+  Dl_info info;
+  if (dladdr(table, &info) != 0) bin->image_ = info.dli_fbase;
+  for (uint32_t i = 0; i < table->kernel_count; ++i) {
+    KernelFunction* f = NewHandle<KernelFunction>(bin, table->kernels[i]);
+    if (f == nullptr) {
+      bin->Unload().ok();
+      return Err(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "out of handle slots for kernel functions");
+    }
+    bin->functions_.push_back(f);
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_loaded_mu);
+    g_loaded.push_back(bin);
+  }
+  NPURT_LOG_INFO("RUNTIME", "loaded kernel binary {} ({} kernels, library '{}')", origin, table->kernel_count,
+                 table->library != nullptr ? table->library : "");
+  return bin;
+}
+
+KernelBinary::~KernelBinary() {
+  for (KernelFunction* f : functions_) {
+    f->Invalidate();
+    f->Release();
+  }
+  if (dl_ != nullptr) dlclose(dl_);
+  if (image_fd_ >= 0) close(image_fd_);
+}
+
+StatusOr<KernelFunction*> KernelBinary::Function(const char* name) const {
+  for (KernelFunction* f : functions_) {
+    if (std::strcmp(f->name(), name) == 0) return f;
+  }
+  std::string names;
+  for (KernelFunction* f : functions_) names += (names.empty() ? "" : ", ") + f->Signature();
+  return Err(ACL_ERROR_RT_PARAM_INVALID, "kernel binary {} has no kernel named '{}' (it has: {})", origin_, name,
+             names.empty() ? "no kernels" : names);
+}
+
+KernelFunction* KernelBinary::FunctionBySymbol(const void* symbol) const {
+  for (KernelFunction* f : functions_) {
+    if (f->desc().function == symbol || reinterpret_cast<const void*>(f->desc().entry) == symbol) return f;
+  }
+  return nullptr;
+}
+
+Status KernelBinary::Global(const char* name, void** address, size_t* size) const {
+  void* sym = dlsym(dl_, name);
+  if (sym == nullptr) {
+    return Err(ACL_ERROR_RT_PARAM_INVALID,
+               "kernel binary {} exports no global named '{}' (kernel binaries are built with hidden visibility: "
+               "declare it __attribute__((visibility(\"default\"))))",
+               origin_, name);
+  }
+  Dl_info info;
+  void* entry = nullptr;
+  size_t bytes = 0;
+  if (dladdr1(sym, &info, &entry, RTLD_DL_SYMENT) != 0 && entry != nullptr) {
+    bytes = static_cast<const ElfW(Sym)*>(entry)->st_size;
+  }
+  if (address != nullptr) *address = sym;
+  if (size != nullptr) *size = bytes;
+  return Status::Ok();
+}
+
+void KernelBinary::SetExceptionCallback(aclrtOpExceptionCallback callback, void* user_data) {
+  std::lock_guard<std::mutex> lock(callback_mu_);
+  callback_ = callback;
+  callback_data_ = user_data;
+}
+
+void KernelBinary::RunExceptionCallback(aclrtExceptionInfo* info) const {
+  aclrtOpExceptionCallback cb;
+  void* data;
+  {
+    std::lock_guard<std::mutex> lock(callback_mu_);
+    cb = callback_;
+    data = callback_data_;
+  }
+  if (cb != nullptr) cb(info, data);
+}
+
+Status KernelBinary::Unload() {
+  if (!Invalidate()) return Err(ACL_ERROR_RT_INVALID_HANDLE, "kernel binary {} was already unloaded", origin_);
+  for (KernelFunction* f : functions_) f->Invalidate();
+  {
+    std::lock_guard<std::mutex> lock(g_loaded_mu);
+    g_loaded.erase(std::remove(g_loaded.begin(), g_loaded.end(), this), g_loaded.end());
+  }
+  Release();
+  return Status::Ok();
+}
+
+std::vector<Ref<KernelBinary>> KernelBinary::Loaded() {
+  std::lock_guard<std::mutex> lock(g_loaded_mu);
+  std::vector<Ref<KernelBinary>> out;
+  for (KernelBinary* b : g_loaded) out.emplace_back(b);
+  return out;
+}
+
+StatusOr<BinaryImage*> BinaryImage::Create(const void* data, size_t size) {
+  if (data == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "data is a null pointer");
+  if (size == 0) return Err(ACL_ERROR_INVALID_PARAM, "dataLen is 0");
+  BinaryImage* img = NewHandle<BinaryImage>(data, size);
+  if (img == nullptr) return Err(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "out of handle slots for binary images");
+  return img;
+}
+
+}  // namespace npurt::core

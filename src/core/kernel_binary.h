@@ -1,0 +1,117 @@
+// Kernel binaries and their functions (aclrtBinHandle, aclrtFuncHandle).
+//
+// A kernel binary is a host ELF shared object built by npurt's Ascend C toolchain; it exports the table
+// of its kernels (include/npurt/kernel_abi.h). Loading validates the file (readable, ELF, a shared object
+// for this machine, the table present with our ABI version) before anything of it runs, and reports what
+// is wrong in the error message. Binaries are process-wide on the sim: every device runs host code, so a
+// binary loaded once can run on any device and survives aclFinalize.
+//
+// Lifetime: the binary owns its KernelFunction objects. aclrtBinaryUnLoad invalidates the binary and its
+// functions for the API; every launch in flight retains the binary, so the shared object is unloaded
+// (dlclose) only after the last launch that uses it completed.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "base/handle.h"
+#include "base/status.h"
+#include "npurt/kernel_abi.h"
+
+namespace npurt::core {
+
+class KernelBinary;
+
+class KernelFunction final : public HandleObject {
+ public:
+  KernelBinary* binary() const { return binary_; }
+  const npurt_kernel_desc& desc() const { return *desc_; }
+  const char* name() const { return desc_->name; }
+  uint32_t args_size() const { return desc_->args_size; }
+  uint32_t param_count() const { return desc_->param_count; }
+  const npurt_kernel_param& param(uint32_t i) const { return desc_->params[i]; }
+  // "add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z)" for messages.
+  std::string Signature() const;
+
+ private:
+  friend class KernelBinary;
+  template <typename T, typename... Args>
+  friend T* npurt::NewHandle(Args&&... args);
+  KernelFunction(KernelBinary* binary, const npurt_kernel_desc* desc)
+      : HandleObject(HandleTag::kFunction), binary_(binary), desc_(desc) {}
+  ~KernelFunction() override = default;
+
+  KernelBinary* binary_;
+  const npurt_kernel_desc* desc_;
+};
+
+class KernelBinary final : public HandleObject {
+ public:
+  // aclrtBinaryLoadFromFile / aclrtBinaryLoadFromData (options: see ValidateLoadOptions).
+  static StatusOr<KernelBinary*> LoadFile(const char* path, const aclrtBinaryLoadOptions* options);
+  static StatusOr<KernelBinary*> LoadData(const void* data, size_t size, const aclrtBinaryLoadOptions* options);
+
+  // The kernel called `name`; the error lists the kernels the binary has.
+  StatusOr<KernelFunction*> Function(const char* name) const;
+  const std::vector<KernelFunction*>& functions() const { return functions_; }
+  // The function whose kernel code is `symbol` (aclrtGetFuncBySymbol), or nullptr.
+  KernelFunction* FunctionBySymbol(const void* symbol) const;
+
+  const std::string& origin() const { return origin_; }  // the file, or "<memory>"
+  const void* image() const { return image_; }           // the loaded image (aclrtBinaryGetDevAddress)
+  size_t image_size() const { return image_size_; }
+  // A global variable of the binary (aclrtBinaryGetGlobal): its address and size.
+  Status Global(const char* name, void** address, size_t* size) const;
+
+  // aclrtBinarySetExceptionCallback: called when a kernel of this binary fails.
+  void SetExceptionCallback(aclrtOpExceptionCallback callback, void* user_data);
+  void RunExceptionCallback(aclrtExceptionInfo* info) const;
+
+  // aclrtBinaryUnLoad: invalidates the binary and its functions; unloads once no launch uses it.
+  Status Unload();
+
+  // Every loaded binary (aclrtGetFuncBySymbol searches them).
+  static std::vector<Ref<KernelBinary>> Loaded();
+
+ private:
+  template <typename T, typename... Args>
+  friend T* npurt::NewHandle(Args&&... args);
+  KernelBinary() : HandleObject(HandleTag::kBinary) {}
+  ~KernelBinary() override;
+  static StatusOr<KernelBinary*> Open(const std::string& dl_path, const std::string& origin);
+  static StatusOr<KernelBinary*> OpenFromTempFile(int image_fd, const std::string& origin);
+
+  void* dl_ = nullptr;
+  int image_fd_ = -1;  // LoadData: the memory file behind the mapping (its /proc/self/fd name stays unique)
+  const npurt_kernel_table_t* table_ = nullptr;
+  std::string origin_;
+  const void* image_ = nullptr;
+  size_t image_size_ = 0;
+  std::vector<KernelFunction*> functions_;
+  mutable std::mutex callback_mu_;
+  aclrtOpExceptionCallback callback_ = nullptr;
+  void* callback_data_ = nullptr;
+};
+
+// aclrtCreateBinary's wrapper: the image bytes (borrowed: the caller keeps them alive until
+// aclrtDestroyBinary, as the contract says).
+class BinaryImage final : public HandleObject {
+ public:
+  static StatusOr<BinaryImage*> Create(const void* data, size_t size);
+  const void* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  template <typename T, typename... Args>
+  friend T* npurt::NewHandle(Args&&... args);
+  BinaryImage(const void* data, size_t size) : HandleObject(HandleTag::kBinaryImage), data_(data), size_(size) {}
+  ~BinaryImage() override = default;
+  const void* data_;
+  size_t size_;
+};
+
+}  // namespace npurt::core

@@ -1,0 +1,212 @@
+#include "core/kernel_launch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <memory>
+
+#include "acl/error_codes/rt_error_codes.h"
+#include "base/futex.h"
+#include "core/device.h"
+#include "core/kernel_memcheck.h"
+#include "core/runtime.h"
+#include "core/stream.h"
+
+namespace npurt::core {
+namespace {
+
+// The unified buffer of a simulated core (drivers/sim AiCorePool): the most a launch may ask for.
+constexpr uint64_t kUnifiedBufferBytes = 192 * 1024;
+constexpr size_t kInlineArgs = 256;
+
+// One launch in flight: what the driver runs, and what keeps it valid until the task's cleanup.
+struct LaunchRecord {
+  hal::KernelLaunch hal;
+  KernelFunction* function = nullptr;
+  KernelBinary* binary = nullptr;  // retained while the launch is in flight
+  std::unique_ptr<uint8_t[]> heap;
+  size_t heap_capacity = 0;
+  LaunchRecord* next_free = nullptr;
+  alignas(16) uint8_t inline_args[kInlineArgs];
+
+  uint8_t* Buffer(size_t size) {
+    if (size <= kInlineArgs) return inline_args;
+    if (heap_capacity < size) {
+      heap.reset(new uint8_t[size]);
+      heap_capacity = size;
+    }
+    return heap.get();
+  }
+};
+
+// Free list of records: pushed by the executor that finishes a launch, popped by launching threads.
+class RecordPool {
+ public:
+  LaunchRecord* Acquire() {
+    Lock();
+    LaunchRecord* r = head_;
+    if (r != nullptr) head_ = r->next_free;
+    Unlock();
+    return r != nullptr ? r : new LaunchRecord();
+  }
+  void Release(LaunchRecord* r) {
+    // Large argument buffers are not kept: a pool of big records would pin memory.
+    if (r->heap_capacity > 64 * 1024) {
+      r->heap.reset();
+      r->heap_capacity = 0;
+    }
+    Lock();
+    r->next_free = head_;
+    head_ = r;
+    Unlock();
+  }
+
+ private:
+  void Lock() {
+    while (lock_.test_and_set(std::memory_order_acquire)) CpuRelax();
+  }
+  void Unlock() { lock_.clear(std::memory_order_release); }
+
+  std::atomic_flag lock_ = ATOMIC_FLAG_INIT;
+  LaunchRecord* head_ = nullptr;
+};
+
+RecordPool& Records() {
+  static RecordPool* pool = new RecordPool();  // never destroyed: executors may finish launches at exit
+  return *pool;
+}
+
+// The cores a launch may use (aclrtSetStreamResLimit, else aclrtSetDeviceResLimit): the tighter of the
+// cube- and vector-core limits, 0 when none is set.
+uint32_t CoreLimit(const Stream* stream) {
+  auto tighter = [](const std::atomic<uint32_t>* limits) {
+    const uint32_t a = limits[0].load(std::memory_order_relaxed);
+    const uint32_t b = limits[1].load(std::memory_order_relaxed);
+    return a == 0 ? b : (b == 0 ? a : std::min(a, b));
+  };
+  const uint32_t own = tighter(stream->res_limit);
+  return own != 0 ? own : tighter(stream->device()->res_limit);
+}
+
+void FinishLaunch(void* arg) {
+  auto* r = static_cast<LaunchRecord*>(arg);
+  KernelBinary* binary = r->binary;
+  r->binary = nullptr;
+  r->function = nullptr;
+  Records().Release(r);
+  binary->Release();
+}
+
+}  // namespace
+
+StatusOr<LaunchSettings> ParseLaunchConfig(const aclrtLaunchKernelCfg* cfg) {
+  LaunchSettings s;
+  if (cfg == nullptr || cfg->numAttrs == 0) return s;
+  if (cfg->attrs == nullptr) {
+    return Err(ACL_ERROR_INVALID_PARAM, "cfg->attrs is a null pointer but cfg->numAttrs is {}", cfg->numAttrs);
+  }
+  for (size_t i = 0; i < cfg->numAttrs; ++i) {
+    const aclrtLaunchKernelAttr& a = cfg->attrs[i];
+    switch (static_cast<int>(a.id)) {
+      case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+      case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+      case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+        break;
+      case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+        if (a.value.dynUBufSize > kUnifiedBufferBytes) {
+          return Err(ACL_ERROR_INVALID_PARAM, "dynamic UB size {} exceeds the {}-byte unified buffer of a core",
+                     a.value.dynUBufSize, kUnifiedBufferBytes);
+        }
+        break;
+      case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
+        if (a.value.engineType != ACL_RT_ENGINE_TYPE_AIC && a.value.engineType != ACL_RT_ENGINE_TYPE_AIV) {
+          return Err(ACL_ERROR_INVALID_PARAM, "engine type {} is neither AIC (0) nor AIV (1)",
+                     static_cast<int>(a.value.engineType));
+        }
+        break;
+      case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+        s.block_offset = a.value.blockDimOffset;
+        break;
+      case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+        if (a.value.isDataDump != 0) {
+          return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "kernel data dump is not supported by the simulated NPU");
+        }
+        break;
+      case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+        s.timeout_set = true;
+        s.timeout_ns = static_cast<uint64_t>(a.value.timeout) * 1000000000ull;
+        break;
+      case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US:
+        s.timeout_set = true;
+        s.timeout_ns = ((static_cast<uint64_t>(a.value.timeoutUs.timeoutHigh) << 32) | a.value.timeoutUs.timeoutLow) *
+                       1000ull;
+        break;
+      default:
+        return Err(ACL_ERROR_INVALID_PARAM, "launch attribute id {} is unknown", static_cast<int>(a.id));
+    }
+  }
+  return s;
+}
+
+Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* stream, const LaunchSettings& settings,
+                    const LaunchArgs& args) {
+  if (num_blocks == 0 || num_blocks > kMaxKernelBlocks) {
+    return Err(ACL_ERROR_INVALID_PARAM, "numBlocks {} of kernel '{}' is out of range (1..{})", num_blocks,
+               function->name(), kMaxKernelBlocks);
+  }
+  LaunchRecord* r = Records().Acquire();
+  if (args.device_resident || args.size == 0) {
+    r->hal.args = args.data;
+  } else {
+    uint8_t* copy = r->Buffer(args.size);
+    std::memcpy(copy, args.data, args.size);
+    for (size_t i = 0; i < args.placeholder_count; ++i) {
+      void* data = copy + args.placeholders[i].data_offset;
+      std::memcpy(copy + args.placeholders[i].param_offset, &data, sizeof data);
+    }
+    r->hal.args = copy;
+  }
+  r->hal.entry = function->desc().entry;
+  r->hal.args_size = args.size;
+  r->hal.num_blocks = num_blocks;
+  r->hal.block_offset = settings.block_offset;
+  r->hal.max_cores = CoreLimit(stream);
+  r->hal.timeout_ns = settings.timeout_set ? settings.timeout_ns
+                                           : Runtime::Get().op_execute_timeout_us.load(std::memory_order_relaxed) * 1000;
+  r->hal.name = function->name();
+  r->hal.owner = r;
+  r->hal.check_memory = MemcheckEnabled() ? &MemcheckDescribe : nullptr;
+  r->function = function;
+  r->binary = function->binary();
+  r->binary->Retain();
+
+  hal::Task t;
+  t.kind = hal::TaskKind::kKernel;
+  t.kernel = &r->hal;
+  t.cleanup = &FinishLaunch;
+  t.cleanup_arg = r;
+  stream->Submit(t);
+  return Status::Ok();
+}
+
+void PackArgsArray(const KernelFunction& function, void* const* args, std::vector<uint8_t>* block) {
+  block->assign(function.args_size(), 0);
+  for (uint32_t i = 0; i < function.param_count(); ++i) {
+    const npurt_kernel_param& p = function.param(i);
+    std::memcpy(block->data() + p.offset, args[i], p.size);
+  }
+}
+
+void FillKernelExceptionInfo(const hal::KernelLaunch* launch, rtExceptionInfo* info) {
+  const auto* r = static_cast<const LaunchRecord*>(launch->owner);
+  info->func = r->function;
+  info->dev_args = const_cast<void*>(launch->args);
+  info->dev_args_len = static_cast<uint32_t>(launch->args_size);
+}
+
+void RunKernelExceptionCallback(const hal::KernelLaunch* launch, rtExceptionInfo* info) {
+  const auto* r = static_cast<const LaunchRecord*>(launch->owner);
+  if (r->binary != nullptr) r->binary->RunExceptionCallback(info);
+}
+
+}  // namespace npurt::core

@@ -1,0 +1,76 @@
+#include "dfx/plog_file.h"
+
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <ctime>
+
+namespace npurt::dfx {
+
+bool MakeDirs(const std::string& path) {
+  if (path.empty()) return false;
+  std::string cur;
+  size_t pos = 0;
+  while (pos != std::string::npos) {
+    pos = path.find('/', pos + 1);
+    cur = path.substr(0, pos);
+    if (cur.empty()) continue;
+    if (mkdir(cur.c_str(), 0750) != 0 && errno != EEXIST) return false;
+  }
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+PlogFile::~PlogFile() {
+  if (file_ != nullptr) std::fclose(file_);
+}
+
+bool PlogFile::OpenNew() {
+  if (file_ != nullptr) {
+    std::fclose(file_);
+    file_ = nullptr;
+  }
+  if (!MakeDirs(options_.dir)) return false;
+  timeval tv;
+  gettimeofday(&tv, nullptr);
+  tm local;
+  localtime_r(&tv.tv_sec, &local);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &local);
+  // CANN's name is plog-<pid>_<time with ms>.log; a sequence suffix keeps two rotations within one
+  // millisecond apart.
+  std::string name = options_.dir + "/plog-" + std::to_string(getpid()) + "_" + stamp;
+  char ms[24];
+  std::snprintf(ms, sizeof ms, "%03ld", static_cast<long>(tv.tv_usec / 1000));
+  name += ms;
+  if (sequence_++ > 0) name += "." + std::to_string(sequence_);
+  name += ".log";
+  file_ = std::fopen(name.c_str(), "ae");
+  if (file_ == nullptr) return false;
+  chmod(name.c_str(), 0640);
+  path_ = name;
+  written_ = 0;
+  files_.push_back(name);
+  while (files_.size() > options_.max_files) {
+    unlink(files_.front().c_str());
+    files_.pop_front();
+  }
+  return true;
+}
+
+bool PlogFile::Write(const char* data, size_t size) {
+  if (file_ == nullptr || (written_ > 0 && written_ + size > options_.max_bytes)) {
+    if (!OpenNew()) return false;
+  }
+  if (std::fwrite(data, 1, size, file_) != size) return false;
+  written_ += size;
+  return true;
+}
+
+void PlogFile::Flush() {
+  if (file_ != nullptr) std::fflush(file_);
+}
+
+}  // namespace npurt::dfx

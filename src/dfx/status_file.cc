@@ -1,0 +1,120 @@
+#include "dfx/status_file.h"
+
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <map>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "dfx/plog_file.h"
+
+namespace npurt::dfx {
+namespace {
+
+std::mutex g_mu;
+std::map<int32_t, uint64_t> g_failures;
+std::map<int32_t, std::string> g_device_logs;  // device -> this process's file
+
+std::string Escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) out += c;
+  }
+  return out;
+}
+
+std::string LogRoot() {
+  if (const char* p = std::getenv("ASCEND_PROCESS_LOG_PATH"); p != nullptr && *p != '\0') return p;
+  if (const char* w = std::getenv("ASCEND_WORK_PATH"); w != nullptr && *w != '\0') return std::string(w) + "/log";
+  const char* home = std::getenv("HOME");
+  return std::string(home != nullptr && *home != '\0' ? home : "/tmp") + "/ascend/log";
+}
+
+std::string ProcessName() {
+  char comm[64] = "?";
+  if (FILE* f = std::fopen("/proc/self/comm", "re")) {
+    if (std::fgets(comm, sizeof comm, f) != nullptr) comm[std::strcspn(comm, "\n")] = '\0';
+    std::fclose(f);
+  }
+  return comm;
+}
+
+}  // namespace
+
+std::string StatusDirectory() {
+  if (const char* d = std::getenv("NPURT_STATUS_DIR"); d != nullptr && *d != '\0') return d;
+  return "/dev/shm/npurt";
+}
+
+void PublishStatus(const std::vector<DeviceStatus>& devices) {
+  const std::string dir = StatusDirectory();
+  if (!MakeDirs(dir)) return;
+  std::string devs;
+  for (const DeviceStatus& d : devices) {
+    if (!devs.empty()) devs += ",";
+    devs += fmt::format(
+        "{{\"id\":{},\"physical_id\":{},\"soc\":\"{}\",\"aicore_count\":{},\"memory_total\":{},\"memory_used\":{},"
+        "\"memory_reserved\":{},\"streams\":{},\"busy_percent\":{},\"task_failures\":{},\"health\":\"{}\"}}",
+        d.id, d.physical_id, Escape(d.soc), d.aicore_count, d.memory_total, d.memory_used, d.memory_reserved,
+        d.streams, d.busy_percent, d.task_failures, Escape(d.health));
+  }
+  const std::string text = fmt::format("{{\"pid\":{},\"process\":\"{}\",\"updated\":{},\"devices\":[{}]}}\n", getpid(),
+                                       Escape(ProcessName()), static_cast<long long>(time(nullptr)), devs);
+  const std::string path = fmt::format("{}/status.{}.json", dir, getpid());
+  const std::string tmp = path + ".tmp";
+  if (FILE* f = std::fopen(tmp.c_str(), "we")) {
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+    std::rename(tmp.c_str(), path.c_str());
+  }
+}
+
+void RemoveStatus() {
+  const std::string path = fmt::format("{}/status.{}.json", StatusDirectory(), getpid());
+  std::remove(path.c_str());
+}
+
+void DeviceLog(int32_t device, const std::string& line) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto it = g_device_logs.find(device);
+  if (it == g_device_logs.end()) {
+    const std::string dir = fmt::format("{}/debug/device-{}", LogRoot(), device);
+    if (!MakeDirs(dir)) return;
+    time_t now = time(nullptr);
+    tm local;
+    localtime_r(&now, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &local);
+    it = g_device_logs.emplace(device, fmt::format("{}/device-{}_{}.log", dir, getpid(), stamp)).first;
+  }
+  if (FILE* f = std::fopen(it->second.c_str(), "ae")) {
+    timeval tv;
+    gettimeofday(&tv, nullptr);
+    tm local;
+    localtime_r(&tv.tv_sec, &local);
+    std::fprintf(f, "[ERROR] DEVICE(%d,%s):%04d-%02d-%02d-%02d:%02d:%02d.%03ld %s\n", getpid(),
+                 ProcessName().c_str(), local.tm_year + 1900, local.tm_mon + 1, local.tm_mday, local.tm_hour,
+                 local.tm_min, local.tm_sec, static_cast<long>(tv.tv_usec / 1000), line.c_str());
+    std::fclose(f);
+  }
+}
+
+uint64_t DeviceFailures(int32_t device) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  auto it = g_failures.find(device);
+  return it == g_failures.end() ? 0 : it->second;
+}
+
+void CountDeviceFailure(int32_t device) {
+  std::lock_guard<std::mutex> lock(g_mu);
+  ++g_failures[device];
+}
+
+}  // namespace npurt::dfx

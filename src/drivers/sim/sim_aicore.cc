@@ -1,0 +1,441 @@
+#include "drivers/sim/sim_aicore.h"
+
+#include <signal.h>
+#include <sys/mman.h>
+
+#include <cstdio>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "acl/error_codes/rt_error_codes.h"
+#include "base/clock.h"
+#include "drivers/sim/sim_aicore_fault.h"
+#include "drivers/sim/sim_queue.h"
+
+namespace npurt::drivers::sim {
+namespace {
+
+// How long an idle core spins for the next block before sleeping (as the executors do).
+constexpr uint64_t kCoreSpinNs = 30000;
+constexpr size_t kPageBytes = 4096;
+
+// The block running on this thread, for the kernel services.
+thread_local hal::KernelLaunch* t_launch = nullptr;
+thread_local uint32_t t_block_idx = 0;
+thread_local std::string t_print_line;
+
+void EmitLine(const std::string& line) {
+  const std::string out = fmt::format("[block {}] {}\n", t_block_idx, line);
+  // The watchdog must not interrupt the block while it holds the stdout lock.
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, TimeoutSignal());
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
+void ServiceFail(int32_t code, const char* message) { FailRunningBlock(code, message); }
+
+void ServicePrint(const char* text, size_t len) {
+  for (size_t i = 0; i < len; ++i) {
+    if (text[i] == '\n') {
+      EmitLine(t_print_line);
+      t_print_line.clear();
+    } else {
+      t_print_line.push_back(text[i]);
+    }
+  }
+}
+
+void FlushPrint() {
+  if (!t_print_line.empty()) {
+    EmitLine(t_print_line);
+    t_print_line.clear();
+  }
+}
+
+void ServiceCheckGlobal(const void* addr, uint64_t size, int32_t is_write, const char* what) {
+  hal::KernelLaunch* launch = t_launch;
+  if (launch == nullptr || launch->check_memory == nullptr) return;
+  const std::string why = launch->check_memory(addr, size);
+  if (why.empty()) return;
+  const std::string message = fmt::format("{}: {} of {} bytes at {}: {}", what, is_write ? "write" : "read", size,
+                                          addr, why);
+  FailRunningBlock(is_write ? ACL_ERROR_RT_AICORE_TRAP_WRITE_OVERFLOW : ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW,
+                   message.c_str());
+}
+
+const npurt_kernel_services kServices = {sizeof(npurt_kernel_services), 0, &ServiceFail, &ServicePrint,
+                                         &ServiceCheckGlobal};
+const npurt_kernel_services kServicesNoCheck = {sizeof(npurt_kernel_services), 0, &ServiceFail, &ServicePrint,
+                                                nullptr};
+
+}  // namespace
+
+struct AiCorePool::Job {
+  hal::KernelLaunch* launch = nullptr;
+  SimQueue* queue = nullptr;       // nullptr: synchronous Run
+  uint32_t next = 0;               // next block to start (mu_)
+  uint32_t end = 0;                // blocks from here on are not started (mu_)
+  std::atomic<uint32_t> finished{0};
+  std::atomic<int32_t> code{0};
+  std::atomic<bool> timed_out{false};
+  uint64_t deadline_ns = 0;
+  uint32_t allowed_cores = 0;      // cores 0 .. allowed_cores-1 may run its blocks
+  std::atomic<int32_t> refs{0};
+  std::atomic<bool> done{false};   // synchronous Run
+  WaitSignal done_signal;
+};
+
+struct AiCorePool::Core {
+  uint32_t id = 0;
+  pthread_t thread{};
+  BlockThreadState* state = nullptr;
+  std::atomic<Job*> running{nullptr};
+  uint8_t* map = nullptr;  // guard page, unified buffer, guard page
+  uint8_t* ub = nullptr;
+  size_t map_bytes = 0;
+};
+
+// Fails jobs whose deadline passed. One thread per pool, started by the first launch with a timeout.
+class AiCorePool::Watchdog {
+ public:
+  explicit Watchdog(AiCorePool* pool) : pool_(pool) {}
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  void Watch(Job* job) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
+      entries_.emplace(job->deadline_ns, job);
+    }
+    cv_.notify_one();
+  }
+
+  // Called before a job completes: afterwards the watchdog no longer touches it.
+  void Unwatch(Job* job) {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->second == job) {
+        entries_.erase(it);
+        break;
+      }
+    }
+    if (std::this_thread::get_id() != thread_.get_id()) cv_.wait(lock, [&] { return firing_ != job; });
+  }
+
+ private:
+  void Loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    while (!stop_) {
+      if (entries_.empty()) {
+        cv_.wait(lock);
+        continue;
+      }
+      auto first = entries_.begin();
+      const uint64_t now = NowNs();
+      if (first->first > now) {
+        cv_.wait_for(lock, std::chrono::nanoseconds(first->first - now));
+        continue;
+      }
+      Job* job = first->second;
+      entries_.erase(first);
+      firing_ = job;
+      lock.unlock();
+      pool_->OnTimeout(job);
+      lock.lock();
+      firing_ = nullptr;
+      cv_.notify_all();
+    }
+  }
+
+  AiCorePool* pool_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::multimap<uint64_t, Job*> entries_;
+  Job* firing_ = nullptr;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+AiCorePool::AiCorePool(uint32_t cores) : cores_(cores == 0 ? 1 : cores) {}
+
+AiCorePool::~AiCorePool() {
+  stop_.store(true, std::memory_order_release);
+  work_signal_.Notify();
+  for (auto& t : threads_) t.join();
+  watchdog_.reset();
+  for (auto& core : core_state_) {
+    if (core->map != nullptr) munmap(core->map, core->map_bytes);
+  }
+  for (Job* j : free_jobs_) delete j;
+}
+
+void AiCorePool::EnsureStarted() {
+  std::call_once(started_, [this] {
+    watchdog_ = std::make_unique<Watchdog>(this);
+    for (uint32_t i = 0; i < cores_; ++i) {
+      auto core = std::make_unique<Core>();
+      core->id = i;
+      // Guard pages around the unified buffer: a kernel that runs off its UB faults instead of
+      // corrupting its neighbour's.
+      core->map_bytes = kUnifiedBufferBytes + 2 * kPageBytes;
+      void* m = mmap(nullptr, core->map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m != MAP_FAILED) {
+        core->map = static_cast<uint8_t*>(m);
+        core->ub = core->map + kPageBytes;
+        mprotect(core->ub, kUnifiedBufferBytes, PROT_READ | PROT_WRITE);
+      }
+      core_state_.push_back(std::move(core));
+    }
+    for (auto& core : core_state_) {
+      Core* c = core.get();
+      threads_.emplace_back([this, c] { CoreLoop(c); });
+    }
+  });
+}
+
+AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue) {
+  Job* job = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!free_jobs_.empty()) {
+      job = free_jobs_.back();
+      free_jobs_.pop_back();
+    }
+  }
+  if (job == nullptr) job = new Job();
+  job->launch = launch;
+  job->queue = queue;
+  job->next = 0;
+  job->end = launch->num_blocks;
+  job->finished.store(0, std::memory_order_relaxed);
+  job->code.store(0, std::memory_order_relaxed);
+  job->timed_out.store(false, std::memory_order_relaxed);
+  job->done.store(false, std::memory_order_relaxed);
+  job->refs.store(queue != nullptr ? 1 : 2, std::memory_order_relaxed);
+  job->deadline_ns = launch->timeout_ns != 0 ? NowNs() + launch->timeout_ns : 0;
+  job->allowed_cores = launch->max_cores != 0 && launch->max_cores < cores_ ? launch->max_cores : cores_;
+  launch->failure.clear();
+  return job;
+}
+
+void AiCorePool::Submit(Job* job) {
+  EnsureStarted();
+  if (job->deadline_ns != 0) watchdog_->Watch(job);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    active_.push_back(job);
+    if (job->allowed_cores > widest_.load(std::memory_order_relaxed)) {
+      widest_.store(job->allowed_cores, std::memory_order_seq_cst);
+    }
+    active_count_.fetch_add(1, std::memory_order_seq_cst);
+  }
+  work_signal_.NotifyIfSleeping();
+}
+
+void AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue) { Submit(NewJob(launch, queue)); }
+
+int32_t AiCorePool::Run(hal::KernelLaunch* launch) {
+  Job* job = NewJob(launch, nullptr);
+  Submit(job);
+  job->done_signal.WaitUntil([&] { return job->done.load(std::memory_order_acquire); }, UINT64_MAX, kCoreSpinNs);
+  const int32_t code = job->code.load(std::memory_order_acquire);
+  if (job->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    std::lock_guard<std::mutex> lock(mu_);
+    free_jobs_.push_back(job);
+  }
+  return code;
+}
+
+void AiCorePool::UpdateWidest() {
+  uint32_t widest = 0;
+  for (Job* j : active_) widest = j->allowed_cores > widest ? j->allowed_cores : widest;
+  widest_.store(widest, std::memory_order_seq_cst);
+}
+
+bool AiCorePool::Claim(uint32_t core, Job** job, uint32_t* block) {
+  if (active_count_.load(std::memory_order_acquire) == 0) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t n = active_.size(); n > 0; --n) {
+    Job* j = active_.front();
+    active_.pop_front();
+    if (j->next >= j->end) {
+      active_count_.fetch_sub(1, std::memory_order_relaxed);
+      UpdateWidest();
+      continue;
+    }
+    if (core >= j->allowed_cores) {  // limited to fewer cores (aclrtSetStreamResLimit): not this one
+      active_.push_back(j);
+      continue;
+    }
+    *job = j;
+    *block = j->next++;
+    // Round robin: the job goes to the back of the line while it has blocks left.
+    if (j->next < j->end) {
+      active_.push_back(j);
+    } else {
+      active_count_.fetch_sub(1, std::memory_order_relaxed);
+      UpdateWidest();
+    }
+    return true;
+  }
+  return false;
+}
+
+void AiCorePool::CoreLoop(Core* core) {
+  PrepareBlockThread();
+  core->state = &CurrentBlockThread();
+  core->thread = pthread_self();
+  while (!stop_.load(std::memory_order_acquire)) {
+    Job* job = nullptr;
+    uint32_t block = 0;
+    if (!Claim(core->id, &job, &block)) {
+      work_signal_.WaitUntil(
+          [&] {
+            return (active_count_.load(std::memory_order_acquire) != 0 &&
+                    core->id < widest_.load(std::memory_order_acquire)) ||
+                   stop_.load(std::memory_order_acquire);
+          },
+          UINT64_MAX, kCoreSpinNs);
+      continue;
+    }
+    RunBlock(*core, job, block);
+    FinishBlocks(job, 1);
+  }
+}
+
+void AiCorePool::RunBlock(Core& core, Job* job, uint32_t block) {
+  hal::KernelLaunch* launch = job->launch;
+  BlockThreadState& st = *core.state;
+  // Order matters for timeouts: the stale target is cleared before the watchdog can see this core run
+  // the job, and the job's flag is re-checked once the block is interruptible.
+  st.timed_out_job = nullptr;
+  core.running.store(job, std::memory_order_seq_cst);
+  st.job = job;
+  st.block_idx = block + launch->block_offset;
+  t_launch = launch;
+  t_block_idx = st.block_idx;
+  npurt_kernel_block ctx{};
+  ctx.block_idx = st.block_idx;
+  ctx.block_num = launch->num_blocks;
+  ctx.core_id = core.id;
+  ctx.ub_base = core.ub;
+  ctx.ub_size = kUnifiedBufferBytes;
+  ctx.services = launch->check_memory != nullptr ? &kServices : &kServicesNoCheck;
+
+  volatile int exit = sigsetjmp(st.recovery, 0);
+  if (exit == 0) {
+    st.active = 1;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (job->timed_out.load(std::memory_order_seq_cst)) {
+      st.active = 0;
+      exit = static_cast<int>(BlockExit::kTimeout);
+    } else {
+      launch->entry(launch->args, &ctx);
+      st.active = 0;
+    }
+  }
+  if (exit == static_cast<int>(BlockExit::kSignal) || exit == static_cast<int>(BlockExit::kTimeout)) {
+    pthread_sigmask(SIG_SETMASK, &st.normal_mask, nullptr);  // the handler's mask is still in force
+  }
+  FlushPrint();
+  core.running.store(nullptr, std::memory_order_seq_cst);
+  st.job = nullptr;
+  t_launch = nullptr;
+
+  switch (static_cast<BlockExit>(static_cast<int>(exit))) {
+    case BlockExit::kNone:
+      break;
+    case BlockExit::kSignal: {
+      const BlockFault& f = st.fault;
+      std::string message = fmt::format("kernel '{}' block {} on AI core {}: {}", launch->name, ctx.block_idx,
+                                        core.id, DescribeFault(f));
+      int32_t code = ACL_ERROR_RT_AICORE_EXCEPTION;
+      if ((f.signo == SIGSEGV || f.signo == SIGBUS) && launch->check_memory != nullptr) {
+        const std::string where = launch->check_memory(reinterpret_cast<const void*>(f.address), 0);
+        if (!where.empty()) {
+          message += "; " + where;
+          code = f.is_write ? ACL_ERROR_RT_AICORE_TRAP_WRITE_OVERFLOW : ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW;
+        }
+      }
+      FailJob(job, code, std::move(message));
+      break;
+    }
+    case BlockExit::kFail:
+      FailJob(job, st.fault.fail_code,
+              fmt::format("kernel '{}' block {} on AI core {}: {}", launch->name, ctx.block_idx, core.id,
+                          st.fault.fail_message));
+      break;
+    case BlockExit::kTimeout:
+      FailJob(job, ACL_ERROR_RT_AICORE_TIMEOUT,
+              fmt::format("kernel '{}' did not finish within its execution timeout of {} us (block {} was stopped)",
+                          launch->name, launch->timeout_ns / 1000, ctx.block_idx));
+      break;
+  }
+}
+
+void AiCorePool::FailJob(Job* job, int32_t code, std::string message) {
+  int32_t none = 0;
+  if (job->code.compare_exchange_strong(none, code, std::memory_order_acq_rel)) job->launch->failure = message;
+  uint32_t skipped = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (job->next < job->end) {
+      skipped = job->end - job->next;
+      job->end = job->next;
+      for (auto it = active_.begin(); it != active_.end(); ++it) {
+        if (*it == job) {
+          active_.erase(it);
+          active_count_.fetch_sub(1, std::memory_order_relaxed);
+          UpdateWidest();
+          break;
+        }
+      }
+    }
+  }
+  if (skipped != 0) FinishBlocks(job, skipped);
+}
+
+void AiCorePool::OnTimeout(Job* job) {
+  job->timed_out.store(true, std::memory_order_seq_cst);
+  for (auto& core : core_state_) {
+    if (core->running.load(std::memory_order_seq_cst) == job && core->state != nullptr) {
+      core->state->timed_out_job = job;
+      pthread_kill(core->thread, TimeoutSignal());
+    }
+  }
+  FailJob(job, ACL_ERROR_RT_AICORE_TIMEOUT,
+          fmt::format("kernel '{}' did not finish within its execution timeout of {} us", job->launch->name,
+                      job->launch->timeout_ns / 1000));
+}
+
+void AiCorePool::FinishBlocks(Job* job, uint32_t count) {
+  if (job->finished.fetch_add(count, std::memory_order_acq_rel) + count == job->launch->num_blocks) Complete(job);
+}
+
+void AiCorePool::Complete(Job* job) {
+  if (job->deadline_ns != 0) watchdog_->Unwatch(job);
+  const int32_t code = job->code.load(std::memory_order_acquire);
+  SimQueue* queue = job->queue;
+  if (queue == nullptr) {
+    job->done.store(true, std::memory_order_release);
+    job->done_signal.Notify();
+  }
+  if (job->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    std::lock_guard<std::mutex> lock(mu_);
+    free_jobs_.push_back(job);
+  }
+  if (queue != nullptr) queue->Resume(0, code);
+}
+
+}  // namespace npurt::drivers::sim

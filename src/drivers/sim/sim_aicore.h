@@ -1,0 +1,88 @@
+// AiCorePool: the AI cores of a simulated NPU.
+//
+// One worker thread per core (DeviceInfo::aicore_count), each with its own unified buffer (UB). A kernel
+// launch becomes a job: its blocks are claimed one at a time by whichever cores are free, so `numBlocks`
+// spread over the cores and the jobs of different streams share them (a core takes its next block from
+// the jobs in turn). The executor that reached the kKernel task parks its queue and returns to other
+// queues; the core that finishes the job's last block resumes the queue with the launch's result.
+//
+// Failures: a block that faults, traps or fails in kernel_operator.h stops (sim_aicore_fault.h); its job
+// starts no further blocks, lets running ones finish and completes with the first failure. A launch with
+// a timeout is watched: when the deadline passes the job stops starting blocks and the cores still running
+// one of its blocks are interrupted.
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/futex.h"
+#include "hal/hal.h"
+
+namespace npurt::drivers::sim {
+
+class SimQueue;
+
+class AiCorePool {
+ public:
+  // The unified-buffer capacity of a simulated core (an Ascend 910B vector core has 192 KiB).
+  static constexpr uint64_t kUnifiedBufferBytes = 192 * 1024;
+
+  explicit AiCorePool(uint32_t cores);
+  ~AiCorePool();
+  AiCorePool(const AiCorePool&) = delete;
+  AiCorePool& operator=(const AiCorePool&) = delete;
+
+  uint32_t cores() const { return cores_; }
+
+  // Runs `launch`; when it completed (every block ran, or it failed), resumes `queue` with the launch's
+  // code (0 = success; launch->failure says why otherwise). Called by the executor running the queue.
+  void Start(hal::KernelLaunch* launch, SimQueue* queue);
+  // Synchronous mode: runs `launch` and returns its code once it completed.
+  int32_t Run(hal::KernelLaunch* launch);
+
+ private:
+  struct Job;
+  struct Core;
+  class Watchdog;
+
+  Job* NewJob(hal::KernelLaunch* launch, SimQueue* queue);
+  void Submit(Job* job);
+  bool Claim(uint32_t core, Job** job, uint32_t* block);
+  // Recomputes widest_ (mu_ held).
+  void UpdateWidest();
+  void RunBlock(Core& core, Job* job, uint32_t block);
+  void FinishBlocks(Job* job, uint32_t count);
+  // Records the job's first failure and stops it from starting further blocks.
+  void FailJob(Job* job, int32_t code, std::string message);
+  void OnTimeout(Job* job);
+  void Complete(Job* job);
+  void CoreLoop(Core* core);
+  void EnsureStarted();
+
+  const uint32_t cores_;
+  std::once_flag started_;
+  std::vector<std::unique_ptr<Core>> core_state_;
+  std::vector<std::thread> threads_;
+
+  std::mutex mu_;                    // guards active_ and each job's claim window
+  std::deque<Job*> active_;          // jobs with blocks left to claim, in turn order
+  std::atomic<uint32_t> active_count_{0};
+  // The most cores any active job may use: cores with a higher id have nothing to claim and sleep.
+  std::atomic<uint32_t> widest_{0};
+  std::vector<Job*> free_jobs_;      // recycled job records
+  std::atomic<bool> stop_{false};
+  WaitSignal work_signal_;
+  std::unique_ptr<Watchdog> watchdog_;
+};
+
+}  // namespace npurt::drivers::sim

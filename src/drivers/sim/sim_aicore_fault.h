@@ -1,0 +1,66 @@
+// Fault containment for kernel code on the simulated AI cores.
+//
+// Kernel code is host code, so a wild pointer, an integer division by zero or a trap raises a signal in
+// the thread running the block. A BlockGuard marks the thread as "running a block" and owns a recovery
+// point (sigsetjmp); the process-wide handlers for SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGTRAP jump back to it
+// when the signal hits such a thread, and chain to the handler that was installed before (or the default
+// action) otherwise, so faults of the application itself behave exactly as without npurt. Kernel-side
+// failures (kernel_operator.h calling services->fail) and timeouts (the watchdog interrupts the thread
+// with kTimeoutSignal) take the same way out.
+//
+// Everything the handlers touch is async-signal-safe: a few words of initial-exec TLS, written before
+// the block starts. Limitation: a block interrupted while it held a lock inside the C library (malloc,
+// stdio) leaves that lock held; the runtime's own printing path blocks kTimeoutSignal while it writes.
+#pragma once
+
+#include <setjmp.h>
+#include <signal.h>
+
+#include <cstdint>
+#include <string>
+
+namespace npurt::drivers::sim {
+
+// Why a block left through the recovery point.
+enum class BlockExit : int { kNone = 0, kSignal, kFail, kTimeout };
+
+struct BlockFault {
+  int signo = 0;
+  int si_code = 0;
+  uintptr_t address = 0;   // faulting data address (SIGSEGV/SIGBUS) or instruction (others)
+  uintptr_t pc = 0;
+  bool is_write = false;
+  int32_t fail_code = 0;   // kFail: the ACL code the kernel failed with
+  char fail_message[512] = {};
+};
+
+// The per-thread state the handlers use. `job` is opaque to this file: the pool's current job, used to
+// match a timeout signal to the launch it was meant for.
+struct BlockThreadState {
+  sigjmp_buf recovery;
+  volatile sig_atomic_t active = 0;  // a block runs and may be interrupted
+  const void* volatile job = nullptr;
+  const void* volatile timed_out_job = nullptr;  // set by the watchdog before it signals
+  BlockFault fault;
+  uint32_t block_idx = 0;
+  // The thread's signal mask outside handlers: restored after leaving a handler through the recovery
+  // point (sigsetjmp does not save the mask, which would cost a system call per block).
+  sigset_t normal_mask;
+};
+
+BlockThreadState& CurrentBlockThread();
+
+// The real-time signal the watchdog sends to interrupt a block that ran past its launch's timeout.
+int TimeoutSignal();
+
+// Installs the handlers (once per process) and an alternate signal stack for the calling thread, so
+// that a kernel overflowing its stack is caught too. Call on every thread that runs blocks.
+void PrepareBlockThread();
+
+// Leaves the running block through its recovery point with a kernel-reported failure.
+[[noreturn]] void FailRunningBlock(int32_t code, const char* message);
+
+// Human-readable description of a fault ("invalid write of address 0x10 (SIGSEGV: address not mapped)").
+std::string DescribeFault(const BlockFault& fault);
+
+}  // namespace npurt::drivers::sim

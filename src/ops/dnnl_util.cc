@@ -1,0 +1,46 @@
+#include "ops/dnnl_util.h"
+
+#include "acl/acl_base_rt.h"
+#include "acl/error_codes/rt_error_codes.h"
+#include "ops/op_def.h"
+
+namespace npurt::ops::dnnl_util {
+
+dnnl::engine& Engine() {
+  static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *e;
+}
+
+dnnl::stream& ThreadStream() {
+  thread_local dnnl::stream s(Engine());
+  return s;
+}
+
+dnnl::memory::data_type ToDnnl(int32_t dtype) {
+  using dt = dnnl::memory::data_type;
+  switch (dtype) {
+    case ACL_FLOAT: return dt::f32;
+    case ACL_FLOAT16: return dt::f16;
+    case ACL_BF16: return dt::bf16;
+    case ACL_INT32: return dt::s32;
+    case ACL_INT8: return dt::s8;
+    case ACL_UINT8: return dt::u8;
+    default: return dt::undef;
+  }
+}
+
+Status Execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad,
+               std::unordered_map<int, dnnl::memory>& args, const char* what) {
+  return Guard(ACL_ERROR_RT_AICORE_EXCEPTION, what, [&] {
+    const size_t sp = scratchpad.get_size();
+    if (sp != 0) {
+      void* mem = Scratch(sp, 0);
+      if (mem == nullptr) throw dnnl::error(dnnl_out_of_memory, "scratchpad allocation failed");
+      args.insert_or_assign(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratchpad, Engine(), mem));
+    }
+    prim.execute(ThreadStream(), args);
+    ThreadStream().wait();
+  });
+}
+
+}  // namespace npurt::ops::dnnl_util

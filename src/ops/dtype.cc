@@ -1,0 +1,118 @@
+#include "ops/dtype.h"
+
+#include <limits>
+
+namespace npurt::ops {
+
+size_t DTypeSize(int32_t dtype) {
+  switch (dtype) {
+    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
+    case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
+    case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: return 8;
+    default: return 0;
+  }
+}
+
+const char* DTypeName(int32_t dtype) {
+  switch (dtype) {
+    case ACL_FLOAT: return "float32";
+    case ACL_FLOAT16: return "float16";
+    case ACL_BF16: return "bfloat16";
+    case ACL_INT8: return "int8";
+    case ACL_INT16: return "int16";
+    case ACL_INT32: return "int32";
+    case ACL_INT64: return "int64";
+    case ACL_UINT8: return "uint8";
+    case ACL_UINT16: return "uint16";
+    case ACL_UINT32: return "uint32";
+    case ACL_UINT64: return "uint64";
+    case ACL_DOUBLE: return "float64";
+    case ACL_BOOL: return "bool";
+    case ACL_DT_UNDEFINED: return "undefined";
+    default: return "an unsupported data type";
+  }
+}
+
+const char* FormatName(int32_t format) {
+  switch (format) {
+    case ACL_FORMAT_ND: return "ND";
+    case ACL_FORMAT_NCHW: return "NCHW";
+    case ACL_FORMAT_NHWC: return "NHWC";
+    case ACL_FORMAT_NC: return "NC";
+    case ACL_FORMAT_NCL: return "NCL";
+    case ACL_FORMAT_HWCN: return "HWCN";
+    case ACL_FORMAT_NCDHW: return "NCDHW";
+    case ACL_FORMAT_NDHWC: return "NDHWC";
+    case ACL_FORMAT_NC1HWC0: return "NC1HWC0";
+    case ACL_FORMAT_FRACTAL_Z: return "FRACTAL_Z";
+    case ACL_FORMAT_FRACTAL_NZ: return "FRACTAL_NZ";
+    case ACL_FORMAT_UNDEFINED: return "UNDEFINED";
+    default: return "an unsupported format";
+  }
+}
+
+bool IsFloating(int32_t dtype) {
+  return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16 || dtype == ACL_DOUBLE;
+}
+
+bool IsInteger(int32_t dtype) {
+  switch (dtype) {
+    case ACL_INT8: case ACL_INT16: case ACL_INT32: case ACL_INT64:
+    case ACL_UINT8: case ACL_UINT16: case ACL_UINT32: case ACL_UINT64: return true;
+    default: return false;
+  }
+}
+
+double LoadAsDouble(const void* base, int32_t dtype, size_t i) {
+  switch (dtype) {
+    case ACL_FLOAT: return static_cast<const float*>(base)[i];
+    case ACL_FLOAT16: return HalfToFloat(static_cast<const uint16_t*>(base)[i]);
+    case ACL_BF16: return Bf16ToFloat(static_cast<const uint16_t*>(base)[i]);
+    case ACL_DOUBLE: return static_cast<const double*>(base)[i];
+    case ACL_INT8: return static_cast<const int8_t*>(base)[i];
+    case ACL_INT16: return static_cast<const int16_t*>(base)[i];
+    case ACL_INT32: return static_cast<const int32_t*>(base)[i];
+    case ACL_INT64: return static_cast<double>(static_cast<const int64_t*>(base)[i]);
+    case ACL_UINT8: return static_cast<const uint8_t*>(base)[i];
+    case ACL_UINT16: return static_cast<const uint16_t*>(base)[i];
+    case ACL_UINT32: return static_cast<const uint32_t*>(base)[i];
+    case ACL_UINT64: return static_cast<double>(static_cast<const uint64_t*>(base)[i]);
+    case ACL_BOOL: return static_cast<const uint8_t*>(base)[i] != 0 ? 1.0 : 0.0;
+    default: return 0.0;
+  }
+}
+
+namespace {
+// Float-to-integer conversion that never invokes undefined behaviour: NaN -> 0, out of range clamps.
+template <typename I>
+I ToInt(double v) {
+  if (std::isnan(v)) return 0;
+  constexpr double lo = static_cast<double>(std::numeric_limits<I>::min());
+  constexpr double hi = static_cast<double>(std::numeric_limits<I>::max());
+  if (v <= lo) return std::numeric_limits<I>::min();
+  if (v >= hi) return std::numeric_limits<I>::max();
+  return static_cast<I>(v);
+}
+}  // namespace
+
+void StoreFromDouble(void* base, int32_t dtype, size_t i, double v) {
+  switch (dtype) {
+    case ACL_FLOAT: static_cast<float*>(base)[i] = static_cast<float>(v); break;
+    case ACL_FLOAT16: static_cast<uint16_t*>(base)[i] = FloatToHalf(static_cast<float>(v)); break;
+    case ACL_BF16: static_cast<uint16_t*>(base)[i] = FloatToBf16(static_cast<float>(v)); break;
+    case ACL_DOUBLE: static_cast<double*>(base)[i] = v; break;
+    case ACL_INT8: static_cast<int8_t*>(base)[i] = ToInt<int8_t>(v); break;
+    case ACL_INT16: static_cast<int16_t*>(base)[i] = ToInt<int16_t>(v); break;
+    case ACL_INT32: static_cast<int32_t*>(base)[i] = ToInt<int32_t>(v); break;
+    case ACL_INT64: static_cast<int64_t*>(base)[i] = ToInt<int64_t>(v); break;
+    case ACL_UINT8: static_cast<uint8_t*>(base)[i] = ToInt<uint8_t>(v); break;
+    case ACL_UINT16: static_cast<uint16_t*>(base)[i] = ToInt<uint16_t>(v); break;
+    case ACL_UINT32: static_cast<uint32_t*>(base)[i] = ToInt<uint32_t>(v); break;
+    case ACL_UINT64: static_cast<uint64_t*>(base)[i] = ToInt<uint64_t>(v); break;
+    case ACL_BOOL: static_cast<uint8_t*>(base)[i] = v != 0.0 ? 1 : 0; break;
+    default: break;
+  }
+}
+
+}  // namespace npurt::ops

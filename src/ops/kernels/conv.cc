@@ -1,0 +1,192 @@
+// Conv2D on oneDNN. The primitive is created with format "any" so oneDNN picks its fastest blocked
+// layouts for this shape and CPU; user tensors (NCHW or NHWC activations; NCHW/OIHW, NHWC/OHWI or HWCN
+// filters) are reordered in and out around it with reorder primitives created at compile time.
+// When the user layout already is the chosen one (NHWC activations usually are) no reorder runs.
+#include "acl/error_codes/rt_error_codes.h"
+#include "ops/dnnl_util.h"
+#include "ops/kernels/nn_common.h"
+#include "ops/op_def.h"
+
+namespace npurt::ops {
+namespace {
+
+using dnnl::memory;
+namespace du = dnnl_util;
+
+struct ConvShape {
+  int64_t n, c, h, w, o, kh, kw, oh, ow, groups;
+  int64_t sh, sw, dh, dw, pt, pb, pl, pr;
+  bool nhwc;
+  int32_t filter_format;
+  bool bias;
+  int32_t dtype;
+};
+
+memory::desc ActDesc(int64_t n, int64_t c, int64_t h, int64_t w, bool nhwc, memory::data_type dt) {
+  return memory::desc({n, c, h, w}, dt, nhwc ? memory::format_tag::nhwc : memory::format_tag::nchw);
+}
+
+// The user's filter as a plain strided desc over logical [O, I/g, KH, KW] (or grouped [g, O/g, I/g, KH, KW]).
+memory::desc FilterDesc(const ConvShape& s, memory::data_type dt) {
+  const int64_t ig = s.c / s.groups;
+  int64_t so, si, sh, sw;  // strides of O, I, KH, KW in the stored layout
+  switch (s.filter_format) {
+    case ACL_FORMAT_NHWC: so = s.kh * s.kw * ig; si = 1; sh = s.kw * ig; sw = ig; break;       // O,H,W,I
+    case ACL_FORMAT_HWCN: so = 1; si = s.o; sh = s.kw * ig * s.o; sw = ig * s.o; break;         // H,W,I,O
+    default: so = ig * s.kh * s.kw; si = s.kh * s.kw; sh = s.kw; sw = 1; break;                 // O,I,H,W
+  }
+  if (s.groups == 1) return memory::desc({s.o, ig, s.kh, s.kw}, dt, {so, si, sh, sw});
+  const int64_t og = s.o / s.groups;
+  return memory::desc({s.groups, og, ig, s.kh, s.kw}, dt, {og * so, so, si, sh, sw});
+}
+
+class ConvKernel final : public Kernel {
+ public:
+  explicit ConvKernel(const ConvShape& s) : s_(s) {}
+
+  void Init() {
+    const auto dt = du::ToDnnl(s_.dtype);
+    user_src_ = ActDesc(s_.n, s_.c, s_.h, s_.w, s_.nhwc, dt);
+    user_dst_ = ActDesc(s_.n, s_.o, s_.oh, s_.ow, s_.nhwc, dt);
+    user_w_ = FilterDesc(s_, dt);
+    memory::dims wdims = user_w_.dims();
+    auto any_src = memory::desc({s_.n, s_.c, s_.h, s_.w}, dt, memory::format_tag::any);
+    auto any_dst = memory::desc({s_.n, s_.o, s_.oh, s_.ow}, dt, memory::format_tag::any);
+    auto any_w = memory::desc(wdims, dt, memory::format_tag::any);
+    auto bias = memory::desc({s_.o}, dt == memory::data_type::bf16 ? memory::data_type::f32 : dt, memory::format_tag::a);
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    const memory::dims strides = {s_.sh, s_.sw}, dil = {s_.dh - 1, s_.dw - 1}, pl = {s_.pt, s_.pl},
+                       pr = {s_.pb, s_.pr};
+    auto d = s_.bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                       dnnl::algorithm::convolution_direct, any_src, any_w, bias,
+                                                       any_dst, strides, dil, pl, pr)
+                     : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                       dnnl::algorithm::convolution_direct, any_src, any_w, any_dst,
+                                                       strides, dil, pl, pr);
+    pd_ = dnnl::convolution_forward::primitive_desc(d, attr, du::Engine());
+    prim_ = dnnl::convolution_forward(pd_);
+    bias_desc_ = bias;
+    dnnl::primitive_attr rattr;
+    rattr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    if (pd_.src_desc() != user_src_) src_re_ = dnnl::reorder(dnnl::reorder::primitive_desc(du::Engine(), user_src_, du::Engine(), pd_.src_desc(), rattr));
+    if (pd_.weights_desc() != user_w_) w_re_ = dnnl::reorder(dnnl::reorder::primitive_desc(du::Engine(), user_w_, du::Engine(), pd_.weights_desc(), rattr));
+    if (pd_.dst_desc() != user_dst_) dst_re_ = dnnl::reorder(dnnl::reorder::primitive_desc(du::Engine(), pd_.dst_desc(), du::Engine(), user_dst_, rattr));
+    // Internal buffers for reordered tensors sit after the scratchpad in one per-thread block.
+    off_src_ = Align(pd_.scratchpad_desc().get_size());
+    off_w_ = off_src_ + (src_re_ ? Align(pd_.src_desc().get_size()) : 0);
+    off_dst_ = off_w_ + (w_re_ ? Align(pd_.weights_desc().get_size()) : 0);
+    total_ = off_dst_ + (dst_re_ ? Align(pd_.dst_desc().get_size()) : 0);
+  }
+
+  Status Run(const KernelArgs& a) const override {
+    return du::Guard(ACL_ERROR_RT_AICORE_EXCEPTION, "Conv2D", [&] {
+      auto* block = static_cast<uint8_t*>(Scratch(total_, 2));
+      if (block == nullptr) throw dnnl::error(dnnl_out_of_memory, "scratch allocation failed");
+      auto& eng = du::Engine();
+      auto& strm = du::ThreadStream();
+      memory user_src(user_src_, eng, const_cast<void*>(a.inputs[0]));
+      memory user_w(user_w_, eng, const_cast<void*>(a.inputs[1]));
+      memory user_dst(user_dst_, eng, a.outputs[0]);
+      memory src = src_re_ ? memory(pd_.src_desc(), eng, block + off_src_) : user_src;
+      memory w = w_re_ ? memory(pd_.weights_desc(), eng, block + off_w_) : user_w;
+      memory dst = dst_re_ ? memory(pd_.dst_desc(), eng, block + off_dst_) : user_dst;
+      if (src_re_) src_re_.execute(strm, user_src, src);
+      if (w_re_) w_re_.execute(strm, user_w, w);
+      std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, dst}};
+      if (s_.bias) args.emplace(DNNL_ARG_BIAS, memory(bias_desc_, eng, const_cast<void*>(a.inputs[2])));
+      if (pd_.scratchpad_desc().get_size() != 0) {
+        args.emplace(DNNL_ARG_SCRATCHPAD, memory(pd_.scratchpad_desc(), eng, block));
+      }
+      prim_.execute(strm, args);
+      if (dst_re_) dst_re_.execute(strm, dst, user_dst);
+      strm.wait();
+    });
+  }
+
+ private:
+  static size_t Align(size_t n) { return (n + 4095) / 4096 * 4096; }
+  ConvShape s_;
+  memory::desc user_src_, user_dst_, user_w_, bias_desc_;
+  dnnl::convolution_forward::primitive_desc pd_;
+  dnnl::convolution_forward prim_;
+  dnnl::reorder src_re_, w_re_, dst_re_;
+  size_t off_src_ = 0, off_w_ = 0, off_dst_ = 0, total_ = 0;
+};
+
+// Conv2D: x [N,C,H,W] (NCHW) or [N,H,W,C] (NHWC), filter [O, C/groups, KH, KW] (its format says the
+// order), optional bias [O] -> y. Attrs: strides, pads [top, bottom, left, right], dilations (4 values
+// in data_format order, or 2 for H, W), groups, data_format.
+Status BuildConv2D(OpBuild& b) {
+  NPURT_RETURN_IF_ERROR(ExpectDTypes(b, 0, {ACL_FLOAT, ACL_BF16}));
+  NPURT_RETURN_IF_ERROR(SameDType(b, 0, 1));
+  const TensorSpec& x = b.inputs[0];
+  const TensorSpec& f = b.inputs[1];
+  if (x.rank() != 4 || f.rank() != 4) {
+    return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: x {} and filter {} must be 4-D", b.type, DimsString(x.dims),
+               DimsString(f.dims));
+  }
+  auto layout = ActivationLayout(b, x);
+  if (!layout.ok()) return std::move(layout).status();
+  const bool nhwc = layout.value();
+  ConvShape s{};
+  s.nhwc = nhwc;
+  s.dtype = x.dtype;
+  s.n = x.dims[0];
+  s.c = nhwc ? x.dims[3] : x.dims[1];
+  s.h = nhwc ? x.dims[1] : x.dims[2];
+  s.w = nhwc ? x.dims[2] : x.dims[3];
+  auto groups = GetInt(*b.attrs, "groups", 1);
+  if (!groups.ok()) return groups.status();
+  s.groups = groups.value();
+  s.filter_format = f.format;
+  int64_t fi;
+  switch (f.format) {
+    case ACL_FORMAT_NHWC: s.o = f.dims[0]; s.kh = f.dims[1]; s.kw = f.dims[2]; fi = f.dims[3]; break;
+    case ACL_FORMAT_HWCN: s.kh = f.dims[0]; s.kw = f.dims[1]; fi = f.dims[2]; s.o = f.dims[3]; break;
+    case ACL_FORMAT_NCHW: case ACL_FORMAT_ND: s.filter_format = ACL_FORMAT_NCHW;
+      s.o = f.dims[0]; fi = f.dims[1]; s.kh = f.dims[2]; s.kw = f.dims[3]; break;
+    default:
+      return Err(ACL_ERROR_FORMAT_NOT_MATCH, "{}: filter format {} is not supported; use NCHW, NHWC or HWCN", b.type,
+                 FormatName(f.format));
+  }
+  if (s.groups < 1 || s.c % s.groups != 0 || s.o % s.groups != 0 || fi * s.groups != s.c) {
+    return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: {} input channels, filter {} ({}) and groups {} do not match", b.type,
+               s.c, DimsString(f.dims), FormatName(f.format), s.groups);
+  }
+  auto win = ReadWindow(b, nhwc, "strides", "dilations", "pads", s.h, s.w, s.kh, s.kw);
+  if (!win.ok()) return std::move(win).status();
+  const Window& wv = win.value();
+  s.sh = wv.sh; s.sw = wv.sw; s.dh = wv.dh; s.dw = wv.dw;
+  s.pt = wv.pt; s.pb = wv.pb; s.pl = wv.pl; s.pr = wv.pr;
+  s.oh = wv.oh; s.ow = wv.ow;
+  if (b.inputs.size() > 2) {
+    if (b.inputs[2].numel() != s.o) {
+      return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: bias {} must have {} elements", b.type,
+                 DimsString(b.inputs[2].dims), s.o);
+    }
+    const int32_t want_bias = x.dtype == ACL_BF16 ? ACL_FLOAT : x.dtype;
+    if (b.inputs[2].dtype != want_bias) {
+      return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: bias must be {} for {} inputs", b.type, DTypeName(want_bias),
+                 DTypeName(x.dtype));
+    }
+    s.bias = true;
+  }
+  TensorSpec y{x.dtype, x.format, nhwc ? std::vector<int64_t>{s.n, s.oh, s.ow, s.o}
+                                       : std::vector<int64_t>{s.n, s.o, s.oh, s.ow}};
+  b.outputs = {y};
+  if (!b.compile) return Status::Ok();
+  auto k = std::make_unique<ConvKernel>(s);
+  NPURT_RETURN_IF_ERROR(du::Guard(ACL_ERROR_OP_TYPE_NOT_MATCH, "Conv2D primitive", [&] { k->Init(); }));
+  b.kernel = std::move(k);
+  return Status::Ok();
+}
+
+}  // namespace
+
+void RegisterConvOps(OpTable& t) {
+  t.Add({"Conv2D", 2, 3, &BuildConv2D, true, "float32, float16, bfloat16 (bias float32 for bfloat16)",
+         "x, filter, optional bias -> y; attrs strides, pads, dilations, groups, data_format (NCHW/NHWC)"});
+}
+
+}  // namespace npurt::ops

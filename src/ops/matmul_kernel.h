@@ -1,0 +1,26 @@
+// The oneDNN matrix-product kernel behind MatMul, BatchMatMul, GEMM and CBLAS.
+#pragma once
+
+#include <memory>
+
+#include "acl/acl_base_rt.h"
+#include "ops/op_def.h"
+
+namespace npurt::ops {
+
+struct MatmulConfig {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t batch_a = 1, batch_b = 1;  // flattened batch counts (1 = broadcast)
+  bool trans_a = false, trans_b = false, trans_c = false;
+  int32_t a_dtype = ACL_FLOAT, b_dtype = ACL_FLOAT, c_dtype = ACL_FLOAT;
+  // Input positions in KernelArgs (A and B always 0 and 1); -1 = absent.
+  int a_input = 0, b_input = 1;
+  int bias_input = -1;
+  int32_t bias_dtype = ACL_FLOAT;
+  int c_input = -1, alpha_input = -1, beta_input = -1;  // GEMM
+  int32_t scalar_dtype = ACL_FLOAT;                     // dtype of alpha/beta
+};
+
+StatusOr<std::unique_ptr<Kernel>> MakeMatmulKernel(const MatmulConfig& config);
+
+}  // namespace npurt::ops

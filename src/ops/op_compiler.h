@@ -1,0 +1,39 @@
+// Compiling an operator call into a CompiledOp (no caching here; see compile_cache.h).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ops/op_def.h"
+
+namespace npurt::ops {
+
+// One operator call as the op layer sees it (descriptors already unwrapped).
+struct OpCall {
+  std::string_view type;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> requested;  // the caller's output descriptors
+  const AttrMap* attrs = nullptr;     // never null (an empty map stands for "no attributes")
+};
+
+struct CompiledOp {
+  std::string type;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> outputs;  // fully inferred, static shapes
+  std::unique_ptr<Kernel> kernel;
+  uint64_t compile_ns = 0;
+};
+using CompiledOpRef = std::shared_ptr<const CompiledOp>;
+
+// Validates the call, infers outputs and builds the kernel. Output descriptors must match what the op
+// produces: equal dtype and dims, or dynamic dims (-1 / unknown rank) that the inferred shape fills.
+StatusOr<CompiledOpRef> CompileOp(const OpCall& call);
+// Only validation and shape inference (aclopInferShape).
+StatusOr<std::vector<TensorSpec>> InferOp(const OpCall& call);
+
+const AttrMap& EmptyAttrs();
+
+}  // namespace npurt::ops

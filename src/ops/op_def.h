@@ -1,0 +1,96 @@
+// What an operator is to npurt: a schema (name, input count, how to validate, infer and compile it)
+// and, once compiled, a Kernel that runs on the simulated NPU. Private to npurt.
+//
+// Compiling = validating the call, inferring the output specs and building the executable form (a
+// oneDNN primitive with its layouts, or the tiling of an npurt kernel). A compiled kernel is
+// immutable and may run on several streams at once: per-run state lives in the run's scratch.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "ops/op_attr.h"
+#include "ops/tensor_spec.h"
+
+namespace npurt::ops {
+
+// Pointers of one run, in schema order, already validated against the specs.
+struct KernelArgs {
+  const void* const* inputs = nullptr;
+  void* const* outputs = nullptr;
+  int threads = 1;  // compute threads this run may use (OpenMP team size)
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  // Runs on an executor of the simulated device; returns OK or the failure reported on the stream.
+  virtual Status Run(const KernelArgs& args) const = 0;
+};
+
+// The state of one compilation. Ops read `inputs`, `requested` (the caller's output descriptors, whose
+// dims may be dynamic) and `attrs`; they fill `outputs` and, when `compile` is set, `kernel`.
+struct OpBuild {
+  std::string_view type;
+  std::vector<TensorSpec> inputs;
+  std::vector<TensorSpec> requested;
+  const AttrMap* attrs = nullptr;
+  bool compile = true;
+
+  std::vector<TensorSpec> outputs;
+  std::unique_ptr<Kernel> kernel;
+};
+
+using BuildFn = Status (*)(OpBuild& b);
+
+struct OpSchema {
+  const char* name;
+  int min_inputs;
+  int max_inputs;  // -1: any number >= min_inputs
+  BuildFn build;
+  // The build handles fp32/bf16 only; fp16 calls run as fp32 with conversions around them (oneDNN on
+  // CPUs without AVX512-FP16 has no fp16 kernels).
+  bool fp16_via_fp32 = false;
+  const char* dtypes = "";   // documentation: supported data types
+  const char* summary = "";  // documentation: inputs, outputs, attributes
+};
+
+// Registry of built-in operators (aliases share a schema).
+const OpSchema* FindOp(std::string_view type);
+std::vector<const OpSchema*> AllOps();
+std::string SupportedOpList();
+
+// Registration entry points of each kernel family (called once by the registry).
+struct OpTable;
+void RegisterElementwiseOps(OpTable& t);
+void RegisterNnOps(OpTable& t);
+void RegisterMatmulOps(OpTable& t);
+void RegisterDataOps(OpTable& t);
+
+struct OpTable {
+  virtual ~OpTable() = default;
+  virtual void Add(const OpSchema& schema) = 0;
+  virtual void Alias(const char* alias, const char* name) = 0;
+};
+
+// Helpers for builds.
+Status ExpectDTypes(const OpBuild& b, size_t input, std::initializer_list<int32_t> allowed);
+Status SameDType(const OpBuild& b, size_t a, size_t c);
+// Normalises a possibly negative axis against `rank`.
+StatusOr<int64_t> NormAxis(const OpBuild& b, int64_t axis, size_t rank);
+// Numpy broadcasting of two shapes.
+StatusOr<std::vector<int64_t>> BroadcastShapes(const OpBuild& b, const std::vector<int64_t>& x,
+                                               const std::vector<int64_t>& y);
+// Requested output dtype if given, else `fallback`.
+int32_t RequestedDType(const OpBuild& b, size_t output, int32_t fallback);
+int32_t RequestedFormat(const OpBuild& b, size_t output, int32_t fallback);
+
+// Per-thread scratch memory of at least `bytes`, valid until the next call on this thread (kernels use
+// it for conversions and oneDNN scratchpads; runs never share it).
+void* Scratch(size_t bytes, int slot = 0);
+
+}  // namespace npurt::ops

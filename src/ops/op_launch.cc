@@ -1,0 +1,133 @@
+#include "ops/op_launch.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+#include "core/device.h"
+#include "core/memory_ops.h"
+#include "core/stream.h"
+#include "dfx/log.h"
+#include "hal/hal.h"
+
+namespace npurt::ops {
+namespace {
+
+std::atomic<int> g_running{0};
+
+struct LaunchRecord {
+  CompiledOpRef op;
+  BoundBuffers bound;
+  int cores;
+};
+
+int32_t RunRecord(void* arg) {
+  auto* r = static_cast<LaunchRecord*>(arg);
+  const int running = g_running.fetch_add(1, std::memory_order_acq_rel) + 1;
+  const int threads = std::max(1, r->cores / running);
+  omp_set_num_threads(threads);
+  Status st = RunNow(*r->op, r->bound, threads);
+  g_running.fetch_sub(1, std::memory_order_acq_rel);
+  if (!st.ok()) {
+    NPURT_LOG_ERROR("OP", "{} failed on the device: {}", r->op->type, st.message());
+    return st.code();
+  }
+  return 0;
+}
+
+void FreeRecord(void* arg) { delete static_cast<LaunchRecord*>(arg); }
+
+int Cores(core::Stream* stream) {
+  static const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int aicores = static_cast<int>(stream->device()->hal()->info().aicore_count);
+  return std::clamp(aicores, 1, hw);
+}
+
+}  // namespace
+
+Status CheckDeviceRange(const void* ptr, size_t bytes, core::Stream* stream, const char* what) {
+  auto span = core::ResolveSpan(ptr, bytes, what);
+  if (!span.ok()) return std::move(span).status();
+  if (span->device == nullptr) {
+    return Err(ACL_ERROR_INVALID_PARAM, "{} {} is host memory; operators need device memory (aclrtMalloc)", what,
+               ptr);
+  }
+  if (span->device != stream->device()) {
+    return Err(ACL_ERROR_INVALID_PARAM, "{} {} is memory of device {}, but the stream runs on device {}", what, ptr,
+               span->device->id(), stream->device()->id());
+  }
+  return Status::Ok();
+}
+
+Status BindBuffers(const CompiledOp& op, const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
+                   core::Stream* stream, BoundBuffers* bound, const std::vector<const std::vector<uint8_t>*>* consts) {
+  if (inputs.size() != op.inputs.size() || outputs.size() != op.outputs.size()) {
+    return Err(ACL_ERROR_INVALID_PARAM, "{}: {} input(s) and {} output(s) given, the operator was compiled for {} and {}",
+               op.type, inputs.size(), outputs.size(), op.inputs.size(), op.outputs.size());
+  }
+  bound->inputs.resize(op.inputs.size());
+  bound->outputs.resize(op.outputs.size());
+  char what[48];
+  for (size_t i = 0; i < op.inputs.size(); ++i) {
+    const size_t need = op.inputs[i].bytes();
+    const UserBuffer& b = inputs[i];
+    if (!b.present) {
+      const std::vector<uint8_t>* c = consts != nullptr && i < consts->size() ? (*consts)[i] : nullptr;
+      if (c == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "{}: input buffer {} is a null pointer", op.type, i);
+      if (c->size() < need) {
+        return Err(ACL_ERROR_INVALID_PARAM, "{}: constant input {} holds {} bytes, the tensor needs {}", op.type, i,
+                   c->size(), need);
+      }
+      bound->owned.push_back(*c);
+      bound->inputs[i] = bound->owned.back().data();  // stable: moving the vector keeps its buffer
+      continue;
+    }
+    bound->inputs[i] = b.data;
+    if (need == 0) continue;
+    if (b.data == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "{}: input {} has no data (null address)", op.type, i);
+    if (b.size < need) {
+      return Err(ACL_ERROR_INVALID_PARAM, "{}: input buffer {} holds {} bytes, its tensor {} needs {}", op.type, i,
+                 b.size, Describe(op.inputs[i]), need);
+    }
+    snprintf(what, sizeof(what), "input %zu", i);
+    NPURT_RETURN_IF_ERROR(CheckDeviceRange(b.data, need, stream, what));
+  }
+  for (size_t i = 0; i < op.outputs.size(); ++i) {
+    const size_t need = op.outputs[i].bytes();
+    const UserBuffer& b = outputs[i];
+    if (!b.present) return Err(ACL_ERROR_INVALID_PARAM, "{}: output buffer {} is a null pointer", op.type, i);
+    bound->outputs[i] = b.data;
+    if (need == 0) continue;
+    if (b.data == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "{}: output {} has no data (null address)", op.type, i);
+    if (b.size < need) {
+      return Err(ACL_ERROR_INVALID_PARAM, "{}: output buffer {} holds {} bytes, its tensor {} needs {}", op.type, i,
+                 b.size, Describe(op.outputs[i]), need);
+    }
+    snprintf(what, sizeof(what), "output %zu", i);
+    NPURT_RETURN_IF_ERROR(CheckDeviceRange(b.data, need, stream, what));
+  }
+  return Status::Ok();
+}
+
+Status RunNow(const CompiledOp& op, const BoundBuffers& bound, int threads) {
+  KernelArgs args{bound.inputs.data(), bound.outputs.data(), threads};
+  return op.kernel->Run(args);
+}
+
+int ComputeThreads(core::Stream* stream) { return std::max(1, Cores(stream) / (g_running.load() + 1)); }
+
+Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream) {
+  auto* r = new LaunchRecord{std::move(op), std::move(bound), Cores(stream)};
+  hal::Task t;
+  t.kind = hal::TaskKind::kCompute;
+  t.compute_fn = &RunRecord;
+  t.host_arg = r;
+  t.cleanup = &FreeRecord;
+  t.cleanup_arg = r;
+  stream->Submit(t);
+  return Status::Ok();
+}
+
+}  // namespace npurt::ops

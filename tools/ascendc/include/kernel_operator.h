@@ -1,0 +1,20 @@
+// kernel_operator.h for npurt's simulated NPU: the Ascend C kernel programming interface, implemented
+// for kernels that the host compiler builds (see docs/kernels.md for what is covered).
+//
+//   extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z) { ... }
+//
+// The pieces: language spellings, half/bfloat16_t, block index and printf (npurt_kernel/base.h);
+// GlobalTensor/LocalTensor (tensor.h); TPipe/TQue/TBuf over the core's unified buffer (pipe.h); DataCopy
+// (data_copy.h); element-wise, scalar and unary vector operations, Duplicate (vector_ops.h); Cast and
+// reductions (cast_reduce.h).
+#ifndef NPURT_KERNEL_OPERATOR_H_
+#define NPURT_KERNEL_OPERATOR_H_
+
+#include "npurt_kernel/base.h"
+#include "npurt_kernel/tensor.h"
+#include "npurt_kernel/pipe.h"
+#include "npurt_kernel/data_copy.h"
+#include "npurt_kernel/vector_ops.h"
+#include "npurt_kernel/cast_reduce.h"
+
+#endif  // NPURT_KERNEL_OPERATOR_H_

@@ -1,0 +1,145 @@
+// Ascend C data movement for the sim: DataCopy between global memory and the unified buffer (and within
+// the unified buffer), contiguous, strided (DataCopyParams, 32-byte block units) and padded
+// (DataCopyPad, byte-exact rows). The sim copies exactly the elements asked for; where the hardware
+// moves whole 32-byte blocks the bytes past the request are left untouched. Part of kernel_operator.h.
+#pragma once
+
+#include "npurt_kernel/tensor.h"
+
+namespace AscendC {
+
+struct DataCopyParams {
+  uint16_t blockCount = 1;  // number of blocks (rows)
+  uint16_t blockLen = 0;    // length of a block, in 32-byte units
+  uint16_t srcStride = 0;   // gap between source blocks, in 32-byte units
+  uint16_t dstStride = 0;   // gap between destination blocks, in 32-byte units
+  __aicore__ DataCopyParams() = default;
+  __aicore__ DataCopyParams(uint16_t count, uint16_t len, uint16_t src_stride, uint16_t dst_stride)
+      : blockCount(count), blockLen(len), srcStride(src_stride), dstStride(dst_stride) {}
+};
+
+// DataCopyPad: blockLen in bytes; the global-memory side's stride in bytes, the unified-buffer side's in
+// 32-byte blocks (each unified-buffer row starts on a 32-byte boundary).
+struct DataCopyExtParams {
+  uint16_t blockCount = 1;
+  uint32_t blockLen = 0;
+  uint32_t srcStride = 0;
+  uint32_t dstStride = 0;
+  uint32_t rsv = 0;
+  __aicore__ DataCopyExtParams() = default;
+  __aicore__ DataCopyExtParams(uint16_t count, uint32_t len, uint32_t src_stride, uint32_t dst_stride, uint32_t r)
+      : blockCount(count), blockLen(len), srcStride(src_stride), dstStride(dst_stride), rsv(r) {}
+};
+using DataCopyPadParams = DataCopyExtParams;
+
+template <typename T>
+struct DataCopyPadExtParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;   // elements
+  uint8_t rightPadding = 0;  // elements
+  T paddingValue = T(0);
+  __aicore__ DataCopyPadExtParams() = default;
+  __aicore__ DataCopyPadExtParams(bool pad, uint8_t left, uint8_t right, T value)
+      : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
+
+namespace npurt_detail {
+inline void CopyBytes(void* dst, const void* src, uint64_t bytes) { std::memmove(dst, src, bytes); }
+}  // namespace npurt_detail
+
+// ---- contiguous ------------------------------------------------------------------------------------
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
+  const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+  npurt_detail::CheckLocal(dst.GetPhyAddr(), bytes, "DataCopy(GM->UB)");
+  npurt_detail::CheckGlobal(src.GetPhyAddr(), bytes, false, "DataCopy(GM->UB)");
+  npurt_detail::CopyBytes(dst.GetPhyAddr(), src.GetPhyAddr(), bytes);
+}
+
+template <typename T>
+__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+  npurt_detail::CheckLocal(src.GetPhyAddr(), bytes, "DataCopy(UB->GM)");
+  npurt_detail::CheckGlobal(dst.GetPhyAddr(), bytes, true, "DataCopy(UB->GM)");
+  npurt_detail::CopyBytes(dst.GetPhyAddr(), src.GetPhyAddr(), bytes);
+}
+
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
+  const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+  npurt_detail::CheckLocal(dst.GetPhyAddr(), bytes, "DataCopy(UB->UB)");
+  npurt_detail::CheckLocal(src.GetPhyAddr(), bytes, "DataCopy(UB->UB)");
+  npurt_detail::CopyBytes(dst.GetPhyAddr(), src.GetPhyAddr(), bytes);
+}
+
+// ---- strided (32-byte blocks) ------------------------------------------------------------------------
+namespace npurt_detail {
+template <typename D, typename S>
+inline void CopyBlocks(D* dst, const S* src, const DataCopyParams& p, bool dst_local, bool src_local,
+                       const char* what) {
+  const uint64_t row = static_cast<uint64_t>(p.blockLen) * ONE_BLK_SIZE;
+  auto* d = reinterpret_cast<uint8_t*>(dst);
+  auto* s = reinterpret_cast<const uint8_t*>(src);
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    uint8_t* dr = d + i * (row + static_cast<uint64_t>(p.dstStride) * ONE_BLK_SIZE);
+    const uint8_t* sr = s + i * (row + static_cast<uint64_t>(p.srcStride) * ONE_BLK_SIZE);
+    if (dst_local) CheckLocal(dr, row, what); else CheckGlobal(dr, row, true, what);
+    if (src_local) CheckLocal(sr, row, what); else CheckGlobal(sr, row, false, what);
+    CopyBytes(dr, sr, row);
+  }
+}
+}  // namespace npurt_detail
+
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p) {
+  npurt_detail::CopyBlocks(dst.GetPhyAddr(), src.GetPhyAddr(), p, true, false, "DataCopy(GM->UB)");
+}
+template <typename T>
+__aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  npurt_detail::CopyBlocks(dst.GetPhyAddr(), src.GetPhyAddr(), p, false, true, "DataCopy(UB->GM)");
+}
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  npurt_detail::CopyBlocks(dst.GetPhyAddr(), src.GetPhyAddr(), p, true, true, "DataCopy(UB->UB)");
+}
+
+// ---- padded (byte-exact rows) ------------------------------------------------------------------------
+template <typename T>
+__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
+                                   const DataCopyPadExtParams<T>& pad = {}) {
+  const uint64_t ub_row = (static_cast<uint64_t>(p.blockLen) + pad.leftPadding * sizeof(T) +
+                           pad.rightPadding * sizeof(T) + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
+  auto* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    uint8_t* dr = d + i * (ub_row + static_cast<uint64_t>(p.dstStride) * ONE_BLK_SIZE);
+    const uint8_t* sr = s + i * (static_cast<uint64_t>(p.blockLen) + p.srcStride);
+    npurt_detail::CheckLocal(dr, ub_row, "DataCopyPad(GM->UB)");
+    npurt_detail::CheckGlobal(sr, p.blockLen, false, "DataCopyPad(GM->UB)");
+    T* row = reinterpret_cast<T*>(dr);
+    if (pad.isPad) {
+      for (uint32_t k = 0; k < pad.leftPadding; ++k) row[k] = pad.paddingValue;
+    }
+    npurt_detail::CopyBytes(dr + pad.leftPadding * sizeof(T), sr, p.blockLen);
+    if (pad.isPad) {
+      T* tail = reinterpret_cast<T*>(dr + pad.leftPadding * sizeof(T) + p.blockLen);
+      for (uint32_t k = 0; k < pad.rightPadding; ++k) tail[k] = pad.paddingValue;
+    }
+  }
+}
+
+template <typename T>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyExtParams& p) {
+  const uint64_t ub_row = (static_cast<uint64_t>(p.blockLen) + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
+  auto* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    uint8_t* dr = d + i * (static_cast<uint64_t>(p.blockLen) + p.dstStride);
+    const uint8_t* sr = s + i * (ub_row + static_cast<uint64_t>(p.srcStride) * ONE_BLK_SIZE);
+    npurt_detail::CheckLocal(sr, p.blockLen, "DataCopyPad(UB->GM)");
+    npurt_detail::CheckGlobal(dr, p.blockLen, true, "DataCopyPad(UB->GM)");
+    npurt_detail::CopyBytes(dr, sr, p.blockLen);
+  }
+}
+
+}  // namespace AscendC

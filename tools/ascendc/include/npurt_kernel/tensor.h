@@ -1,0 +1,97 @@
+// Ascend C tensors for the sim: GlobalTensor (global memory = device memory) and LocalTensor (a piece of
+// the core's unified buffer). Part of kernel_operator.h.
+#pragma once
+
+#include "npurt_kernel/base.h"
+
+namespace AscendC {
+
+template <typename T>
+class GlobalTensor {
+ public:
+  using PrimType = T;
+
+  __aicore__ inline GlobalTensor() = default;
+
+  // Points the tensor at `size` elements of device memory (size 0: unknown extent).
+  __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer, uint64_t size) {
+    addr_ = buffer;
+    size_ = size;
+  }
+  __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer) { SetGlobalBuffer(buffer, 0); }
+
+  __aicore__ inline __gm__ T* GetPhyAddr() const { return addr_; }
+  __aicore__ inline __gm__ T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+  __aicore__ inline uint64_t GetSize() const { return size_; }
+
+  // The tensor starting `offset` elements further.
+  __aicore__ inline GlobalTensor operator[](uint64_t offset) const {
+    GlobalTensor t;
+    t.addr_ = addr_ + offset;
+    t.size_ = size_ > offset ? size_ - offset : 0;
+    return t;
+  }
+
+  __aicore__ inline T GetValue(uint64_t offset) const {
+    npurt_detail::CheckGlobal(addr_ + offset, sizeof(T), false, "GlobalTensor::GetValue");
+    return addr_[offset];
+  }
+  __aicore__ inline void SetValue(uint64_t offset, T value) const {
+    npurt_detail::CheckGlobal(addr_ + offset, sizeof(T), true, "GlobalTensor::SetValue");
+    addr_[offset] = value;
+  }
+  __aicore__ inline T& operator()(uint64_t offset) const { return addr_[offset]; }
+
+  // L2 cache policy hints have no effect on the sim.
+  template <typename Mode>
+  __aicore__ inline void SetL2CacheHint(Mode) {}
+
+ private:
+  __gm__ T* addr_ = nullptr;
+  uint64_t size_ = 0;
+};
+
+template <typename T>
+class LocalTensor {
+ public:
+  using PrimType = T;
+
+  __aicore__ inline LocalTensor() = default;
+  __aicore__ inline LocalTensor(T* addr, uint32_t size, TPosition pos = TPosition::VECCALC)
+      : addr_(addr), size_(size), pos_(pos) {}
+
+  __aicore__ inline T* GetPhyAddr() const { return addr_; }
+  __aicore__ inline T* GetPhyAddr(uint32_t offset) const { return addr_ + offset; }
+  // Elements in the tensor.
+  __aicore__ inline uint32_t GetSize() const { return size_; }
+  __aicore__ inline uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+  __aicore__ inline void SetSize(uint32_t size) { size_ = size; }
+  __aicore__ inline TPosition GetPosition() const { return pos_; }
+
+  __aicore__ inline LocalTensor operator[](uint32_t offset) const {
+    return LocalTensor(addr_ + offset, size_ > offset ? size_ - offset : 0, pos_);
+  }
+
+  __aicore__ inline T GetValue(uint32_t offset) const {
+    if (offset >= size_) npurt_detail::Fail("LocalTensor::GetValue(%u) past the tensor's %u elements", offset, size_);
+    return addr_[offset];
+  }
+  __aicore__ inline void SetValue(uint32_t offset, T value) const {
+    if (offset >= size_) npurt_detail::Fail("LocalTensor::SetValue(%u) past the tensor's %u elements", offset, size_);
+    addr_[offset] = value;
+  }
+  __aicore__ inline T& operator()(uint32_t offset) const { return addr_[offset]; }
+
+  // The same buffer seen as elements of another type.
+  template <typename U>
+  __aicore__ inline LocalTensor<U> ReinterpretCast() const {
+    return LocalTensor<U>(reinterpret_cast<U*>(addr_), static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)), pos_);
+  }
+
+ private:
+  T* addr_ = nullptr;
+  uint32_t size_ = 0;
+  TPosition pos_ = TPosition::VECCALC;
+};
+
+}  // namespace AscendC

@@ -1,0 +1,208 @@
+// Ascend C vector instructions for the sim, in their count form (`Add(dst, src0, src1, count)`): element-
+// wise binary, scalar and unary operations and Duplicate. half and bfloat16 are computed in float and
+// rounded once per element, which gives the correctly rounded half result the vector unit gives for
+// + - * / and sqrt. Loops are written so the compiler vectorises them; half <-> float conversions use
+// F16C / AVX-512 instructions when the kernel is compiled for a CPU that has them. Part of
+// kernel_operator.h.
+#pragma once
+
+#include "npurt_kernel/tensor.h"
+
+namespace AscendC {
+namespace npurt_detail {
+
+template <typename T>
+struct TypeIdentity {
+  using type = T;
+};
+// A parameter that does not take part in template argument deduction (scalar operands of half tensors
+// may be written as float literals).
+template <typename T>
+using NoDeduce = typename TypeIdentity<T>::type;
+
+template <typename T>
+constexpr bool kIsNarrowFloat = std::is_same<T, half>::value || std::is_same<T, bfloat16_t>::value;
+
+inline void HalfToFloat(float* __restrict out, const half* __restrict in, uint32_t n) {
+  uint32_t i = 0;
+#if defined(__AVX512F__)
+  for (; i + 16 <= n; i += 16) {
+    // maskz forms: the plain ones trip GCC 12's -Wmaybe-uninitialized inside its own headers.
+    _mm512_storeu_ps(out + i, _mm512_maskz_cvtph_ps(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i))));
+  }
+#endif
+#if defined(__F16C__) && defined(__AVX__)
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i))));
+  }
+#endif
+  for (; i < n; ++i) out[i] = static_cast<float>(in[i]);
+}
+
+inline void FloatToHalf(half* __restrict out, const float* __restrict in, uint32_t n) {
+  uint32_t i = 0;
+#if defined(__AVX512F__)
+  for (; i + 16 <= n; i += 16) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                        _mm512_maskz_cvtps_ph(0xffff, _mm512_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+  }
+#endif
+#if defined(__F16C__) && defined(__AVX__)
+  for (; i + 8 <= n; i += 8) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT));
+  }
+#endif
+  for (; i < n; ++i) out[i] = static_cast<half>(in[i]);
+}
+
+template <typename T>
+inline void ToFloat(float* __restrict out, const T* __restrict in, uint32_t n) {
+  if constexpr (std::is_same<T, half>::value) {
+    HalfToFloat(out, in, n);
+  } else {
+    for (uint32_t i = 0; i < n; ++i) out[i] = static_cast<float>(in[i]);
+  }
+}
+
+template <typename T>
+inline void FromFloat(T* __restrict out, const float* __restrict in, uint32_t n) {
+  if constexpr (std::is_same<T, half>::value) {
+    FloatToHalf(out, in, n);
+  } else {
+    for (uint32_t i = 0; i < n; ++i) out[i] = T(in[i]);
+  }
+}
+
+// Chunk of elements converted to float at a time (three chunks live on the stack).
+constexpr uint32_t kFloatChunk = 512;
+
+template <typename T>
+inline void CheckOperand(const LocalTensor<T>& t, int32_t count, const char* what) {
+  if (count < 0) Fail("%s: negative element count %d", what, count);
+  CheckLocal(t.GetPhyAddr(), static_cast<uint64_t>(count) * sizeof(T), what);
+}
+
+template <typename T, typename Op>
+inline void Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, int32_t count,
+                   Op op, const char* what) {
+  CheckOperand(dst, count, what);
+  CheckOperand(src0, count, what);
+  CheckOperand(src1, count, what);
+  T* d = dst.GetPhyAddr();
+  const T* a = src0.GetPhyAddr();
+  const T* b = src1.GetPhyAddr();
+  const uint32_t n = static_cast<uint32_t>(count);
+  if constexpr (kIsNarrowFloat<T>) {
+    float fa[kFloatChunk];
+    float fb[kFloatChunk];
+    for (uint32_t i = 0; i < n; i += kFloatChunk) {
+      const uint32_t m = n - i < kFloatChunk ? n - i : kFloatChunk;
+      ToFloat(fa, a + i, m);
+      ToFloat(fb, b + i, m);
+      for (uint32_t j = 0; j < m; ++j) fa[j] = op(fa[j], fb[j]);
+      FromFloat(d + i, fa, m);
+    }
+  } else {
+    for (uint32_t i = 0; i < n; ++i) d[i] = static_cast<T>(op(a[i], b[i]));
+  }
+}
+
+template <typename T, typename Op>
+inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, Op op, const char* what) {
+  CheckOperand(dst, count, what);
+  CheckOperand(src, count, what);
+  T* d = dst.GetPhyAddr();
+  const T* a = src.GetPhyAddr();
+  const uint32_t n = static_cast<uint32_t>(count);
+  if constexpr (kIsNarrowFloat<T>) {
+    float fa[kFloatChunk];
+    for (uint32_t i = 0; i < n; i += kFloatChunk) {
+      const uint32_t m = n - i < kFloatChunk ? n - i : kFloatChunk;
+      ToFloat(fa, a + i, m);
+      for (uint32_t j = 0; j < m; ++j) fa[j] = op(fa[j]);
+      FromFloat(d + i, fa, m);
+    }
+  } else {
+    for (uint32_t i = 0; i < n; ++i) d[i] = static_cast<T>(op(a[i]));
+  }
+}
+
+// The type a scalar operand is computed in.
+template <typename T>
+using ComputeType = typename std::conditional<kIsNarrowFloat<T>, float, T>::type;
+
+}  // namespace npurt_detail
+
+// ---- element-wise binary -------------------------------------------------------------------------------
+#define NPURT_ASCENDC_BINARY(Name, expr)                                                                   \
+  template <typename T, bool isSetMask = true>                                                             \
+  __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                              const int32_t& count) {                                                      \
+    npurt_detail::Binary(dst, src0, src1, count, [](auto a, auto b) { return expr; }, #Name);              \
+  }
+NPURT_ASCENDC_BINARY(Add, a + b)
+NPURT_ASCENDC_BINARY(Sub, a - b)
+NPURT_ASCENDC_BINARY(Mul, a * b)
+NPURT_ASCENDC_BINARY(Div, a / b)
+NPURT_ASCENDC_BINARY(Max, a > b ? a : b)
+NPURT_ASCENDC_BINARY(Min, a < b ? a : b)
+NPURT_ASCENDC_BINARY(And, a & b)
+NPURT_ASCENDC_BINARY(Or, a | b)
+#undef NPURT_ASCENDC_BINARY
+
+// dst = src0 * src1 + dst
+template <typename T>
+__aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                                 const int32_t& count) {
+  const uint32_t n = static_cast<uint32_t>(count);
+  npurt_detail::CheckOperand(dst, count, "MulAddDst");
+  npurt_detail::CheckOperand(src0, count, "MulAddDst");
+  npurt_detail::CheckOperand(src1, count, "MulAddDst");
+  for (uint32_t i = 0; i < n; ++i) {
+    dst.GetPhyAddr()[i] = T(static_cast<float>(src0.GetPhyAddr()[i]) * static_cast<float>(src1.GetPhyAddr()[i]) +
+                            static_cast<float>(dst.GetPhyAddr()[i]));
+  }
+}
+
+// ---- tensor and scalar ---------------------------------------------------------------------------------
+#define NPURT_ASCENDC_SCALAR(Name, expr)                                                                   \
+  template <typename T, bool isSetMask = true>                                                             \
+  __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
+                              const npurt_detail::NoDeduce<T>& scalar, const int32_t& count) {             \
+    const npurt_detail::ComputeType<T> s = static_cast<npurt_detail::ComputeType<T>>(scalar);              \
+    npurt_detail::Unary(dst, src, count, [s](auto a) { return expr; }, #Name);                             \
+  }
+NPURT_ASCENDC_SCALAR(Adds, a + s)
+NPURT_ASCENDC_SCALAR(Muls, a * s)
+NPURT_ASCENDC_SCALAR(Maxs, a > s ? a : s)
+NPURT_ASCENDC_SCALAR(Mins, a < s ? a : s)
+NPURT_ASCENDC_SCALAR(LeakyRelu, a >= 0 ? a : a * s)
+#undef NPURT_ASCENDC_SCALAR
+
+// ---- unary -----------------------------------------------------------------------------------------------
+#define NPURT_ASCENDC_UNARY(Name, expr)                                                                    \
+  template <typename T, bool isSetMask = true>                                                             \
+  __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) { \
+    npurt_detail::Unary(dst, src, count, [](auto a) { return expr; }, #Name);                               \
+  }
+NPURT_ASCENDC_UNARY(Exp, std::exp(a))
+NPURT_ASCENDC_UNARY(Ln, std::log(a))
+NPURT_ASCENDC_UNARY(Abs, a < 0 ? -a : a)
+NPURT_ASCENDC_UNARY(Sqrt, std::sqrt(a))
+NPURT_ASCENDC_UNARY(Rsqrt, 1 / std::sqrt(a))
+NPURT_ASCENDC_UNARY(Relu, a > 0 ? a : decltype(a)(0))
+NPURT_ASCENDC_UNARY(Reciprocal, 1 / a)
+NPURT_ASCENDC_UNARY(Not, ~a)
+#undef NPURT_ASCENDC_UNARY
+
+// ---- fill ------------------------------------------------------------------------------------------------
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const npurt_detail::NoDeduce<T>& scalar,
+                                 const int32_t& count) {
+  npurt_detail::CheckOperand(dst, count, "Duplicate");
+  T* d = dst.GetPhyAddr();
+  const T v = scalar;
+  for (int32_t i = 0; i < count; ++i) d[i] = v;
+}
+
+}  // namespace AscendC

@@ -1,0 +1,9 @@
+# Installs npurt's Ascend C toolchain into the package (included by cmake/NpurtPackage.cmake):
+#   <P>/tools/ascendc/cmake/ascendc.cmake      the CMake module (set_env.sh points ASCENDC_CMAKE_DIR here)
+#   <P>/tools/ascendc/npurt_kernel_gen.py      the source generator it runs (python3 <file>: not executable,
+#                                              the package holds no executables)
+#   <P>/tools/ascendc/include/                 kernel_operator.h and npurt_kernel/*.h
+# The kernel binary ABI header is a public header: <P>/include/npurt/kernel_abi.h.
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/cmake/ascendc.cmake DESTINATION tools/ascendc/cmake)
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/npurt_kernel_gen.py DESTINATION tools/ascendc)
+install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/include/ DESTINATION tools/ascendc/include FILES_MATCHING PATTERN "*.h")

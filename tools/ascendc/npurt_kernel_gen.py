@@ -1,0 +1,541 @@
+#!/usr/bin/env python3
+"""npurt_kernel_gen: the source step of npurt's Ascend C toolchain for the simulated NPU.
+
+The CMake module (cmake/ascendc.cmake) runs it once per `ascendc_library` / `ascendc_fatbin_library`
+with the library's kernel sources. It finds the kernels
+
+    extern "C" __global__ __aicore__ void name(<parameters>) { ... }
+
+and writes, into --out-dir:
+
+  device/NN_<stem>.cpp   the "device pass" of each source, compiled into the kernel binary (a host ELF
+                         shared object): the source unchanged except that `k<<<...>>>(...)` launches
+                         (which only host code makes) become no-ops and `asm("trap")` becomes trap();
+                         appended, for each kernel the file defines, its generated entry (unpacks the
+                         argument block, natural C layout of the parameters in order) and descriptor
+                         (name, parameter offsets/sizes);
+  device/npurt_kernel_table.cpp   the binary's exported `npurt_kernel_table` (include/npurt/kernel_abi.h);
+
+and for --mode library also
+
+  host/NN_<stem>.cpp     the "host pass": kernels become unused static functions, each
+                         `k<<<blocks, l2ctrl, stream>>>(args...)` a call of a generated launcher that packs
+                         the arguments and launches the kernel through the ACL runtime
+                         (aclrtLaunchKernelWithHostArgs), plus `aclrtlaunch_<k>(blockDim, stream, ...)`;
+  host/npurt_embed.cpp   the kernel binary embedded in the host library (.incbin) and the code that
+                         loads it on first launch (aclrtBinaryLoadFromData, aclrtBinaryGetFunction);
+  include/aclrtlaunch_<k>.h   declarations of aclrtlaunch_<k> and ACLRT_LAUNCH_KERNEL(k).
+
+Every output keeps the line numbers of its source (`#line`), so compiler messages point at the user's
+file. Outputs are rewritten only when their content changes. Python 3 standard library only.
+
+Usage: npurt_kernel_gen.py --name LIB --mode {fatbin,library} --out-dir DIR [--image PATH] [--list] SRC...
+  --list   print the kernel names (one a line) and write nothing
+"""
+
+import argparse
+import os
+import re
+import sys
+
+KERNEL_HEAD = re.compile(
+    r'(?:\bextern\s+"_"\s*)?'                                   # extern "C" (string contents masked)
+    r'\b(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+'
+    r'(?:(?:inline|static|__inline__)\s+)*void\s+([A-Za-z_]\w*)\s*\(')
+LAUNCH = re.compile(r'\b([A-Za-z_]\w*)\s*<<<')
+ASM_TRAP = re.compile(r'\b(?:asm|__asm__|__asm)\s*(?:volatile\s*|__volatile__\s*)?\(\s*"_+"\s*\)')
+TYPE_WORDS = {"void", "char", "short", "int", "long", "float", "double", "bool", "signed", "unsigned", "const",
+              "volatile", "struct", "enum", "__restrict", "__restrict__", "restrict", "__gm__", "__ubuf__"}
+
+
+class GenError(Exception):
+    pass
+
+
+def mask(text):
+    """Same length as text: comments and preprocessor lines become spaces (newlines kept), the contents
+    of string and character literals become '_' (quotes kept), so that searches see only code."""
+    out = list(text)
+    i, n = 0, len(text)
+    line_start = True
+    while i < n:
+        c = text[i]
+        if line_start and c in " \t":
+            i += 1
+            continue
+        if line_start and c == "#":
+            # Preprocessor line, with continuations.
+            j = i
+            while j < n and text[j] != "\n":
+                if text[j] == "\\" and j + 1 < n and text[j + 1] == "\n":
+                    j += 2
+                    continue
+                j += 1
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+            continue
+        line_start = False
+        if c == "\n":
+            line_start = True
+            i += 1
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                out[k] = " "
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif c == 'R' and text.startswith('R"', i) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
+            m = re.match(r'R"([^(\s]*)\(', text[i:])
+            if not m:
+                i += 1
+                continue
+            end = text.find(")" + m.group(1) + '"', i)
+            end = n if end < 0 else end + len(m.group(1)) + 2
+            for k in range(i + 2, end - 1):
+                if out[k] != "\n":
+                    out[k] = "_"
+            i = end
+        elif c in "\"'":
+            if c == "'" and i > 0 and (text[i - 1].isalnum()):
+                i += 1  # digit separator 1'000
+                continue
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            for k in range(i + 1, min(j, n)):
+                out[k] = "_"
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+def matching(masked, pos, open_ch, close_ch):
+    """Index of the bracket closing the one at masked[pos]."""
+    depth = 0
+    for k in range(pos, len(masked)):
+        if masked[k] == open_ch:
+            depth += 1
+        elif masked[k] == close_ch:
+            depth -= 1
+            if depth == 0:
+                return k
+    raise GenError("unbalanced '%s'" % open_ch)
+
+
+def split_params(text, masked):
+    parts, depth, start = [], 0, 0
+    for k, c in enumerate(masked):
+        if c in "([{<":
+            depth += 1
+        elif c in ")]}>":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:k])
+            start = k
+    parts.append(text[start:])
+    return [p.strip().lstrip(",").strip() for p in parts]
+
+
+class Param:
+    def __init__(self, decl, index):
+        decl = " ".join(decl.split())
+        if "=" in decl:
+            decl = decl.split("=", 1)[0].strip()  # default argument
+        if "[" in decl or "&" in decl or "..." in decl:
+            raise GenError("kernel parameter '%s': arrays, references and variadic parameters are not supported "
+                           "(pass a pointer or a value)" % decl)
+        tokens = re.findall(r"[A-Za-z_]\w*|\S", decl)
+        name = ""
+        if len(tokens) >= 2 and re.match(r"[A-Za-z_]\w*$", tokens[-1]) and tokens[-1] not in TYPE_WORDS:
+            name = tokens[-1]
+            type_text = decl[:decl.rfind(name)].strip()
+        else:
+            type_text = decl
+        if not type_text:
+            raise GenError("kernel parameter '%s' has no type" % decl)
+        self.type = type_text
+        self.name = name
+        self.var = "p%d" % index
+        self.is_pointer = "*" in type_text or re.search(r"\bGM_ADDR\b", type_text) is not None
+
+
+class Kernel:
+    def __init__(self, name, params, source, defined):
+        self.name = name
+        self.params = params
+        self.source = source
+        self.defined = defined
+
+
+class SourceFile:
+    """One kernel source: its text, masked text, kernels (heads), launches and traps."""
+
+    def __init__(self, path):
+        self.path = os.path.abspath(path)
+        with open(self.path, encoding="utf-8", errors="surrogateescape") as f:
+            self.text = f.read()
+        self.masked = mask(self.text)
+        self.heads = []  # (start, name_end, Kernel)
+        for m in KERNEL_HEAD.finditer(self.masked):
+            name = m.group(1)
+            lp = m.end() - 1
+            rp = matching(self.masked, lp, "(", ")")
+            inner = self.text[lp + 1:rp]
+            inner_masked = self.masked[lp + 1:rp]
+            decls = [] if inner.strip() in ("", "void") else split_params(inner, inner_masked)
+            try:
+                params = [Param(d, i) for i, d in enumerate(decls)]
+            except GenError as e:
+                raise GenError("%s: kernel %s: %s" % (self.path, name, e))
+            after = self.masked[rp + 1:].lstrip()
+            defined = after.startswith("{")
+            self.heads.append((m.start(), m.start(1) + len(name), Kernel(name, params, self.path, defined)))
+
+    def kernels(self):
+        return [k for (_, _, k) in self.heads]
+
+
+def rewrite_common(text, masked, launch_repl):
+    """Applies launch and trap rewrites (same length of lines: replacements never add newlines)."""
+    edits = []
+    for m in LAUNCH.finditer(masked):
+        start = m.start()
+        cfg_open = m.end()  # just after <<<
+        close = masked.find(">>>", cfg_open)
+        if close < 0:
+            raise GenError("'<<<' without a closing '>>>'")
+        edits.append((start, close + 3, launch_repl(m.group(1), text[cfg_open:close])))
+    for m in ASM_TRAP.finditer(masked):
+        literal = text[m.start():m.end()]
+        if re.search(r'"\s*trap\s*"', literal):
+            edits.append((m.start(), m.end(), "npurt_kernel_trap()"))
+    return edits
+
+
+def apply_edits(text, edits):
+    edits.sort(key=lambda e: e[0])
+    out, pos = [], 0
+    for start, end, repl in edits:
+        if start < pos:
+            continue  # overlapping (nested) match: keep the first
+        out.append(text[pos:start])
+        out.append(repl)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def c_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def line_directive(path, line=1):
+    return '#line %d %s\n' % (line, c_string(path))
+
+
+def args_struct(kernel, struct_name):
+    members = " ".join("%s %s;" % (p.type, p.var) for p in kernel.params)
+    return "struct %s { %s };" % (struct_name, members)
+
+
+def launcher_decl(kernel):
+    params = ", ".join("%s %s" % (p.type, p.var) for p in kernel.params)
+    return ("struct __npurt_launcher_%s { uint32_t npurt_blocks; void* npurt_stream; "
+            "__npurt_launcher_%s(uint32_t b, const void*, void* s) : npurt_blocks(b), npurt_stream(s) {} "
+            "uint32_t operator()(%s) const; }; " % (kernel.name, kernel.name, params))
+
+
+# ---- device pass -----------------------------------------------------------------------------------------
+
+DEVICE_PREFIX = """// Generated by npurt_kernel_gen.py (device pass of %(src)s); do not edit.
+#include "kernel_operator.h"
+#include <cstddef>
+#include <type_traits>
+// Launches are host code: in the kernel binary they do nothing.
+struct __npurt_no_launch {
+  template <typename... A> explicit __npurt_no_launch(A&&...) {}
+  template <typename... A> uint32_t operator()(A&&...) const { return 507000u; }
+};
+"""
+
+
+def device_source(src, lib):
+    edits = rewrite_common(src.text, src.masked,
+                           lambda name, cfg: "__npurt_no_launch(%s)" % cfg)
+    body = apply_edits(src.text, edits)
+    out = [DEVICE_PREFIX % {"src": src.path}, line_directive(src.path), body]
+    if not body.endswith("\n"):
+        out.append("\n")
+    out.append(line_directive(src.path + " (npurt kernel entries)"))
+    for k in src.kernels():
+        if not k.defined:
+            continue
+        n = k.name
+        struct = "__npurt_args_%s" % n
+        out.append("namespace {\n")
+        if k.params:
+            out.append(args_struct(k, struct) + "\n")
+        out.append("void __npurt_entry_%s(const void* npurt_args, const npurt_kernel_block* npurt_block) {\n" % n)
+        out.append("  ::AscendC::npurt_detail::EnterBlock(npurt_block);\n")
+        if k.params:
+            out.append("  const %s* a = static_cast<const %s*>(npurt_args);\n" % (struct, struct))
+            out.append("  %s(%s);\n" % (n, ", ".join("a->%s" % p.var for p in k.params)))
+        else:
+            out.append("  (void)npurt_args;\n  %s();\n" % n)
+        out.append("}\n")
+        if k.params:
+            out.append("const npurt_kernel_param __npurt_params_%s[] = {\n" % n)
+            for p in k.params:
+                out.append("  {static_cast<uint32_t>(offsetof(%s, %s)), static_cast<uint32_t>(sizeof(%s)), "
+                           "static_cast<uint32_t>(alignof(%s)), std::is_pointer<%s>::value ? 1u : 0u, %s, %s},\n"
+                           % (struct, p.var, p.type, p.type, p.type, c_string(p.type), c_string(p.name)))
+            out.append("};\n")
+        out.append("}  // namespace\n")
+        out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s = {\n' % n)
+        out.append("  %s, &__npurt_entry_%s, reinterpret_cast<const void*>(&%s),\n" % (c_string(n), n, n))
+        if k.params:
+            out.append("  static_cast<uint32_t>(sizeof(%s)), %du, __npurt_params_%s,\n" % (struct, len(k.params), n))
+        else:
+            out.append("  0u, 0u, nullptr,\n")
+        out.append("  0u, 0u, %s};\n" % c_string(src.path))
+    return "".join(out)
+
+
+def table_source(kernels, lib):
+    out = ["// Generated by npurt_kernel_gen.py: the kernel table of %s; do not edit.\n" % lib,
+           "#include <npurt/kernel_abi.h>\n"]
+    for k in kernels:
+        out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s;\n' % k.name)
+    out.append("namespace {\n")
+    if kernels:
+        out.append("const npurt_kernel_desc* const kKernels[] = {\n")
+        for k in kernels:
+            out.append("  &__npurt_kdesc_%s,\n" % k.name)
+        out.append("};\n")
+    out.append("}  // namespace\n")
+    out.append('extern "C" __attribute__((visibility("default"))) const npurt_kernel_table_t npurt_kernel_table = {\n')
+    out.append("  NPURT_KERNEL_TABLE_MAGIC, NPURT_KERNEL_ABI_VERSION, %du, 0u, %s, %s};\n"
+               % (len(kernels), "kKernels" if kernels else "nullptr", c_string(lib)))
+    return "".join(out)
+
+
+# ---- host pass -------------------------------------------------------------------------------------------
+
+def host_prefix(src, lib):
+    return ("// Generated by npurt_kernel_gen.py (host pass of %s); do not edit.\n"
+            "#include \"kernel_operator.h\"\n"
+            "#include <cstddef>\n#include <cstdint>\n"
+            "extern \"C\" uint32_t __npurt_launch_%s(uint32_t kernel, uint32_t blocks, void* stream, "
+            "const void* args, size_t size);\n" % (src.path, lib))
+
+
+def host_source(src, lib, index_of):
+    edits = rewrite_common(src.text, src.masked,
+                           lambda name, cfg: "__npurt_launcher_%s(%s)" % (name, cfg))
+    declared = set()
+    for start, name_end, k in src.heads:
+        repl = ""
+        if k.name not in declared:
+            declared.add(k.name)
+            repl = launcher_decl(k)
+        # The kernel body stays (it must still compile) but becomes an unused internal function.
+        repl += "[[maybe_unused]] static inline void __npurt_kernel_body_%s" % k.name
+        edits.append((start, name_end, repl))
+    body = apply_edits(src.text, edits)
+    out = [host_prefix(src, lib), line_directive(src.path), body]
+    if not body.endswith("\n"):
+        out.append("\n")
+    out.append(line_directive(src.path + " (npurt kernel launchers)"))
+    for k in src.kernels():
+        if not k.defined:
+            continue
+        n = k.name
+        params = ", ".join("%s %s" % (p.type, p.var) for p in k.params)
+        out.append("uint32_t __npurt_launcher_%s::operator()(%s) const {\n" % (n, params))
+        if k.params:
+            out.append("  %s\n" % args_struct(k, "Args"))
+            out.append("  const Args args = {%s};\n" % ", ".join(p.var for p in k.params))
+            out.append("  return __npurt_launch_%s(%du, npurt_blocks, npurt_stream, &args, sizeof(args));\n"
+                       % (lib, index_of[n]))
+        else:
+            out.append("  return __npurt_launch_%s(%du, npurt_blocks, npurt_stream, nullptr, 0);\n" % (lib, index_of[n]))
+        out.append("}\n")
+        cparams = "".join(", %s %s" % ("void*" if p.is_pointer else p.type, p.var) for p in k.params)
+        out.append('extern "C" __attribute__((visibility("default"))) uint32_t aclrtlaunch_%s(uint32_t blockDim, '
+                   'void* stream%s) {\n' % (n, cparams))
+        casts = ", ".join("(%s)%s" % (p.type, p.var) if p.is_pointer else p.var for p in k.params)
+        out.append("  return __npurt_launcher_%s(blockDim, nullptr, stream)(%s);\n}\n" % (n, casts))
+    return "".join(out)
+
+
+def embed_source(kernels, lib, image):
+    names = ", ".join(c_string(k.name) for k in kernels) or '""'
+    sym = "__npurt_image_%s" % lib
+    return """// Generated by npurt_kernel_gen.py: the kernel binary of %(lib)s, embedded, and its loader; do not edit.
+#include <acl/acl.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+__asm__(".pushsection .rodata\\n"
+        ".balign 64\\n"
+        ".hidden %(sym)s\\n.globl %(sym)s\\n"
+        "%(sym)s:\\n"
+        ".incbin %(image)s\\n"
+        ".hidden %(sym)s_end\\n.globl %(sym)s_end\\n"
+        "%(sym)s_end:\\n"
+        ".popsection\\n");
+extern "C" const unsigned char %(sym)s[];
+extern "C" const unsigned char %(sym)s_end[];
+
+namespace {
+const char* const kNames[] = {%(names)s};
+constexpr uint32_t kCount = %(count)du;
+aclrtFuncHandle g_functions[kCount > 0 ? kCount : 1];
+int g_loaded = 0;
+pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+// Loads the embedded binary once per process (binaries are process-wide on npurt).
+aclError Load() {
+  pthread_mutex_lock(&g_mutex);
+  aclError rc = ACL_SUCCESS;
+  if (!__atomic_load_n(&g_loaded, __ATOMIC_ACQUIRE)) {
+    aclrtBinHandle bin = nullptr;
+    rc = aclrtBinaryLoadFromData(%(sym)s, static_cast<size_t>(%(sym)s_end - %(sym)s), nullptr, &bin);
+    for (uint32_t i = 0; rc == ACL_SUCCESS && i < kCount; ++i) rc = aclrtBinaryGetFunction(bin, kNames[i], &g_functions[i]);
+    if (rc == ACL_SUCCESS) {
+      __atomic_store_n(&g_loaded, 1, __ATOMIC_RELEASE);
+    } else if (bin != nullptr) {
+      (void)aclrtBinaryUnLoad(bin);
+    }
+  }
+  pthread_mutex_unlock(&g_mutex);
+  return rc;
+}
+}  // namespace
+
+extern "C" __attribute__((visibility("hidden"))) uint32_t __npurt_launch_%(lib)s(uint32_t kernel, uint32_t blocks,
+                                                                                  void* stream, const void* args,
+                                                                                  size_t size) {
+  if (!__atomic_load_n(&g_loaded, __ATOMIC_ACQUIRE)) {
+    const aclError rc = Load();
+    if (rc != ACL_SUCCESS) return static_cast<uint32_t>(rc);
+  }
+  return static_cast<uint32_t>(aclrtLaunchKernelWithHostArgs(g_functions[kernel], blocks, stream, nullptr,
+                                                             const_cast<void*>(args), size, nullptr, 0));
+}
+""" % {"lib": lib, "sym": sym, "image": c_string(c_string(image))[1:-1], "names": names, "count": len(kernels)}
+
+
+def launch_header(k):
+    guard = "HEADER_ACLRTLAUNCH_%s_H" % k.name.upper()
+    params = "".join(", %s %s" % ("void*" if p.is_pointer else p.type, p.name or p.var) for p in k.params)
+    return """// Generated by npurt_kernel_gen.py; do not edit.
+#ifndef %(guard)s
+#define %(guard)s
+#include "acl/acl_base.h"
+
+#ifndef ACLRT_LAUNCH_KERNEL
+#define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+// Launches kernel %(name)s on `blockDim` blocks on `stream`; returns an aclError code.
+uint32_t aclrtlaunch_%(name)s(uint32_t blockDim, aclrtStream stream%(params)s);
+#ifdef __cplusplus
+}
+#endif
+#endif
+""" % {"guard": guard, "name": k.name, "params": params}
+
+
+def write_if_changed(path, content):
+    try:
+        with open(path, encoding="utf-8", errors="surrogateescape") as f:
+            if f.read() == content:
+                return
+    except OSError:
+        pass
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8", errors="surrogateescape") as f:
+        f.write(content)
+    os.replace(tmp, path)
+
+
+def stem(index, path):
+    base = os.path.splitext(os.path.basename(path))[0]
+    return "%02d_%s" % (index, re.sub(r"[^A-Za-z0-9_]", "_", base))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--mode", choices=("fatbin", "library"), required=True)
+    ap.add_argument("--out-dir", required=True)
+    ap.add_argument("--image", help="path of the kernel binary to embed (library mode)")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("sources", nargs="+")
+    args = ap.parse_args(argv)
+    if not re.match(r"[A-Za-z_]\w*$", args.name):
+        raise GenError("library name '%s' must be a C identifier" % args.name)
+
+    files = [SourceFile(s) for s in args.sources]
+    defined, seen = [], {}
+    for f in files:
+        for k in f.kernels():
+            if k.defined:
+                if k.name in seen:
+                    raise GenError("kernel %s is defined twice in %s (%s and %s)" % (k.name, args.name, seen[k.name],
+                                                                                  f.path))
+                seen[k.name] = f.path
+                defined.append(k)
+    if args.list:
+        for k in defined:
+            print(k.name)
+        return 0
+    index_of = {k.name: i for i, k in enumerate(defined)}
+    out = args.out_dir
+    for i, f in enumerate(files):
+        write_if_changed(os.path.join(out, "device", stem(i, f.path) + ".cpp"), device_source(f, args.name))
+    write_if_changed(os.path.join(out, "device", "npurt_kernel_table.cpp"), table_source(defined, args.name))
+    manifest = ["# Generated by npurt_kernel_gen.py: what it wrote for %s.\n" % args.name,
+                "set(NPURT_GEN_KERNELS %s)\n" % " ".join(k.name for k in defined),
+                "set(NPURT_GEN_DEVICE_SOURCES\n"]
+    manifest += ['  "%s"\n' % os.path.join(out, "device", stem(i, f.path) + ".cpp") for i, f in enumerate(files)]
+    manifest.append('  "%s")\n' % os.path.join(out, "device", "npurt_kernel_table.cpp"))
+    manifest.append("set(NPURT_GEN_HOST_SOURCES\n")
+    if args.mode == "library":
+        manifest += ['  "%s"\n' % os.path.join(out, "host", stem(i, f.path) + ".cpp") for i, f in enumerate(files)]
+        manifest.append('  "%s"\n' % os.path.join(out, "host", "npurt_embed.cpp"))
+    manifest.append(")\n")
+    write_if_changed(os.path.join(out, "outputs.cmake"), "".join(manifest))
+    if args.mode == "library":
+        if not args.image:
+            raise GenError("--image is required in library mode")
+        for i, f in enumerate(files):
+            write_if_changed(os.path.join(out, "host", stem(i, f.path) + ".cpp"), host_source(f, args.name, index_of))
+        write_if_changed(os.path.join(out, "host", "npurt_embed.cpp"), embed_source(defined, args.name, args.image))
+        for k in defined:
+            write_if_changed(os.path.join(out, "include", "aclrtlaunch_%s.h" % k.name), launch_header(k))
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except (GenError, OSError) as e:
+        sys.stderr.write("npurt_kernel_gen: error: %s\n" % e)
+        sys.exit(1)
