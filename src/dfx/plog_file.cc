@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <ctime>
 
 namespace npurt::dfx {
@@ -61,11 +62,32 @@ bool PlogFile::OpenNew() {
 }
 
 bool PlogFile::Write(const char* data, size_t size) {
-  if (file_ == nullptr || (written_ > 0 && written_ + size > options_.max_bytes)) {
-    if (!OpenNew()) return false;
+  // The writer hands over batches of many lines: split them at line ends so that no file grows past
+  // max_bytes (a single line longer than that gets a file of its own).
+  while (size > 0) {
+    if (file_ == nullptr && !OpenNew()) return false;
+    const size_t room = options_.max_bytes > written_ ? options_.max_bytes - written_ : 0;
+    size_t take = 0;
+    if (size <= room) {
+      take = size;
+    } else {
+      for (size_t i = 0; i < room; ++i) {
+        if (data[i] == '\n') take = i + 1;
+      }
+      if (take == 0 && written_ > 0) {
+        if (!OpenNew()) return false;
+        continue;
+      }
+      if (take == 0) {
+        const void* end = std::memchr(data, '\n', size);
+        take = end != nullptr ? static_cast<size_t>(static_cast<const char*>(end) - data) + 1 : size;
+      }
+    }
+    if (std::fwrite(data, 1, take, file_) != take) return false;
+    written_ += take;
+    data += take;
+    size -= take;
   }
-  if (std::fwrite(data, 1, size, file_) != size) return false;
-  written_ += size;
   return true;
 }
 

@@ -45,7 +45,9 @@ class Pool {
     EXPECT_ACL_OK(aclrtMemPoolCreate(&pool_, &props));
   }
   ~Pool() {
-    if (pool_ != nullptr) EXPECT_ACL_OK(aclrtMemPoolDestroy(pool_));
+    if (pool_ != nullptr) {
+      EXPECT_ACL_OK(aclrtMemPoolDestroy(pool_));
+    }
   }
   aclrtMemPool get() const { return pool_; }
   aclrtMemPool release() { return std::exchange(pool_, nullptr); }

@@ -245,7 +245,12 @@ TEST_F(MemoryTest, MemInfoFreeDecreasesByTheAllocation) {
   ASSERT_ACL_OK(aclrtFree(p));
   size_t free2 = 0;
   ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free2, &total1));
-  EXPECT_GE(free2, free1 + kSize) << "a large free returns its memory";
+  EXPECT_EQ(free2, free1) << "a freed block stays cached and counts as used, as in cudaMemGetInfo";
+  ASSERT_ACL_OK(aclrtMalloc(&p, kSize, ACL_MEM_MALLOC_HUGE_FIRST));
+  size_t free3 = 0;
+  ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free3, &total1));
+  EXPECT_EQ(free3, free2) << "the same allocation again reuses the cached block";
+  ASSERT_ACL_OK(aclrtFree(p));
   for (int attr = ACL_DDR_MEM; attr <= ACL_MEM_P2P_HUGE1G; ++attr) {
     size_t f = 0, t = 0;
     EXPECT_ACL_OK(aclrtGetMemInfo(static_cast<aclrtMemAttr>(attr), &f, &t)) << "attribute " << attr;

@@ -2,7 +2,9 @@
 
 #include <sys/mman.h>
 #include <ucontext.h>
+#include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -15,14 +17,56 @@ namespace {
 constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP};
 constexpr size_t kAltStackBytes = 64 * 1024;
 
-// initial-exec: the handlers read it without calling into the dynamic loader.
-__attribute__((tls_model("initial-exec"))) thread_local BlockThreadState* t_state = nullptr;
-__attribute__((tls_model("initial-exec"))) thread_local bool t_altstack = false;
+thread_local BlockThreadState* t_state = nullptr;
+thread_local bool t_altstack = false;
+
+// The handlers find the interrupted thread's state by thread id in this table rather than through TLS:
+// a library loaded with dlopen gets dynamic TLS, whose first access from a thread may allocate, which a
+// signal handler must not do (initial-exec TLS would avoid that but makes dlopen fail with "cannot
+// allocate memory in static TLS block"). gettid and atomic loads are async-signal-safe.
+constexpr int kMaxBlockThreads = 4096;
+struct BlockThreadSlot {
+  std::atomic<pid_t> tid{0};
+  std::atomic<BlockThreadState*> state{nullptr};
+};
+BlockThreadSlot g_block_threads[kMaxBlockThreads];
+std::atomic<int> g_block_thread_slots{0};  // slots ever used (a high-water mark bounds the scan)
+
+int RegisterBlockThread(BlockThreadState* state) {
+  const pid_t tid = gettid();
+  for (int i = 0; i < kMaxBlockThreads; ++i) {
+    pid_t expected = 0;
+    if (g_block_threads[i].tid.compare_exchange_strong(expected, tid, std::memory_order_acq_rel)) {
+      g_block_threads[i].state.store(state, std::memory_order_release);
+      int used = g_block_thread_slots.load(std::memory_order_relaxed);
+      while (used < i + 1 && !g_block_thread_slots.compare_exchange_weak(used, i + 1, std::memory_order_acq_rel)) {
+      }
+      return i;
+    }
+  }
+  return -1;
+}
+
+BlockThreadState* BlockThreadForSignal() {
+  const pid_t tid = gettid();
+  const int used = g_block_thread_slots.load(std::memory_order_acquire);
+  for (int i = 0; i < used; ++i) {
+    if (g_block_threads[i].tid.load(std::memory_order_acquire) == tid) {
+      return g_block_threads[i].state.load(std::memory_order_acquire);
+    }
+  }
+  return nullptr;
+}
 
 // Frees the thread's state and alternate stack when the thread exits (not touched by the handlers).
 struct ThreadResources {
   void* altstack = nullptr;
+  int slot = -1;
   ~ThreadResources() {
+    if (slot >= 0) {
+      g_block_threads[slot].state.store(nullptr, std::memory_order_release);
+      g_block_threads[slot].tid.store(0, std::memory_order_release);
+    }
     if (altstack != nullptr) {
       stack_t off;
       std::memset(&off, 0, sizeof off);
@@ -59,7 +103,7 @@ void ChainToPrevious(int signo, siginfo_t* info, void* uctx) {
 }
 
 void OnFaultSignal(int signo, siginfo_t* info, void* uctx) {
-  BlockThreadState* t = t_state;
+  BlockThreadState* t = BlockThreadForSignal();
   if (t == nullptr || !t->active) {
     ChainToPrevious(signo, info, uctx);
     return;
@@ -83,7 +127,7 @@ void OnFaultSignal(int signo, siginfo_t* info, void* uctx) {
 }
 
 void OnTimeoutSignal(int /*signo*/, siginfo_t* /*info*/, void* /*uctx*/) {
-  BlockThreadState* t = t_state;
+  BlockThreadState* t = BlockThreadForSignal();
   // Only the block of the launch that timed out leaves; a late signal finds another job (or none).
   if (t == nullptr || !t->active || t->job == nullptr || t->job != t->timed_out_job) return;
   t->active = 0;
@@ -120,8 +164,12 @@ const char* SignalName(int signo) {
 
 BlockThreadState& CurrentBlockThread() {
   if (t_state == nullptr) {
-    (void)&t_resources;  // registers the thread-exit cleanup
     t_state = new BlockThreadState();
+    t_resources.slot = RegisterBlockThread(t_state);  // also registers the thread-exit cleanup
+    if (t_resources.slot < 0) {
+      fmt::print(stderr, "npurt: more than {} AI-core threads: faults in this one cannot be contained\n",
+                 kMaxBlockThreads);
+    }
   }
   return *t_state;
 }

@@ -8,9 +8,10 @@
 // failures (kernel_operator.h calling services->fail) and timeouts (the watchdog interrupts the thread
 // with kTimeoutSignal) take the same way out.
 //
-// Everything the handlers touch is async-signal-safe: a few words of initial-exec TLS, written before
-// the block starts. Limitation: a block interrupted while it held a lock inside the C library (malloc,
-// stdio) leaves that lock held; the runtime's own printing path blocks kTimeoutSignal while it writes.
+// Everything the handlers touch is async-signal-safe: a table of thread ids and states, written before
+// the block starts (not TLS, which a dlopen()ed library gets allocated lazily). Limitation: a block
+// interrupted while it held a lock inside the C library (malloc, stdio) leaves that lock held;
+// the runtime's own printing path blocks kTimeoutSignal while it writes.
 #pragma once
 
 #include <setjmp.h>
