@@ -22,22 +22,26 @@ Status Runtime::Init(const char* config_path) {
     init_count_.fetch_add(1, std::memory_order_acq_rel);
     return Err(ACL_ERROR_REPEAT_INITIALIZE, "aclInit was already called (the runtime stays initialised)");
   }
-  if (driver_ == nullptr) {
-    auto env = ConfigFromEnvironment();
-    if (!env.ok()) return env.status();
-    RuntimeConfig config = env.value();
-    if (config_path != nullptr && config_path[0] != '\0') {
-      std::ifstream in(config_path);
-      if (!in) return Err(ACL_ERROR_INVALID_FILE, "cannot open the aclInit config file '{}'", config_path);
-      std::stringstream text;
-      text << in.rdbuf();
-      std::string json = text.str();
-      config_text_ = json;
-      // CANN accepts an empty file as "{}".
-      if (json.find_first_not_of(" \t\r\n") != std::string::npos) {
-        NPURT_RETURN_IF_ERROR(ApplyJsonConfig(json, &config));
-      }
+  // The file is read and checked on every aclInit, also after aclFinalize. Its driver settings (device
+  // count, memory, ...) shape the driver, which lives until the process ends: once the driver is up they
+  // no longer change, and the rest (the hooks' sections: dump, profiling) applies as usual.
+  auto env = ConfigFromEnvironment();
+  if (!env.ok()) return env.status();
+  RuntimeConfig config = env.value();
+  std::string text_seen;
+  if (config_path != nullptr && config_path[0] != '\0') {
+    std::ifstream in(config_path);
+    if (!in) return Err(ACL_ERROR_INVALID_FILE, "cannot open the aclInit config file '{}'", config_path);
+    std::stringstream text;
+    text << in.rdbuf();
+    text_seen = text.str();
+    // CANN accepts an empty file as "{}".
+    if (text_seen.find_first_not_of(" \t\r\n") != std::string::npos) {
+      NPURT_RETURN_IF_ERROR(ApplyJsonConfig(text_seen, &config));
     }
+  }
+  config_text_ = text_seen;
+  if (driver_ == nullptr) {
     config_ = config;
     config_loaded_ = true;
   }

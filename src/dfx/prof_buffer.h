@@ -1,8 +1,9 @@
 // Per-thread record rings of the profiler.
 //
 // Each thread that records gets its own single-producer/single-consumer ring the first time it records
-// (registered with the RingRegistry). The producer never locks and never waits: a full ring counts the
-// record as lost. The profiler's drain thread is the only consumer. Rings live until the process ends
+// (registered with the RingRegistry). The producer never locks while its ring has room; a full ring
+// (the drain thread starved on a loaded machine) makes the producer drain the rings itself, so records
+// are not lost (a record is counted as lost only if that cannot make room). The profiler's drain thread is the only consumer. Rings live until the process ends
 // (a thread that exits leaves its ring to be drained), so the consumer never races a free.
 #pragma once
 
@@ -25,16 +26,16 @@ class RecordRing {
   // not land on the recording path (it would triple the cost of a record).
   RecordRing() : slots_(new Record[kCapacity]) { std::memset(slots_.get(), 0, kCapacity * sizeof(Record)); }
 
-  // Producer (owning thread only).
-  void Push(const Record& r) {
+  // Producer (owning thread only): false when the ring is full (the caller decides: drain, or count the
+  // record as lost).
+  bool TryPush(const Record& r) {
     const uint64_t h = head_.load(std::memory_order_relaxed);
-    if (h - tail_.load(std::memory_order_acquire) >= kCapacity) {
-      lost_.fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
+    if (h - tail_.load(std::memory_order_acquire) >= kCapacity) return false;
     slots_[h & (kCapacity - 1)] = r;
     head_.store(h + 1, std::memory_order_release);
+    return true;
   }
+  void CountLost() { lost_.fetch_add(1, std::memory_order_relaxed); }
 
   // Consumer: calls fn(records, count) for contiguous spans of unread records; returns how many.
   template <typename Fn>

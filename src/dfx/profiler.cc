@@ -27,6 +27,9 @@ namespace npurt::dfx {
 
 std::atomic<uint64_t> g_prof_mask{0};
 
+// Appends a record to the calling thread's ring (never loses it while the session's files are open).
+void PushRecord(const Record& r);
+
 namespace {
 
 RingRegistry& Rings() {
@@ -95,7 +98,7 @@ class TaskTimeObserver final : public hal::TaskObserver {
             : task.kind == hal::TaskKind::kFill32 ? task.size * 4 : task.size;
       r.b = static_cast<uint64_t>(static_cast<uint32_t>(code)) << 32;
     }
-    Rings().Mine().Push(r);
+    PushRecord(r);
   }
 };
 TaskTimeObserver g_observer;
@@ -482,8 +485,19 @@ ProfSessionInfo Profiler::Info() {
   return info;
 }
 
+void PushRecord(const Record& r) {
+  RecordRing& ring = Rings().Mine();
+  if (ring.TryPush(r)) [[likely]] {
+    return;
+  }
+  // Full: the drain thread fell behind (on a loaded machine it may get no CPU for milliseconds). This
+  // thread writes the rings out itself (under the sink's lock) rather than drop the record.
+  Profiler::Get().DrainOnce();
+  if (!ring.TryPush(r)) ring.CountLost();
+}
+
 namespace {
-void Push(const Record& r) { Rings().Mine().Push(r); }
+void Push(const Record& r) { PushRecord(r); }
 }  // namespace
 
 namespace {
@@ -519,7 +533,7 @@ void ProfRecordSubmitSlow(int32_t device, int32_t stream, const hal::Task& task)
     n.tid = CurrentTid();
     n.t0 = NowNs();
     n.a = CachedNameId(kernel);
-    Rings().Mine().Push(n);
+    PushRecord(n);
   }
   Record r{};
   r.type = RecordType::kSubmit;

@@ -72,6 +72,9 @@ class Profiler {
   Status StopCommand();
   // Writes everything recorded so far and waits for the drain (used by Stop and at exit).
   void Flush();
+  // Writes out the records of every ring once (the drain thread's step; also a producer whose ring is
+  // full). Returns how many.
+  uint64_t DrainOnce();
   ProfSessionInfo Info();
   // In a fork child whose parent was collecting: reopens the session's files under the child's pid.
   void ContinueAfterFork();
@@ -83,7 +86,6 @@ class Profiler {
   Status OpenSession(const std::string& raw_dir, uint64_t mask);
   void CloseSession();
   void DrainLoop();
-  uint64_t DrainOnce();
   void WriteInfo(bool final_info);
 
   std::atomic<ProfMode> mode_{ProfMode::kOff};

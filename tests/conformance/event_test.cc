@@ -418,8 +418,6 @@ TEST_F(EventTest, EventsWorkAcrossContextsOfOneDevice) {
 }
 
 TEST_F(EventTest, RecordBehindAFailedTaskOnAStopOnFailureStreamDoesNotHang) {
-  CTS_KNOWN_BUG("a discarded event record (stop-on-failure) never raises the event's flag: "
-                "aclrtSynchronizeEvent and streams waiting on the event hang forever");
   // With ACL_STOP_ON_FAILURE the record after a failed task is discarded; host and stream waiters of
   // the event must not be left waiting forever.
   Stream s, other;
@@ -441,8 +439,6 @@ TEST_F(EventTest, RecordBehindAFailedTaskOnAStopOnFailureStreamDoesNotHang) {
 }
 
 TEST_F(EventTest, RecordDiscardedByAStreamAbortDoesNotHang) {
-  CTS_KNOWN_BUG("an event record discarded by aclrtStreamAbort never raises the event's flag: "
-                "aclrtSynchronizeEvent and streams waiting on the event hang forever");
   Stream s, other;
   Event e;
   DeviceGate gate;

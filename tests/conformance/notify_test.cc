@@ -328,9 +328,6 @@ TEST_F(NotifyTest, RecordOnOneDeviceReleasesAWaitOnAnother) {
 
 TEST_F(ValueTest, WaitOnOneDeviceIsReleasedByAWriteFromAnother) {
   CTS_REQUIRE_DEVICES(2);
-  CTS_KNOWN_BUG("a value wait parks on its own device's wait list (sync mode: its memory signal), but a write "
-                "wakes only the writing device's: a wait on another device's memory is released only by "
-                "its timeout, or never");
   aclrtContext ctx0 = nullptr;
   ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx0));
   DevBuf word(8);  // device 0 memory

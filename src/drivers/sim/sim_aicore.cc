@@ -174,8 +174,10 @@ AiCorePool::~AiCorePool() {
   work_signal_.Notify();
   for (auto& t : threads_) t.join();
   watchdog_.reset();
-  for (auto& core : core_state_) {
-    if (core->map != nullptr) munmap(core->map, core->map_bytes);
+  for (auto* cores : {&core_state_, &executor_cores_}) {
+    for (auto& core : *cores) {
+      if (core->map != nullptr) munmap(core->map, core->map_bytes);
+    }
   }
   for (Job* j : free_jobs_) delete j;
 }
@@ -186,15 +188,7 @@ void AiCorePool::EnsureStarted() {
     for (uint32_t i = 0; i < cores_; ++i) {
       auto core = std::make_unique<Core>();
       core->id = i;
-      // Guard pages around the unified buffer: a kernel that runs off its UB faults instead of
-      // corrupting its neighbour's.
-      core->map_bytes = kUnifiedBufferBytes + 2 * kPageBytes;
-      void* m = mmap(nullptr, core->map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (m != MAP_FAILED) {
-        core->map = static_cast<uint8_t*>(m);
-        core->ub = core->map + kPageBytes;
-        mprotect(core->ub, kUnifiedBufferBytes, PROT_READ | PROT_WRITE);
-      }
+      MapUnifiedBuffer(*core);
       core_state_.push_back(std::move(core));
     }
     for (auto& core : core_state_) {
@@ -229,7 +223,7 @@ AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue) 
   return job;
 }
 
-void AiCorePool::Submit(Job* job) {
+void AiCorePool::Submit(Job* job, bool wake_cores) {
   EnsureStarted();
   if (job->deadline_ns != 0) watchdog_->Watch(job);
   {
@@ -240,14 +234,56 @@ void AiCorePool::Submit(Job* job) {
     }
     active_count_.fetch_add(1, std::memory_order_seq_cst);
   }
-  work_signal_.NotifyIfSleeping();
+  if (wake_cores) work_signal_.NotifyIfSleeping();
 }
 
-void AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue) { Submit(NewJob(launch, queue)); }
+bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code) {
+  Job* job = NewJob(launch, queue);
+  // With a core limit (aclrtSetStreamResLimit) only the cores may run it; otherwise the executor takes a
+  // block too, and the cores are woken only for the rest: a hand-off to another thread and back costs
+  // tens of microseconds when the cores sleep, longer than a small kernel runs.
+  const bool share = job->allowed_cores == cores_;
+  Submit(job, !share || launch->num_blocks > 1);
+  if (!share) return false;
+  uint32_t block = 0;
+  if (!ClaimFrom(job, &block)) return false;
+  Core& core = ExecutorCore();
+  RunBlock(core, job, block);
+  return FinishBlocks(job, 1, /*resume=*/false, code);
+}
+
+bool AiCorePool::ClaimFrom(Job* job, uint32_t* block) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (job->next >= job->end) return false;
+  *block = job->next++;
+  if (job->next >= job->end) RemoveActiveLocked(job);
+  return true;
+}
+
+AiCorePool::Core& AiCorePool::ExecutorCore() {
+  // Executors serve one device, so one pool per thread; the core lives as long as the pool.
+  thread_local AiCorePool* t_pool = nullptr;
+  thread_local Core* t_core = nullptr;
+  if (t_pool == this && t_core != nullptr) return *t_core;
+  PrepareBlockThread();
+  auto core = std::make_unique<Core>();
+  MapUnifiedBuffer(*core);
+  core->state = &CurrentBlockThread();
+  core->thread = pthread_self();
+  Core* raw = core.get();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    raw->id = cores_ + static_cast<uint32_t>(executor_cores_.size());
+    executor_cores_.push_back(std::move(core));
+  }
+  t_pool = this;
+  t_core = raw;
+  return *raw;
+}
 
 int32_t AiCorePool::Run(hal::KernelLaunch* launch) {
   Job* job = NewJob(launch, nullptr);
-  Submit(job);
+  Submit(job, true);
   job->done_signal.WaitUntil([&] { return job->done.load(std::memory_order_acquire); }, UINT64_MAX, kCoreSpinNs);
   const int32_t code = job->code.load(std::memory_order_acquire);
   if (job->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
@@ -255,6 +291,29 @@ int32_t AiCorePool::Run(hal::KernelLaunch* launch) {
     free_jobs_.push_back(job);
   }
   return code;
+}
+
+void AiCorePool::MapUnifiedBuffer(Core& core) {
+  // Guard pages around the unified buffer: a kernel that runs off its UB faults instead of corrupting
+  // its neighbour's.
+  core.map_bytes = kUnifiedBufferBytes + 2 * kPageBytes;
+  void* m = mmap(nullptr, core.map_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m != MAP_FAILED) {
+    core.map = static_cast<uint8_t*>(m);
+    core.ub = core.map + kPageBytes;
+    mprotect(core.ub, kUnifiedBufferBytes, PROT_READ | PROT_WRITE);
+  }
+}
+
+void AiCorePool::RemoveActiveLocked(Job* job) {
+  for (auto it = active_.begin(); it != active_.end(); ++it) {
+    if (*it == job) {
+      active_.erase(it);
+      active_count_.fetch_sub(1, std::memory_order_relaxed);
+      UpdateWidest();
+      return;
+    }
+  }
 }
 
 void AiCorePool::UpdateWidest() {
@@ -393,14 +452,7 @@ void AiCorePool::FailJob(Job* job, int32_t code, std::string message) {
     if (job->next < job->end) {
       skipped = job->end - job->next;
       job->end = job->next;
-      for (auto it = active_.begin(); it != active_.end(); ++it) {
-        if (*it == job) {
-          active_.erase(it);
-          active_count_.fetch_sub(1, std::memory_order_relaxed);
-          UpdateWidest();
-          break;
-        }
-      }
+      RemoveActiveLocked(job);
     }
   }
   if (skipped != 0) FinishBlocks(job, skipped);
@@ -408,26 +460,34 @@ void AiCorePool::FailJob(Job* job, int32_t code, std::string message) {
 
 void AiCorePool::OnTimeout(Job* job) {
   job->timed_out.store(true, std::memory_order_seq_cst);
-  for (auto& core : core_state_) {
-    if (core->running.load(std::memory_order_seq_cst) == job && core->state != nullptr) {
-      core->state->timed_out_job = job;
-      pthread_kill(core->thread, TimeoutSignal());
+  auto interrupt = [job](Core& core) {
+    if (core.running.load(std::memory_order_seq_cst) == job && core.state != nullptr) {
+      core.state->timed_out_job = job;
+      pthread_kill(core.thread, TimeoutSignal());
     }
+  };
+  for (auto& core : core_state_) interrupt(*core);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& core : executor_cores_) interrupt(*core);
   }
   FailJob(job, ACL_ERROR_RT_AICORE_TIMEOUT,
           fmt::format("kernel '{}' did not finish within its execution timeout of {} us", job->launch->name,
                       job->launch->timeout_ns / 1000));
 }
 
-void AiCorePool::FinishBlocks(Job* job, uint32_t count) {
-  if (job->finished.fetch_add(count, std::memory_order_acq_rel) + count == job->launch->num_blocks) Complete(job);
+bool AiCorePool::FinishBlocks(Job* job, uint32_t count, bool resume, int32_t* code) {
+  if (job->finished.fetch_add(count, std::memory_order_acq_rel) + count != job->launch->num_blocks) return false;
+  const int32_t c = Complete(job, resume);
+  if (code != nullptr) *code = c;
+  return true;
 }
 
-void AiCorePool::Complete(Job* job) {
+int32_t AiCorePool::Complete(Job* job, bool resume) {
   if (job->deadline_ns != 0) watchdog_->Unwatch(job);
   const int32_t code = job->code.load(std::memory_order_acquire);
-  SimQueue* queue = job->queue;
-  if (queue == nullptr) {
+  SimQueue* queue = resume ? job->queue : nullptr;
+  if (job->queue == nullptr) {
     job->done.store(true, std::memory_order_release);
     job->done_signal.Notify();
   }
@@ -436,6 +496,7 @@ void AiCorePool::Complete(Job* job) {
     free_jobs_.push_back(job);
   }
   if (queue != nullptr) queue->Resume(0, code);
+  return code;
 }
 
 }  // namespace npurt::drivers::sim

@@ -44,9 +44,12 @@ class AiCorePool {
 
   uint32_t cores() const { return cores_; }
 
-  // Runs `launch`; when it completed (every block ran, or it failed), resumes `queue` with the launch's
-  // code (0 = success; launch->failure says why otherwise). Called by the executor running the queue.
-  void Start(hal::KernelLaunch* launch, SimQueue* queue);
+  // Runs `launch` for the executor running `queue` (which has parked the queue). The executor runs one
+  // block itself (so a 1-block kernel never leaves its thread, and the cores are woken only for the
+  // others). Returns true with the launch's code in *code when the launch already completed here (the
+  // executor finished its last block): the caller un-parks the queue and goes on. Otherwise the core
+  // finishing the last block resumes `queue` with the code (0 = success; launch->failure says why not).
+  bool Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code);
   // Synchronous mode: runs `launch` and returns its code once it completed.
   int32_t Run(hal::KernelLaunch* launch);
 
@@ -56,16 +59,27 @@ class AiCorePool {
   class Watchdog;
 
   Job* NewJob(hal::KernelLaunch* launch, SimQueue* queue);
-  void Submit(Job* job);
+  // Makes the job's blocks claimable; wakes sleeping cores when `wake_cores`.
+  void Submit(Job* job, bool wake_cores);
+  // Claims the next block of `job` only (the executor's share).
+  bool ClaimFrom(Job* job, uint32_t* block);
+  // The calling executor thread's core (its own unified buffer), made on first use.
+  Core& ExecutorCore();
   bool Claim(uint32_t core, Job** job, uint32_t* block);
   // Recomputes widest_ (mu_ held).
   void UpdateWidest();
+  // Takes `job` off the claim line (mu_ held).
+  void RemoveActiveLocked(Job* job);
+  // Maps the core's unified buffer between two guard pages.
+  static void MapUnifiedBuffer(Core& core);
   void RunBlock(Core& core, Job* job, uint32_t block);
-  void FinishBlocks(Job* job, uint32_t count);
+  // Counts finished blocks; the one that finishes the last completes the job (resuming its queue unless
+  // `resume` is false). Returns true if this call completed it, with the launch's code in *code.
+  bool FinishBlocks(Job* job, uint32_t count, bool resume = true, int32_t* code = nullptr);
   // Records the job's first failure and stops it from starting further blocks.
   void FailJob(Job* job, int32_t code, std::string message);
   void OnTimeout(Job* job);
-  void Complete(Job* job);
+  int32_t Complete(Job* job, bool resume);
   void CoreLoop(Core* core);
   void EnsureStarted();
 
@@ -80,6 +94,7 @@ class AiCorePool {
   // The most cores any active job may use: cores with a higher id have nothing to claim and sleep.
   std::atomic<uint32_t> widest_{0};
   std::vector<Job*> free_jobs_;      // recycled job records
+  std::vector<std::unique_ptr<Core>> executor_cores_;  // cores of executor threads (mu_)
   std::atomic<bool> stop_{false};
   WaitSignal work_signal_;
   std::unique_ptr<Watchdog> watchdog_;

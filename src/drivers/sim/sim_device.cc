@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 
@@ -15,6 +16,41 @@
 #endif
 
 namespace npurt::drivers::sim {
+namespace {
+
+// Every live device, for OnMemoryWritten. Lock-free for the writers (every copy and fill task); devices
+// register when created and leave when destroyed, which the driver does only once their queues are idle.
+constexpr int kMaxDevices = 256;
+std::atomic<SimDevice*> g_devices[kMaxDevices];
+std::atomic<int> g_device_slots{0};
+
+void RegisterDevice(SimDevice* dev) {
+  for (int i = 0; i < kMaxDevices; ++i) {
+    SimDevice* none = nullptr;
+    if (g_devices[i].compare_exchange_strong(none, dev, std::memory_order_acq_rel)) {
+      int used = g_device_slots.load(std::memory_order_relaxed);
+      while (used < i + 1 && !g_device_slots.compare_exchange_weak(used, i + 1, std::memory_order_acq_rel)) {
+      }
+      return;
+    }
+  }
+}
+
+void UnregisterDevice(SimDevice* dev) {
+  for (int i = 0; i < kMaxDevices; ++i) {
+    SimDevice* expected = dev;
+    if (g_devices[i].compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel)) return;
+  }
+}
+
+}  // namespace
+
+void SimDevice::OnMemoryWritten() {
+  const int used = g_device_slots.load(std::memory_order_acquire);
+  for (int i = 0; i < used; ++i) {
+    if (SimDevice* dev = g_devices[i].load(std::memory_order_acquire)) dev->WakeValueWaiters();
+  }
+}
 
 StatusOr<std::unique_ptr<SimDevice>> SimDevice::Create(const SimDeviceOptions& options) {
   std::unique_ptr<SimDevice> dev(new SimDevice(options));
@@ -41,10 +77,12 @@ StatusOr<std::unique_ptr<SimDevice>> SimDevice::Create(const SimDeviceOptions& o
   dev->address_size_ = AddressRangeSize(size);
   if (!options.synchronous) dev->scheduler_ = std::make_unique<Scheduler>(options.executors);
   dev->aicore_ = std::make_unique<AiCorePool>(options.info.aicore_count);
+  RegisterDevice(dev.get());
   return dev;
 }
 
 SimDevice::~SimDevice() {
+  UnregisterDevice(this);
   scheduler_.reset();
   if (base_ != nullptr) munmap(base_, address_size_);
   for (const auto& [id, fd] : imports_) close(fd);

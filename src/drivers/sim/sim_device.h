@@ -55,7 +55,11 @@ class SimDevice final : public hal::Device {
   ValueWaitList& value_waits() { return value_waits_; }
   AiCorePool& aicore() { return *aicore_; }
   WaitSignal& memory_signal() { return memory_signal_; }
-  void OnMemoryWritten() {
+  // Engines of this device wrote memory: re-evaluates the value waits parked on every device, since a
+  // wait may watch a peer device's memory (P2P) or host memory that any device writes.
+  void OnMemoryWritten();
+  // Re-evaluates the value waits parked on this device.
+  void WakeValueWaiters() {
     value_waits_.OnMemoryWritten();
     if (options_.synchronous) memory_signal_.NotifyIfSleeping();
   }

@@ -143,6 +143,12 @@ SimQueue::Cell* SimQueue::Linger() {
   }
 }
 
+void SimQueue::ReleaseDiscardedSignal(const hal::Task& task) {
+  // A discarded record (stop-on-failure, abort) still raises its flag: otherwise every host and stream
+  // waiting on that event would wait forever for a record that will never run.
+  if (task.kind == hal::TaskKind::kFlagSignal) static_cast<SimFlag*>(task.flag)->Signal(task.value);
+}
+
 bool SimQueue::Discarding(uint64_t seq) const {
   if (seq <= discard_through_.load(std::memory_order_acquire)) return true;
   return stop_on_failure_.load(std::memory_order_acquire) && error_.load(std::memory_order_acquire) != 0;
@@ -175,6 +181,8 @@ void SimQueue::Run() {
     if (!head_state_.parked && hal::ActiveTaskObserver() != nullptr) head_start_ns_ = NowNs();
     if (!Discarding(head_ + 1)) {
       if (Execute(cell->task, &code, &message) == Step::kPark) break;
+    } else {
+      ReleaseDiscardedSignal(cell->task);
     }
     Finish(cell, code, std::move(message));
   }
@@ -227,12 +235,18 @@ SimQueue::Step SimQueue::Execute(const hal::Task& task, int32_t* code, std::stri
       device_->host_engine().Post(this, task.host_fn, task.host_arg);
       return Step::kPark;
     }
-    case hal::TaskKind::kKernel:
-      // The AI cores run the blocks; the core finishing the last one resumes the queue.
+    case hal::TaskKind::kKernel: {
+      // Parked before the blocks become visible: the core finishing the last one resumes the queue. If
+      // this executor finished it (always so for one block), the queue is un-parked and goes on here;
+      // producers leave a parked queue alone, so nothing else saw the short park.
       head_state_.parked = true;
       state_.store(kParked, std::memory_order_release);
-      device_->aicore().Start(task.kernel, this);
-      return Step::kPark;
+      if (!device_->aicore().Start(task.kernel, this, code)) return Step::kPark;
+      head_state_.parked = false;
+      state_.store(kRunning, std::memory_order_release);
+      if (*code != 0) *message = task.kernel->failure;
+      return Step::kDone;
+    }
     case hal::TaskKind::kFail:
       *code = static_cast<int32_t>(task.aux);
       *message = "task failed on the device";
@@ -394,6 +408,8 @@ void SimQueue::RunInline(const hal::Task& task, uint64_t seq) {
         }
         break;
     }
+  } else {
+    ReleaseDiscardedSignal(task);
   }
   Complete(task, seq, code, std::move(message));
 }

@@ -69,6 +69,7 @@ class SimQueue final : public hal::Queue {
   Cell* Linger();
   Step Execute(const hal::Task& task, int32_t* code, std::string* message);
   Step ParkOnFlag(const hal::Task& task);
+  void ReleaseDiscardedSignal(const hal::Task& task);
   Step ParkOnValue(const hal::Task& task);
   void ArmTimeout(uint64_t token, uint64_t timeout_ns);
   void Finish(Cell* cell, int32_t code, std::string message);

@@ -53,14 +53,18 @@ else()
   endif()
 endif()
 
+# A cache variable: this file is included once per build (include_guard), and the functions below are
+# called from other directories too, where a plain variable set here would not be visible.
 if(NOT DEFINED NPURT_ASCENDC_MARCH)
   include(CheckCXXCompilerFlag)
   check_cxx_compiler_flag("-march=native" NPURT_ASCENDC_HAS_MARCH_NATIVE)
   if(NPURT_ASCENDC_HAS_MARCH_NATIVE)
-    set(NPURT_ASCENDC_MARCH "native")
+    set(_npurt_ascendc_march "native")
   else()
-    set(NPURT_ASCENDC_MARCH "")
+    set(_npurt_ascendc_march "")
   endif()
+  set(NPURT_ASCENDC_MARCH "${_npurt_ascendc_march}" CACHE STRING
+      "-march= value for kernel sources compiled for the simulated NPU (empty: the compiler's default)")
 endif()
 
 # The runtime a host kernel library links.
