@@ -115,7 +115,9 @@ set(_npurt_links
     "compiler/include|../include"
     "runtime/lib64|../lib64"
     "compiler/lib64|../lib64"
-    "runtime/version.info|../share/npurt/version.info")
+    "runtime/version.info|../share/npurt/version.info"
+    # Where CANN keeps ascendc.cmake: scripts that search the CANN layout for it find ours.
+    "tikcpp/ascendc_kernel_cmake|../tools/ascendc/cmake")
 foreach(_lib IN LISTS NPURT_PACKAGE_LIBS)
   list(APPEND _npurt_links "lib64/stub/lib${_lib}.so|../lib${_lib}.so")
 endforeach()

@@ -205,10 +205,13 @@ Status Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t
 
 namespace {
 
-StatusOr<MemSpan> ResolveFillTarget(void* dst, size_t bytes) {
+// `host_ok`: the synchronous fills accept any host memory, as CANN's do ("host or device memory, told
+// apart by the address"); an asynchronous fill of pageable memory is refused (it would run after the call
+// returned, when the memory may be gone).
+StatusOr<MemSpan> ResolveFillTarget(void* dst, size_t bytes, bool host_ok) {
   auto d = ResolveSpan(dst, bytes, "devPtr");
   if (!d.ok()) return d;
-  if (d->device == nullptr && !d->pinned) {
+  if (d->device == nullptr && !d->pinned && !host_ok) {
     return Err(ACL_ERROR_INVALID_PARAM, "devPtr {} is neither device memory nor host memory from aclrtMallocHost",
                dst);
   }
@@ -220,7 +223,7 @@ StatusOr<MemSpan> ResolveFillTarget(void* dst, size_t bytes) {
 Status Memset(void* dst, size_t max_count, int32_t value, size_t count, Stream* stream) {
   if (dst == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "devPtr is a null pointer");
   if (count > max_count) return Err(ACL_ERROR_INVALID_PARAM, "count {} is larger than maxCount {}", count, max_count);
-  auto d = ResolveFillTarget(dst, count);
+  auto d = ResolveFillTarget(dst, count, stream == nullptr);
   if (!d.ok()) return d.status();
   if (count == 0) return Status::Ok();
   if (stream == nullptr) {
@@ -245,7 +248,7 @@ Status MemsetD32(void* dst, size_t mem_size, uint32_t value, size_t count, Strea
   if (count > mem_size / 4) {
     return Err(ACL_ERROR_INVALID_PARAM, "{} 32-bit values do not fit in memSize {} bytes", count, mem_size);
   }
-  auto d = ResolveFillTarget(dst, count * 4);
+  auto d = ResolveFillTarget(dst, count * 4, stream == nullptr);
   if (!d.ok()) return d.status();
   if (count == 0) return Status::Ok();
   if (stream == nullptr) {

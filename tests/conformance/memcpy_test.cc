@@ -424,5 +424,24 @@ TEST_F(MemcpyTest, LargeAsyncRoundTripThroughTwoStreams) {
   EXPECT_EQ(-1, FirstDifference(out.get(), src.get(), n));
 }
 
+TEST_F(MemcpyTest, SynchronousFillsAcceptHostMemoryAsynchronousOnesRefusePageable) {
+  // CANN tells host from device memory by the address: aclrtMemset and aclrtMemsetD32 fill either.
+  std::vector<uint8_t> host = RandomBytes(1000, 77);
+  std::vector<uint8_t> expect = host;
+  std::memset(expect.data() + 100, 0x5a, 500);
+  ASSERT_ACL_OK(aclrtMemset(host.data() + 100, 900, 0x5a, 500));
+  EXPECT_EQ(expect, host);
+  std::vector<uint32_t> words(64, 7);
+  ASSERT_ACL_OK(aclrtMemsetD32(words.data() + 8, 56 * 4, 0xdeadbeefu, 40));
+  for (size_t i = 0; i < words.size(); ++i) {
+    EXPECT_EQ(i >= 8 && i < 48 ? 0xdeadbeefu : 7u, words[i]) << "word " << i;
+  }
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtMemset(host.data(), 10, 0, 11)) << "count > maxCount";
+  // An asynchronous fill runs after the call returned: pageable memory is refused.
+  Stream s;
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtMemsetAsync(host.data(), host.size(), 0, host.size(), s));
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtMallocHost"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace cts

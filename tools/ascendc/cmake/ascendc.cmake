@@ -31,7 +31,9 @@
 include_guard(GLOBAL)
 
 # Cache entries (internal): the functions below may be called from any directory of the project.
-get_filename_component(_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+# REALPATH: the module is also reached through the link <P>/tikcpp/ascendc_kernel_cmake (CANN's place).
+get_filename_component(_root "${CMAKE_CURRENT_LIST_DIR}" REALPATH)
+get_filename_component(_root "${_root}/.." ABSOLUTE)
 set(_NPURT_ASCENDC_ROOT "${_root}" CACHE INTERNAL "npurt ascendc toolchain root (<pkg>/tools/ascendc)")
 get_filename_component(_root "${_NPURT_ASCENDC_ROOT}/../.." ABSOLUTE)
 set(_NPURT_PACKAGE_ROOT "${_root}" CACHE INTERNAL "npurt package root")
