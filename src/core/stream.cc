@@ -14,6 +14,7 @@ namespace npurt::core {
 namespace {
 std::atomic<int32_t> g_next_stream_id{0};
 std::atomic<uint32_t> g_next_task_id{0};
+constexpr uint64_t kForceDestroyGraceNs = 100'000'000;
 }  // namespace
 
 uint32_t NextTaskId() { return g_next_task_id.fetch_add(1, std::memory_order_relaxed) + 1; }
@@ -86,7 +87,12 @@ void Stream::Destroy(bool force) {
   if (destroyed_.exchange(true)) return;
   RunStreamStateHooks(this, ACL_RT_STREAM_STATE_DESTROY_PRE);
   Invalidate();
-  if (force) queue_->Discard();
+  if (force) {
+    // On an NPU the tasks launched before a forced destroy are already on the device and run; what is
+    // dropped is what cannot run (queued behind a wait that is not satisfied). So the tasks get a short
+    // grace to drain, and whatever is still queued after it is discarded.
+    if (!queue_->WaitHost(queue_->submitted(), NowNs() + kForceDestroyGraceNs)) queue_->Discard();
+  }
   queue_->WaitHost(queue_->submitted(), UINT64_MAX);
   device_->UnregisterStream(this);
   context_->RemoveStream(this);

@@ -183,6 +183,20 @@ TEST_F(StreamTest, DestroyForceDiscardsQueuedWork) {
   EXPECT_EQ(before, dev.Read()) << "discarded tasks must not run";
 }
 
+TEST_F(StreamTest, DestroyForceLetsRunnableWorkFinish) {
+  // Work that nothing holds back would already be on the device: a forced destroy does not drop it.
+  constexpr size_t kSize = 4096;
+  aclrtStream s = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&s));
+  DevBuf dev(kSize);
+  const std::vector<uint8_t> data = RandomBytes(kSize, 35);
+  PinnedBuf src(kSize);
+  std::memcpy(src.get(), data.data(), kSize);
+  ASSERT_ACL_OK(aclrtMemcpyAsync(dev.get(), kSize, src.get(), kSize, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
+  EXPECT_EQ(data, dev.Read());
+}
+
 TEST_F(StreamTest, DestroyErrors) {
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtDestroyStream(nullptr));
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtDestroyStreamForce(nullptr));
