@@ -16,6 +16,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/device.h"
 #include "core/mem_vmm.h"
+#include "dfx/log.h"
 #include "hal/hal.h"
 
 namespace npurt::core {
@@ -278,6 +279,8 @@ StatusOr<void*> IpcImport(Device* device, const std::string& key) {
   return out;
 }
 
+constexpr int64_t kCloseDrainMs = 10000;
+
 Status IpcClose(const std::string& key) {
   Registry& reg = Reg();
   std::unique_lock<std::mutex> lock(reg.mu);
@@ -285,6 +288,14 @@ Status IpcClose(const std::string& key) {
     Import imp = std::move(it->second);
     reg.imports.erase(it);
     lock.unlock();
+    // Work queued before the close may still read the mapping (a kernel launched just before it): let the
+    // device's streams get past it before the pages go away (bounded: a stream blocked on a wait that is
+    // never satisfied must not hang the close). Their errors are theirs, not the close's.
+    Status drained = imp.device->Synchronize(kCloseDrainMs);
+    if (drained.code() == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) {
+      NPURT_LOG_WARNING("RUNTIME", "aclrtIpcMemClose('{}'): device {} still busy after {} ms; unmapping anyway", key,
+                     imp.device->id(), kCloseDrainMs);
+    }
     VmmSpace& vmm = imp.device->allocator().vmm();
     for (uintptr_t m : imp.mappings) NPURT_RETURN_IF_ERROR(vmm.Unmap(m));
     return vmm.Release(imp.va);

@@ -206,6 +206,28 @@ TEST_F(IpcMemoryTest, ShareableHandleRefusesProcessesNotOnTheList) {
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(shareable, 0, &h));
 }
 
+TEST_F(IpcMemoryTest, CloseLetsQueuedWorkOnTheImportFinish) {
+  // A copy out of an imported range queued just before aclrtIpcMemClose still reads the right bytes: the
+  // close does not pull the pages from under work that was launched before it.
+  DevBuf buf(kSize);
+  const std::vector<uint8_t> data = RandomBytes(kSize, 11);
+  ASSERT_ACL_OK(buf.Upload(data.data(), data.size()));
+  char key[65] = {};
+  ASSERT_ACL_OK(aclrtIpcMemGetExportKey(buf.get(), kSize, key, sizeof key, 0));
+  void* alias = nullptr;
+  ASSERT_ACL_OK(aclrtIpcMemImportByKey(&alias, key, 0));
+  Stream s;
+  PinnedBuf out(kSize);
+  std::memset(out.get(), 0, kSize);
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_ACL_OK(aclrtMemcpyAsync(out.get(), kSize, alias, kSize, ACL_MEMCPY_DEVICE_TO_HOST, s));
+  }
+  ASSERT_ACL_OK(aclrtIpcMemClose(key));  // the import
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(-1, FirstDifference(data.data(), static_cast<const uint8_t*>(out.get()), kSize));
+  ASSERT_ACL_OK(aclrtIpcMemClose(key));  // the export
+}
+
 TEST_F(IpcMemoryTest, SameProcessImportAliasesTheMemory) {
   DevBuf buf(kSize);
   char key[65] = {};
