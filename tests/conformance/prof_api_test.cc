@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "acl/acl_prof.h"
+#include "mstx/ms_tools_ext.h"
 #include "test_util.h"
 
 namespace cts {
@@ -202,6 +203,40 @@ TEST_F(ProfTest, MsproftxAndMemoryWithoutTasks) {
       EXPECT_LE(r.t0, r.t1);
     }
   }
+}
+
+TEST_F(ProfTest, MstxMarksAndRangesAreRecordedPerDomain) {
+  const std::string dir = MakeTempDir("prof_mstx");
+  ASSERT_ACL_OK(aclprofInit(dir.c_str(), dir.size()));
+  aclprofConfig* cfg = Config(ACL_PROF_MSPROFTX);
+  ASSERT_NE(nullptr, cfg);
+  ASSERT_ACL_OK(aclprofStart(cfg));
+  Stream s;
+  mstxDomainHandle_t domain = mstxDomainCreateA("cts_domain");
+  ASSERT_NE(nullptr, domain);
+  mstxMarkA("global mark", s);
+  mstxDomainMarkA(domain, "domain mark", s);
+  const mstxRangeId outer = mstxRangeStartA("outer", s);
+  const mstxRangeId inner = mstxDomainRangeStartA(domain, "inner", s);
+  EXPECT_NE(MSTX_INVALID_RANGE_ID, outer);
+  EXPECT_NE(outer, inner);
+  RunSomeWork(1);
+  mstxDomainRangeEnd(domain, outer);  // not the domain's range: ignored
+  mstxDomainRangeEnd(domain, inner);
+  mstxRangeEnd(outer);
+  mstxRangeEnd(outer);  // already closed: ignored
+  // Bad input is ignored, never a crash.
+  mstxMarkA(nullptr, nullptr);
+  EXPECT_EQ(static_cast<mstxRangeId>(MSTX_INVALID_RANGE_ID), mstxRangeStartA(nullptr, nullptr));
+  EXPECT_EQ(nullptr, mstxDomainCreateA(nullptr));
+  mstxDomainDestroy(domain);
+  mstxDomainMarkA(domain, "after destroy", nullptr);  // a destroyed domain: ignored
+  ASSERT_ACL_OK(aclprofStop(cfg));
+  ASSERT_ACL_OK(aclprofDestroyConfig(cfg));
+  ASSERT_ACL_OK(aclprofFinalize());
+  auto n = CountByType(ReadRecords(dir));
+  EXPECT_EQ(2, n[kMark]);
+  EXPECT_EQ(2, n[kRange]);
 }
 
 TEST_F(ProfTest, TaskRecordsDescribeTheTasks) {
