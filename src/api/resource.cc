@@ -30,6 +30,15 @@ aclError BadResType(const char* fn, aclrtDevResLimitType type) {
                                     int(type)));
 }
 
+// The most cores a limit may name: an Ascend 910B has 24 cube and 48 vector cores, and programs written
+// for it set limits up to those. The sim runs blocks on aicore_count worker threads, so a limit above
+// that lets a launch use all of them; a limit below it is enforced.
+uint32_t MaxCoreLimit(npurt::core::Device* dev, aclrtDevResLimitType type) {
+  const uint32_t soc = type == ACL_RT_DEV_RES_CUBE_CORE ? 24 : 48;
+  const uint32_t workers = dev->hal()->info().aicore_count;
+  return workers > soc ? workers : soc;
+}
+
 // Effective limit of a device (the AI-core count when no limit is set).
 uint32_t DeviceLimit(npurt::core::Device* dev, aclrtDevResLimitType type) {
   const uint32_t set = dev->res_limit[type].load();
@@ -49,10 +58,11 @@ aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uin
 aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
   if (!ValidResType(type)) return BadResType(__func__, type);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
-  const uint32_t cores = dev->hal()->info().aicore_count;
+  const uint32_t cores = MaxCoreLimit(dev, type);
   if (value == 0 || value > cores) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "limit {} is outside 1..{} (AI cores of device {})",
-                                            value, cores, deviceId));
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "limit {} is outside 1..{} ({} cores of device {})",
+                                            value, cores, type == ACL_RT_DEV_RES_CUBE_CORE ? "cube" : "vector",
+                                            deviceId));
   }
   dev->res_limit[type].store(value);
   return ACL_SUCCESS;

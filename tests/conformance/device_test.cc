@@ -534,5 +534,40 @@ TEST_F(DeviceSyncTest, SynchronizeDeviceCoversOnlyTheCurrentDevice) {
   EXPECT_ACL_OK(aclrtResetDevice(1));
 }
 
+using ResourceLimitTest = CtsTest;
+
+TEST_F(ResourceLimitTest, CoreLimitsForDeviceStreamAndThread) {
+  // The limits name cores of the simulated SoC (up to 24 cube / 48 vector).
+  uint32_t base = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &base));
+  EXPECT_GT(base, 0u);
+  ASSERT_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 8));
+  uint32_t v = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v));
+  EXPECT_EQ(8u, v);
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 0));
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 100000));
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtSetDeviceResLimit(0, static_cast<aclrtDevResLimitType>(7), 1));
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, nullptr));
+  EXPECT_NE(ACL_SUCCESS, aclrtSetDeviceResLimit(999, ACL_RT_DEV_RES_CUBE_CORE, 1));
+  // A stream's limit stays within the device's, and the thread that uses the stream's resources sees it.
+  Stream s;
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 9));
+  ASSERT_ACL_OK(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 3));
+  ASSERT_ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, &v));
+  EXPECT_EQ(3u, v);
+  ASSERT_ACL_OK(aclrtUseStreamResInCurrentThread(s));
+  ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+  EXPECT_EQ(3u, v);
+  ASSERT_ACL_OK(aclrtUnuseStreamResInCurrentThread(s));
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtUnuseStreamResInCurrentThread(s)) << "not in use any more";
+  ASSERT_ACL_OK(aclrtResetStreamResLimit(s));
+  ASSERT_ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, &v));
+  EXPECT_EQ(8u, v) << "back to the device's limit";
+  ASSERT_ACL_OK(aclrtResetDeviceResLimit(0));
+  ASSERT_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &v));
+  EXPECT_EQ(base, v);
+}
+
 }  // namespace
 }  // namespace cts
