@@ -82,6 +82,7 @@ Status TdtChannel::Send(TdtMessage&& message, int32_t timeout_ms) const {
                f.messages.size(), timeout_ms);
   }
   f.messages.push_back(std::move(message));
+  lock.unlock();  // wake the receiver after unlocking, so it does not wake only to block on the mutex
   f.not_empty.notify_one();
   return Status::Ok();
 }
@@ -94,6 +95,7 @@ StatusOr<TdtMessage> TdtChannel::Receive(int32_t timeout_ms) const {
   if (!ready) return Err(ACL_ERROR_RT_QUEUE_EMPTY, "channel '{}' is empty after waiting {} ms", f.name, timeout_ms);
   TdtMessage m = std::move(f.messages.front());
   f.messages.pop_front();
+  lock.unlock();
   f.not_full.notify_one();
   return m;
 }

@@ -181,8 +181,12 @@ Status Enqueue(uint32_t qid, Mbuf* buf, int32_t timeout_ms) {
     if (q->destroyed) return DestroyedError(qid);
     return Err(ACL_ERROR_RT_QUEUE_FULL, "queue {} is full (depth {}) after waiting {} ms", qid, q->depth, timeout_ms);
   }
-  PushLocked(*q, buf);
+  q->items.push_back(buf);
   ForwardLocked(r, *q);
+  // Woken after unlocking, so the consumer does not wake only to block on the mutex (the queue stays
+  // alive through q; a buffer forwarded away meanwhile makes this a harmless spurious wake-up).
+  lock.unlock();
+  q->not_empty.notify_one();
   return Status::Ok();
 }
 
@@ -190,12 +194,13 @@ StatusOr<Mbuf*> Dequeue(uint32_t qid, int32_t timeout_ms) {
   std::unique_lock<std::mutex> lock(Reg().mu);
   auto found = WaitForItemLocked(lock, qid, timeout_ms);
   if (!found.ok()) return found.status();
-  Queue& q = *found.value();
-  Mbuf* buf = q.items.front();
-  q.items.pop_front();
+  std::shared_ptr<Queue> q = found.value();
+  Mbuf* buf = q->items.front();
+  q->items.pop_front();
   buf->ReturnFromQueue();
-  q.not_full.notify_one();
-  PullLocked(Reg(), q);
+  PullLocked(Reg(), *q);
+  lock.unlock();
+  q->not_full.notify_one();
   return buf;
 }
 
@@ -207,20 +212,22 @@ Status DequeueData(uint32_t qid, void* data, size_t capacity, size_t* data_len, 
   std::unique_lock<std::mutex> lock(Reg().mu);
   auto found = WaitForItemLocked(lock, qid, timeout_ms);
   if (!found.ok()) return found.status();
-  Queue& q = *found.value();
-  Mbuf* buf = q.items.front();
+  std::shared_ptr<Queue> q = found.value();
+  Mbuf* buf = q->items.front();
   size_t len = buf->data_len();
   if (len > capacity) {
     return Err(ACL_ERROR_INVALID_PARAM, "dataSize {} cannot hold the {}-byte buffer at the head of queue {}",
                capacity, len, qid);
   }
-  q.items.pop_front();
+  q->items.pop_front();
+  PullLocked(Reg(), *q);
+  lock.unlock();
+  q->not_full.notify_one();
+  // The buffer left the queue: copying out and freeing it need no queue lock.
   if (len != 0) std::memcpy(data, buf->data(), len);
   if (user_data_size != 0) (void)buf->GetUserData(user_data, user_data_size, 0);
   *data_len = len;
   buf->Discard();
-  q.not_full.notify_one();
-  PullLocked(Reg(), q);
   return Status::Ok();
 }
 
