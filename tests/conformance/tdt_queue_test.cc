@@ -351,6 +351,52 @@ TEST_F(TdtQueueTest, RoutesFanOutAndChain) {
   for (uint32_t q : {a, b, e}) EXPECT_ACL_OK(acltdtDestroyQueue(q));
 }
 
+TEST_F(TdtQueueTest, ManyThreadsThroughARoute) {
+  constexpr int kProducers = 4, kConsumers = 3, kPerProducer = 150;
+  const uint32_t src = MakeQueue(nullptr, 3), dst = MakeQueue(nullptr, 2);
+  acltdtQueueRouteList* list = OneRouteList(src, dst);
+  ASSERT_ACL_OK(acltdtBindQueueRoutes(list));
+  std::atomic<int> failures{0};
+  std::atomic<uint64_t> sum_in{0}, sum_out{0};
+  std::atomic<int> received{0};
+  std::vector<std::thread> threads;
+  for (int p = 0; p < kProducers; ++p) {
+    threads.emplace_back([&, p] {
+      for (int i = 0; i < kPerProducer; ++i) {
+        const uint64_t value = (static_cast<uint64_t>(p) << 32) | static_cast<uint64_t>(i * 2654435761u);
+        if (acltdtEnqueueData(src, &value, sizeof(value), nullptr, 0, 10000, 0) != ACL_SUCCESS) failures++;
+        sum_in += value;
+      }
+    });
+  }
+  for (int c = 0; c < kConsumers; ++c) {
+    threads.emplace_back([&] {
+      for (;;) {
+        uint64_t value = 0;
+        size_t ret = 0;
+        const aclError rc = acltdtDequeueData(dst, &value, sizeof(value), &ret, nullptr, 0, 200);
+        if (rc == ACL_ERROR_RT_QUEUE_EMPTY) {
+          if (received.load() == kProducers * kPerProducer || failures.load() > 0) return;
+          continue;
+        }
+        if (rc != ACL_SUCCESS || ret != sizeof(value)) {
+          failures++;
+          return;
+        }
+        sum_out += value;
+        received++;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(0, failures.load());
+  EXPECT_EQ(kProducers * kPerProducer, received.load());
+  EXPECT_EQ(sum_in.load(), sum_out.load());
+  EXPECT_ACL_OK(acltdtDestroyQueueRouteList(list));
+  EXPECT_ACL_OK(acltdtDestroyQueue(src));
+  EXPECT_ACL_OK(acltdtDestroyQueue(dst));
+}
+
 TEST_F(TdtQueueTest, GrantAndAttach) {
   const uint32_t qid = MakeQueue("cts_grant", 2);
   const int32_t self = static_cast<int32_t>(getpid());
