@@ -29,6 +29,7 @@ RATIOS = {
     "vector_add_over_memcpy": ("vector_add_gbps", "host_memcpy_gbps"),
     "gemm_over_onednn": ("gemm_1024_gflops", "onednn_gemm_1024_gflops"),  # operators (issue 6)
     "conv_over_onednn": ("conv_resnet_gflops", "onednn_conv_resnet_gflops"),
+    "tdt_pingpong_over_cv": ("tdt_queue_pingpong_us", "cv_queue_pingpong_us"),  # TDT (issue 7)
 }
 
 # Keys whose samples are single operations, so that their p99 means something per call.

@@ -21,7 +21,9 @@ set(NPURT_API_HEADERS
     ${PROJECT_SOURCE_DIR}/include/acl/ops/acl_cblas.h
     ${PROJECT_SOURCE_DIR}/include/aclnn/acl_meta.h
     ${PROJECT_SOURCE_DIR}/include/acl/acl_prof.h
-    ${PROJECT_SOURCE_DIR}/include/acl/acl_dump.h)
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_dump.h
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_tdt.h
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_tdt_queue.h)
 file(GLOB NPURT_ACLNN_OP_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/aclnnop/*.h)
 list(APPEND NPURT_API_HEADERS ${NPURT_ACLNN_OP_HEADERS})
 set(NPURT_API_DIR ${PROJECT_SOURCE_DIR}/src/api)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The single source of truth for which ACL functions npurt exports.
 
-Reads the public headers (include/acl/{acl_base_rt,acl_rt,acl_rt_allocator,acl_rt_memory_soma}.h) and
+Reads the public headers (include/acl/{acl_base_rt,acl_rt,...,acl_tdt,acl_tdt_queue}.h: HEADERS) and
 treats every declaration marked ACL_FUNC_VISIBILITY as an exported function. The headers group their
 functions with marker comments, alone on their line, of the form
 
@@ -32,7 +32,9 @@ HEADERS = ("acl_base_rt.h", "acl_rt.h", "acl_rt_allocator.h", "acl_rt_memory_som
            # starting with "aclnn" are relative to include/ (the aclnn headers live beside include/acl/).
            "acl_base_mdl.h", "acl_op.h", "acl_op_compiler.h", "ops/acl_cblas.h", "aclnn/acl_meta.h",
            # Profiling and dump (issue 5).
-           "acl_prof.h", "acl_dump.h")
+           "acl_prof.h", "acl_dump.h",
+           # TDT channels and queues (issue 7): libacl_tdt_channel.so, libacl_tdt_queue.so.
+           "acl_tdt.h", "acl_tdt_queue.h")
 # Every aclnn operator header (include/aclnnop/aclnn_<op>.h) is exported too.
 ACLNN_OP_DIR = "aclnnop"
 
@@ -70,6 +72,7 @@ GROUPS = (
     ("aclnnop", "aclnn operators"),
     ("prof", "Profiling"),
     ("dump", "Data dump"),
+    ("tdt", "TDT channels and queues"),
 )
 GROUP_TITLES = dict(GROUPS)
 

@@ -51,6 +51,15 @@ enum class HandleTag : uint32_t {
   kNnArray = 0x4e4e4131,
   kNnTensorList = 0x4e4e4c31,
   kNnExecutor = 0x4e4e5831,
+  // Message buffers and TDT (src/core/mbuf.*, src/core/tdt_*).
+  kMbuf = 0x4d425531,            // "MBU1": aclrtMbuf / acltdtBuf
+  kTdtDataItem = 0x54444931,     // "TDI1"
+  kTdtDataset = 0x54445431,      // "TDT1"
+  kTdtChannel = 0x54434831,      // "TCH1"
+  kTdtQueueAttr = 0x54514131,    // "TQA1"
+  kTdtQueueRoute = 0x54515231,   // "TQR1"
+  kTdtRouteList = 0x54524c31,    // "TRL1"
+  kTdtRouteQuery = 0x54525131,   // "TRQ1"
 };
 
 class HandleObject {

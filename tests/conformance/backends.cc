@@ -52,6 +52,7 @@ constexpr Unsupported kUnsupported[] = {
     {"sim_sync", "StreamTest.SynchronizeWithTimeout", kNeedsQueuedWork},
     {"sim_sync", "StreamTest.QueryReportsPendingWork", kNeedsPendingState},
     {"sim_sync", "StreamTest.AbortDiscardsQueuedWorkAndTheStreamStaysUsable", kNeedsQueuedWork},
+    {"sim_sync", "DeviceExtrasTest.DeviceTaskAbortDiscardsQueuedWorkOfEveryStream", kNeedsQueuedWork},
     {"sim_sync", "StreamTest.StreamsRunConcurrentlyAndIndependently", kNeedsQueuedWork},
     {"sim_sync", "EventTest.QueryStatusNumberingsWhilePendingAndAfterCompletion", kNeedsPendingState},
     {"sim_sync", "EventTest.SynchronizeWithTimeout", kNeedsQueuedWork},
