@@ -51,6 +51,11 @@ enum class HandleTag : uint32_t {
   kNnArray = 0x4e4e4131,
   kNnTensorList = 0x4e4e4c31,
   kNnExecutor = 0x4e4e5831,
+  // Model running instances (src/core/graph*).
+  kModelRI = 0x4d524931,         // "MRI1": aclmdlRI
+  kModelTask = 0x4d525431,       // aclmdlRITask
+  kModelTaskGroup = 0x4d524731,  // aclrtTaskGrp
+  kModelCond = 0x4d524331,       // aclmdlRICondHandle
 };
 
 class HandleObject {
