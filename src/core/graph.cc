@@ -103,6 +103,15 @@ void Graph::AppendLocked(GraphStream& gs, const hal::Task* tasks, uint32_t count
   gs.nodes.push_back(n);
 }
 
+void Graph::AppendSelect(GraphStream& gs, hal::SelectFn select, void* arg) {
+  hal::Task t;
+  t.kind = hal::TaskKind::kBatch;
+  t.select = select;
+  t.host_arg = arg;
+  t.id = NextTaskId();
+  AppendLocked(gs, &t, 1, ACL_MODEL_RI_TASK_DEFAULT, nullptr);
+}
+
 void Graph::Finalize() {
   for (auto& gs : streams_) {
     gs->list.tasks = gs->tasks.data();

@@ -190,6 +190,8 @@ class Graph final : public HandleObject {
   GraphStream& AddStream(Stream* stream, bool standalone);  // mu_ held
   void AppendLocked(GraphStream& gs, const hal::Task* tasks, uint32_t count, aclmdlRITaskType type,
                     Event* event);  // mu_ held
+  // mu_ held: appends a conditional batch (hal::SelectFn) that runs the list select(arg, round) returns.
+  void AppendSelect(GraphStream& gs, hal::SelectFn select, void* arg);
   void Finalize();                      // mu_ held: lists point at the recorded tasks
   void WriteTask(GraphStream& gs, uint32_t index, const hal::Task& task);  // mu_ held: sequence lock
   void LeaveStreams();                  // mu_ held: recording streams stop recording

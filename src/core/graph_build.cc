@@ -115,13 +115,8 @@ Status Graph::AppendSwitch(Stream* stream, const SwitchNode& node, Stream* on_tr
   auto n = std::make_unique<SwitchNode>(node);
   n->on_true = t_gs != nullptr ? &t_gs->list : nullptr;
   n->on_false = f_gs != nullptr ? &f_gs->list : nullptr;
-  hal::Task t;
-  t.kind = hal::TaskKind::kBatch;
-  t.select = &SelectSwitch;
-  t.host_arg = n.get();
-  t.id = NextTaskId();
+  AppendSelect(*gs, &SelectSwitch, n.get());
   switch_nodes_.push_back(std::move(n));
-  AppendLocked(*gs, &t, 1, ACL_MODEL_RI_TASK_DEFAULT, nullptr);
   return Status::Ok();
 }
 

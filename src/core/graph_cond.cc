@@ -75,13 +75,8 @@ Status Graph::AddCondTask(Stream* stream, void* cond_handle_obj, aclmdlRICondTas
   node->cond = cond->value();
   node->children = children;
   children_.insert(children_.end(), children.begin(), children.end());  // takes their references
-  hal::Task t;
-  t.kind = hal::TaskKind::kBatch;
-  t.select = &SelectCond;
-  t.host_arg = node.get();
-  t.id = NextTaskId();
+  AppendSelect(*gs, &SelectCond, node.get());
   cond_nodes_.push_back(std::move(node));
-  AppendLocked(*gs, &t, 1, ACL_MODEL_RI_TASK_DEFAULT, nullptr);
   gs->ended = false;
   return Status::Ok();
 }
