@@ -106,6 +106,14 @@ aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
   return ACL_SUCCESS;
 }
 
+aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
+                                       aclrtLaunchKernelAttrValue* attrValue) {
+  NPURT_API_NOT_NULL(attrValue);
+  NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
+  NPURT_API_CHECK(t->graph->KernelAttribute(*t, attrId, attrValue));
+  return ACL_SUCCESS;
+}
+
 aclError aclmdlRITaskDisable(aclmdlRITask task) {
   NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
   NPURT_API_CHECK(t->graph->Disable(*t));

@@ -60,6 +60,7 @@ struct GraphNode {
   bool pending = false;
   bool pending_disable = false;
   aclmdlRITaskParams pending_params{};
+  std::vector<uint8_t> pending_args;  // kernel tasks: the new argument block, copied at SetParams
 };
 
 struct GraphStream {
@@ -156,6 +157,7 @@ class Graph final : public HandleObject {
   Status Disable(const GraphTaskHandle& task);
   Status ApplyUpdates();
   aclmdlRITaskType TaskType(const GraphTaskHandle& task);
+  Status KernelAttribute(const GraphTaskHandle& task, aclrtLaunchKernelAttrId id, aclrtLaunchKernelAttrValue* value);
 
   // --- Conditional tasks (graph_cond.cc).
   Status AddCondTask(Stream* stream, void* cond_handle_obj, aclmdlRICondTaskType type,

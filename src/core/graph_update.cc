@@ -2,6 +2,7 @@
 // re-captured in place. Changes reach the prepared tasks through their sequence lock (Graph::WriteTask),
 // so a replay in flight sees each task either before or after the change, never half of it. Replaced
 // tasks keep their resources (an in-flight replay may still use them) until the graph goes.
+#include <algorithm>
 #include <cstring>
 
 #include "acl/error_codes/rt_error_codes.h"
@@ -41,6 +42,40 @@ StatusOr<std::vector<HandleObject*>> Graph::TasksOf(Stream* stream) {
 aclmdlRITaskType Graph::TaskType(const GraphTaskHandle& task) {
   std::lock_guard<std::mutex> lock(mu_);
   return streams_[task.stream]->nodes[task.node].type;
+}
+
+Status Graph::KernelAttribute(const GraphTaskHandle& task, aclrtLaunchKernelAttrId id,
+                              aclrtLaunchKernelAttrValue* value) {
+  std::lock_guard<std::mutex> lock(mu_);
+  const GraphStream& gs = *streams_[task.stream];
+  const GraphNode& n = gs.nodes[task.node];
+  if (n.type != ACL_MODEL_RI_TASK_KERNEL) {
+    return Err(ACL_ERROR_INVALID_PARAM, "task {} of model instance {} is not a kernel task", task.node, id_);
+  }
+  const hal::KernelLaunch& k = *gs.tasks[n.first].kernel;
+  std::memset(static_cast<void*>(value), 0, sizeof(*value));
+  switch (id) {
+    case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET:
+      value->blockDimOffset = k.block_offset;
+      return Status::Ok();
+    case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT:
+      value->timeout = static_cast<uint16_t>(std::min<uint64_t>(k.timeout_ns / 1000000000ull, UINT16_MAX));
+      return Status::Ok();
+    case ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US: {
+      const uint64_t us = k.timeout_ns / 1000;
+      value->timeoutUs.timeoutLow = static_cast<uint32_t>(us);
+      value->timeoutUs.timeoutHigh = static_cast<uint32_t>(us >> 32);
+      return Status::Ok();
+    }
+    case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP:
+    case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
+      return Status::Ok();  // not kept by the simulated launch: their defaults (0)
+  }
+  return Err(ACL_ERROR_INVALID_PARAM, "launch attribute {} is invalid", static_cast<int>(id));
 }
 
 Status Graph::BeginGroup(Stream* stream) {
@@ -180,6 +215,10 @@ Status Graph::SetParams(const GraphTaskHandle& task, const aclmdlRITaskParams& p
       if (k.funcHandle != nullptr && k.funcHandle != LaunchFunction(gs.tasks[n.first].kernel)) {
         return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "changing the function of a kernel task is not supported");
       }
+      if (const KernelFunction* f = LaunchFunction(gs.tasks[n.first].kernel); k.argsSize < f->args_size()) {
+        return Err(ACL_ERROR_INVALID_PARAM, "argsSize {} is smaller than the {} bytes of kernel '{}' parameters",
+                   k.argsSize, f->args_size(), f->name());
+      }
       break;
     }
     case ACL_MODEL_RI_TASK_EVENT_RECORD:
@@ -203,6 +242,10 @@ Status Graph::SetParams(const GraphTaskHandle& task, const aclmdlRITaskParams& p
   }
   n.pending = true;
   n.pending_params = params;
+  if (n.type == ACL_MODEL_RI_TASK_KERNEL) {
+    const auto* a = static_cast<const uint8_t*>(params.kernelTaskParams.args);
+    n.pending_args.assign(a, a + params.kernelTaskParams.argsSize);
+  }
   return Status::Ok();
 }
 
@@ -232,10 +275,10 @@ Status Graph::ApplyUpdates() {
         } else if (n.type == ACL_MODEL_RI_TASK_KERNEL) {
           const aclmdlRIKernelTaskParams& k = n.pending_params.kernelTaskParams;
           auto launch = std::make_unique<hal::KernelLaunch>(*old.kernel);
-          auto args = std::make_unique<uint8_t[]>(k.argsSize);
-          std::memcpy(args.get(), k.args, k.argsSize);
+          auto args = std::make_unique<uint8_t[]>(n.pending_args.size());
+          std::memcpy(args.get(), n.pending_args.data(), n.pending_args.size());
           launch->args = args.get();
-          launch->args_size = k.argsSize;
+          launch->args_size = n.pending_args.size();
           launch->num_blocks = k.numBlocks;
           launch->failure.clear();
           t.kernel = launch.get();
