@@ -54,6 +54,16 @@ npurt::StatusOr<Graph*> Capturing(npurt::core::Stream* s) {
   return g;
 }
 
+// The entry points that apply one Graph method to a stream: resolve both, call, report.
+aclError OnGraphStream(const char* fn, aclmdlRI modelRI, aclrtStream stream,
+                       npurt::Status (Graph::*method)(npurt::core::Stream*)) {
+  auto g = npurt::api::ResolveGraph(modelRI);
+  if (!g.ok()) return npurt::api::Report(fn, g.status());
+  auto s = npurt::api::ResolveStream(stream);
+  if (!s.ok()) return npurt::api::Report(fn, s.status());
+  return npurt::api::Report(fn, (g.value()->*method)(s.value()));
+}
+
 }  // namespace
 
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
@@ -138,10 +148,7 @@ aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
 }
 
 aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
-  NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
-  NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  NPURT_API_CHECK(g->EndTask(s));
-  return ACL_SUCCESS;
+  return OnGraphStream(__func__, modelRI, stream, &Graph::EndTask);
 }
 
 aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
@@ -154,17 +161,11 @@ aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
 }
 
 aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
-  NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
-  NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  NPURT_API_CHECK(g->Unbind(s));
-  return ACL_SUCCESS;
+  return OnGraphStream(__func__, modelRI, stream, &Graph::Unbind);
 }
 
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
-  NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
-  NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  NPURT_API_CHECK(g->Launch(s));
-  return ACL_SUCCESS;
+  return OnGraphStream(__func__, modelRI, stream, &Graph::Launch);
 }
 
 aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
