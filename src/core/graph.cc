@@ -145,10 +145,7 @@ void Graph::Finalize() {
 
 void Graph::WriteTask(GraphStream& gs, uint32_t index, const hal::Task& task) {
   // Sequence lock (hal::TaskList): readers that overlap the write retry, so none sees half a task.
-  gs.version.fetch_add(1, std::memory_order_acq_rel);
-  std::atomic_thread_fence(std::memory_order_release);
-  std::memcpy(static_cast<void*>(&gs.tasks[index]), static_cast<const void*>(&task), sizeof(hal::Task));
-  gs.version.fetch_add(1, std::memory_order_release);
+  hal::WriteTask(gs.tasks.data(), &gs.version, index, task);
 }
 
 void Graph::LeaveStreams() {

@@ -123,18 +123,35 @@ struct Task {
   SelectFn select = nullptr;        // kBatch: conditional list selection
 };
 
-// Reads task `i` of `list` consistently (retries while a writer holds the sequence lock).
+// Reads task `i` of `list` consistently (retries while a writer holds the sequence lock). The words are
+// read with relaxed atomic loads (plain loads on x86) so that a read racing a write is not a data race.
 inline Task ReadTask(const TaskList& list, uint32_t i) {
   if (list.version == nullptr) return list.tasks[i];
+  static_assert(sizeof(Task) % sizeof(uint64_t) == 0 && alignof(Task) >= alignof(uint64_t));
+  const auto* src = reinterpret_cast<const uint64_t*>(&list.tasks[i]);
+  uint64_t words[sizeof(Task) / sizeof(uint64_t)];
   for (;;) {
     const uint32_t before = list.version->load(std::memory_order_acquire);
     if ((before & 1u) == 0) {
-      Task t;
-      std::memcpy(static_cast<void*>(&t), static_cast<const void*>(&list.tasks[i]), sizeof(Task));
+      for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) words[w] = __atomic_load_n(&src[w], __ATOMIC_RELAXED);
       std::atomic_thread_fence(std::memory_order_acquire);
-      if (list.version->load(std::memory_order_relaxed) == before) return t;
+      if (list.version->load(std::memory_order_relaxed) == before) break;
     }
   }
+  Task t;
+  std::memcpy(static_cast<void*>(&t), words, sizeof(Task));
+  return t;
+}
+
+// The writer's side: core rewrites task `i` (`version` odd meanwhile; one writer at a time).
+inline void WriteTask(Task* tasks, std::atomic<uint32_t>* version, uint32_t i, const Task& task) {
+  version->fetch_add(1, std::memory_order_acq_rel);
+  std::atomic_thread_fence(std::memory_order_release);
+  uint64_t words[sizeof(Task) / sizeof(uint64_t)];
+  std::memcpy(words, static_cast<const void*>(&task), sizeof(Task));
+  auto* dst = reinterpret_cast<uint64_t*>(&tasks[i]);
+  for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) __atomic_store_n(&dst[w], words[w], __ATOMIC_RELAXED);
+  version->fetch_add(1, std::memory_order_release);
 }
 
 // Details handed to the failure hook.
