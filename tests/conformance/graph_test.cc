@@ -319,6 +319,26 @@ TEST_F(GraphTest, NamesIdsAndDestroyCallbacks) {
   EXPECT_EQ(unregistered, 0);
 }
 
+TEST_F(GraphTest, DestroyDuringReplaysIsDeferredUntilTheyFinish) {
+  Stream s;
+  DevBuf src(kBytes), dst(kBytes);
+  const auto data = RandomBytes(kBytes, 8);
+  ASSERT_ACL_OK(src.Upload(data.data(), kBytes));
+  aclmdlRI ri = Capture(s, [&](aclrtStream st) {
+    for (int i = 0; i < 8; ++i) {
+      EXPECT_ACL_OK(aclrtMemcpyAsync(dst.get(), kBytes, src.get(), kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, st));
+    }
+  });
+  int calls = 0;
+  ASSERT_ACL_OK(aclmdlRIDestroyRegisterCallback(ri, CountCall, &calls));
+  for (int i = 0; i < 20; ++i) ASSERT_ACL_OK(aclmdlRIExecuteAsync(ri, s));
+  ASSERT_ACL_OK(aclmdlRIDestroy(ri));  // does not wait; the replays keep what they use
+  EXPECT_EQ(calls, 1);
+  EXPECT_BAD_HANDLE(aclmdlRIExecuteAsync(ri, s));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  EXPECT_EQ(FirstDifference(dst.Read().data(), data.data(), kBytes), -1);
+}
+
 TEST_F(GraphTest, DebugPrintWritesJson) {
   Stream s;
   DevBuf d(kBytes);
