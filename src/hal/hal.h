@@ -124,7 +124,7 @@ struct Task {
 };
 
 // Reads task `i` of `list` consistently (retries while a writer holds the sequence lock). The words are
-// read with relaxed atomic loads (plain loads on x86) so that a read racing a write is not a data race.
+// read with atomic loads (plain loads on x86) so that a read racing a write is not a data race.
 inline Task ReadTask(const TaskList& list, uint32_t i) {
   if (list.version == nullptr) return list.tasks[i];
   static_assert(sizeof(Task) % sizeof(uint64_t) == 0 && alignof(Task) >= alignof(uint64_t));
@@ -133,8 +133,8 @@ inline Task ReadTask(const TaskList& list, uint32_t i) {
   for (;;) {
     const uint32_t before = list.version->load(std::memory_order_acquire);
     if ((before & 1u) == 0) {
-      for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) words[w] = __atomic_load_n(&src[w], __ATOMIC_RELAXED);
-      std::atomic_thread_fence(std::memory_order_acquire);
+      // Acquire loads (plain loads on x86): the version re-check below cannot move before them.
+      for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) words[w] = __atomic_load_n(&src[w], __ATOMIC_ACQUIRE);
       if (list.version->load(std::memory_order_relaxed) == before) break;
     }
   }
@@ -146,11 +146,11 @@ inline Task ReadTask(const TaskList& list, uint32_t i) {
 // The writer's side: core rewrites task `i` (`version` odd meanwhile; one writer at a time).
 inline void WriteTask(Task* tasks, std::atomic<uint32_t>* version, uint32_t i, const Task& task) {
   version->fetch_add(1, std::memory_order_acq_rel);
-  std::atomic_thread_fence(std::memory_order_release);
   uint64_t words[sizeof(Task) / sizeof(uint64_t)];
   std::memcpy(words, static_cast<const void*>(&task), sizeof(Task));
   auto* dst = reinterpret_cast<uint64_t*>(&tasks[i]);
-  for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) __atomic_store_n(&dst[w], words[w], __ATOMIC_RELAXED);
+  // Release stores (plain stores on x86): none can move before the odd version above.
+  for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) __atomic_store_n(&dst[w], words[w], __ATOMIC_RELEASE);
   version->fetch_add(1, std::memory_order_release);
 }
 
