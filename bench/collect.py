@@ -30,6 +30,9 @@ RATIOS = {
     "gemm_over_onednn": ("gemm_1024_gflops", "onednn_gemm_1024_gflops"),  # operators (issue 6)
     "conv_over_onednn": ("conv_resnet_gflops", "onednn_conv_resnet_gflops"),
     "tdt_pingpong_over_cv": ("tdt_queue_pingpong_us", "cv_queue_pingpong_us"),  # TDT (issue 7)
+    # Graphs (issue 7): bench/graph/graph_bench.cc.
+    "graph_over_stream": ("graph_replay_per_node_ns", "stream_issue_per_node_ns"),
+    "graph_over_stream_fill": ("graph_replay_fill_per_node_ns", "stream_issue_fill_per_node_ns"),
 }
 
 # Keys whose samples are single operations, so that their p99 means something per call.
@@ -66,6 +69,9 @@ TARGETS = {
     "conv_over_onednn": (">=", 0.9),
     "op_dispatch_us": ("<=", 1.0),
     "op_cache_hit_us": ("<=", 3.0),
+    # Graphs (issue 7): bench/graph/graph_bench.cc.
+    "graph_replay_per_node_ns": ("<=", 100.0),
+    "graph_over_stream": ("<=", 0.5),
 }
 
 NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}

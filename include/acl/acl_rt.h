@@ -2131,6 +2131,10 @@ typedef enum {
     ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED,
 } aclmdlRICaptureStatus;
 
+// aclmdlRIBindStream flags: the stream a launch starts with, or one that runs when activated.
+#define ACL_MODEL_STREAM_FLAG_HEAD 0x00000000U
+#define ACL_MODEL_STREAM_FLAG_DEFAULT 0x7FFFFFFFU
+
 // Detail levels of aclmdlRIDebugJsonPrint.
 #define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
 #define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL

@@ -8,6 +8,7 @@
 #include "api/api_common.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/graph_capture.h"
 #include "core/host_memory.h"
 #include "core/mem_host_register.h"
 #include "core/mem_managed.h"
@@ -144,6 +145,7 @@ aclError aclrtFreeHostWithDevSync(void* hostPtr) {
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+  NPURT_API_CHECK(npurt::core::CheckCaptureSafe(__func__, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT));
   NPURT_API_CHECK(npurt::core::Memcpy(dst, destMax, src, count, kind, nullptr));
   return ACL_SUCCESS;
 }
@@ -167,6 +169,7 @@ aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* sr
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                        aclrtMemcpyKind kind) {
+  NPURT_API_CHECK(npurt::core::CheckCaptureSafe(__func__, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT));
   NPURT_API_CHECK(npurt::core::Memcpy2d(dst, dpitch, src, spitch, width, height, kind, nullptr));
   return ACL_SUCCESS;
 }
@@ -179,6 +182,7 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  NPURT_API_CHECK(npurt::core::CheckCaptureSafe(__func__, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT));
   NPURT_API_CHECK(npurt::core::Memset(devPtr, maxCount, value, count, nullptr));
   return ACL_SUCCESS;
 }
@@ -190,6 +194,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
 }
 
 aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
+  NPURT_API_CHECK(npurt::core::CheckCaptureSafe(__func__, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT));
   NPURT_API_CHECK(npurt::core::MemsetD32(ptr, memSize, value, N, nullptr));
   return ACL_SUCCESS;
 }

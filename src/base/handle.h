@@ -60,6 +60,11 @@ enum class HandleTag : uint32_t {
   kTdtQueueRoute = 0x54515231,   // "TQR1"
   kTdtRouteList = 0x54524c31,    // "TRL1"
   kTdtRouteQuery = 0x54525131,   // "TRQ1"
+  // Model running instances (src/core/graph*).
+  kModelRI = 0x4d524931,         // "MRI1": aclmdlRI
+  kModelTask = 0x4d525431,       // aclmdlRITask
+  kModelTaskGroup = 0x4d524731,  // aclrtTaskGrp
+  kModelCond = 0x4d524331,       // aclmdlRICondHandle
 };
 
 class HandleObject {

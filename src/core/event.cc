@@ -5,6 +5,7 @@
 #include "base/clock.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/graph.h"
 #include "core/stream.h"
 
 namespace npurt::core {
@@ -46,6 +47,8 @@ StatusOr<Event*> Event::Create(Context* context, uint32_t flags, bool reusable) 
 }
 
 Status Event::Record(Stream* stream) {
+  if (Graph* graph = stream->recording()) return graph->AppendRecord(stream, this);
+  recorded_in.store(nullptr, std::memory_order_release);
   hal::Task t;
   t.kind = hal::TaskKind::kFlagSignal;
   t.flag = flag_.get();
@@ -57,24 +60,54 @@ Status Event::Record(Stream* stream) {
   return Status::Ok();
 }
 
-Status Event::Reset(Stream* stream) {
-  // A reset is ordered in the stream like any task; the sequence flag needs no clearing because a
-  // later wait targets the record count at the time of that wait.
+namespace {
+int32_t RaiseResetMark(void* arg) {
+  auto* e = static_cast<Event*>(arg);
+  __atomic_store_n(const_cast<uint64_t*>(e->reset_mark()), e->flag()->value(), __ATOMIC_RELEASE);
+  return 0;
+}
+}  // namespace
+
+hal::Task Event::ResetTask() {
   hal::Task t;
-  t.kind = hal::TaskKind::kNop;
+  t.kind = hal::TaskKind::kCompute;
+  t.compute_fn = &RaiseResetMark;
+  t.host_arg = this;
   RetainForTask(t, this);
+  return t;
+}
+
+Status Event::Reset(Stream* stream) {
+  // A reset is ordered in the stream like any task. The sequence flag needs no clearing because a
+  // later stream wait targets the record count at the time of that wait; the reset mark serves waits
+  // replayed by graphs.
+  if (Graph* graph = stream->recording()) return graph->AppendReset(stream, this);
+  hal::Task t = ResetTask();
   stream->Submit(t);
   return Status::Ok();
 }
 
 Status Event::StreamWait(Stream* stream, int64_t timeout_ms) {
+  const uint64_t timeout_ns = timeout_ms > 0 ? static_cast<uint64_t>(timeout_ms) * 1000000ull : 0;
+  Graph* source = recorded_in.load(std::memory_order_acquire);
+  Graph* graph = stream->recording();
+  if (source != nullptr && source->state() == Graph::State::kCapturing && graph != source) {
+    // The event's latest record is inside a capture: the waiting stream joins it (CUDA semantics).
+    if (graph != nullptr) {
+      return Err(ACL_ERROR_RT_CAPTURE_DEPENDENCY, "stream {} records into another model instance than event {}",
+                 stream->id(), id_);
+    }
+    NPURT_RETURN_IF_ERROR(source->Join(stream));
+    graph = source;
+  }
+  if (graph != nullptr) return graph->AppendWait(stream, this, timeout_ns);
   const uint64_t target = recorded();
   if (target == 0) return Status::Ok();  // never recorded: nothing to wait for
   hal::Task t;
   t.kind = hal::TaskKind::kFlagWait;
   t.flag = flag_.get();
   t.value = target;
-  t.timeout_ns = timeout_ms > 0 ? static_cast<uint64_t>(timeout_ms) * 1000000ull : 0;
+  t.timeout_ns = timeout_ns;
   RetainForTask(t, this);
   stream->Submit(t);
   return Status::Ok();

@@ -15,6 +15,7 @@
 namespace npurt::core {
 
 class Context;
+class Graph;
 class Stream;
 
 class Event final : public HandleObject {
@@ -39,6 +40,16 @@ class Event final : public HandleObject {
 
   void Destroy();
 
+  // --- Graphs (src/core/graph*). A reset raises the reset mark to the flag's value when it executes; a
+  // replayed wait on an event recorded outside its graph waits for the flag to pass the mark, i.e. for the
+  // next record after the last reset (ACL's set/reset event semantics).
+  const uint64_t* reset_mark() const { return &reset_mark_; }
+  hal::Task ResetTask();
+  // A graph launch counts the records of this event that it will execute.
+  void AddRecords(uint64_t n) { recorded_.fetch_add(n, std::memory_order_acq_rel); }
+  // The graph whose recording holds this event's latest record (null: recorded outside any recording).
+  std::atomic<Graph*> recorded_in{nullptr};
+
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
@@ -51,6 +62,7 @@ class Event final : public HandleObject {
   uint32_t id_;
   std::unique_ptr<hal::Flag> flag_;
   std::atomic<uint64_t> recorded_{0};
+  alignas(8) uint64_t reset_mark_ = 0;  // written by reset tasks, read by waits (atomic builtins)
 };
 
 // Retains a HandleObject for a task and releases it in the task's cleanup.

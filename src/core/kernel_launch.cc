@@ -189,6 +189,10 @@ Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* strea
   return Status::Ok();
 }
 
+KernelFunction* LaunchFunction(const hal::KernelLaunch* launch) {
+  return static_cast<const LaunchRecord*>(launch->owner)->function;
+}
+
 void PackArgsArray(const KernelFunction& function, void* const* args, std::vector<uint8_t>* block) {
   block->assign(function.args_size(), 0);
   for (uint32_t i = 0; i < function.param_count(); ++i) {

@@ -52,6 +52,9 @@ Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* strea
                     const LaunchArgs& args);
 
 // Packs one host pointer per parameter (aclrtLaunchKernelWithArgsArray) into `block`.
+// The function a launch runs (graph task introspection).
+KernelFunction* LaunchFunction(const hal::KernelLaunch* launch);
+
 void PackArgsArray(const KernelFunction& function, void* const* args, std::vector<uint8_t>* block);
 
 // Exception reporting of failed kernel tasks (called from core/exception.cc): the function and argument

@@ -6,6 +6,7 @@
 #include "acl/acl_rt.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/graph_capture.h"
 #include "core/host_memory.h"
 #include "core/mem_host_register.h"
 #include "core/runtime.h"
@@ -139,6 +140,12 @@ Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t
   t.size = count;
   const bool src_host_pageable = s->device == nullptr && !s->pinned;
   const bool dst_host_pageable = d->device == nullptr && !d->pinned;
+  if ((src_host_pageable || dst_host_pageable) && stream->recording() != nullptr &&
+      stream->recording()->state() == Graph::State::kCapturing) {
+    // Captured, the copy would read (or write) pageable memory at replay time, not now.
+    NPURT_RETURN_IF_ERROR(CheckCaptureSafe("an asynchronous copy of pageable host memory",
+                                           ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC));
+  }
   if (src_host_pageable || staged_kind) {
     // The caller may reuse a pageable source as soon as we return: stage it now.
     void* staging = std::malloc(count);

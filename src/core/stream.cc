@@ -5,6 +5,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/exception.h"
+#include "core/graph.h"
 #include "core/hooks.h"
 #include "core/thread_state.h"
 #include "dfx/log.h"
@@ -62,6 +63,9 @@ bool Stream::persistent() const { return (options_.flags & ACL_STREAM_PERSISTENT
 
 uint64_t Stream::Submit(hal::Task& task) {
   task.id = NextTaskId();
+  if (Graph* graph = recording()) [[unlikely]] {
+    return graph->Append(this, task);
+  }
   Tls().last_task_id = task.id;
   dfx::ProfRecordSubmit(device_->id(), id_, task);
   NPURT_LOG_DEBUG("RUNTIME", "submit task {} (kind {}) to stream {} on device {}", task.id, int(task.kind), id_,
@@ -76,6 +80,11 @@ Status Stream::StickyError() const {
 }
 
 Status Stream::Synchronize(int64_t timeout_ms) {
+  if (Graph* graph = recording()) {
+    // A persistent stream bound to a model being built has nothing queued: its tasks are the model's.
+    if (persistent() && graph->state() == Graph::State::kBuilding) return Status::Ok();
+    return Err(ACL_ERROR_RT_STREAM_CAPTURED, "stream {} is being captured into a model; end the capture first", id_);
+  }
   const uint64_t target = queue_->submitted();
   if (!queue_->WaitHost(target, DeadlineFromMs(timeout_ms))) {
     return Err(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream {} did not finish within {} ms", id_, timeout_ms);

@@ -14,6 +14,7 @@ namespace npurt::core {
 
 class Context;
 class Device;
+class Graph;
 
 struct StreamOptions {
   uint32_t priority = 0;
@@ -38,8 +39,13 @@ class Stream final : public HandleObject {
   void set_failure_mode(uint64_t mode);
   bool persistent() const;
 
-  // Submits a task (assigns its runtime-wide id) and returns its sequence number.
+  // Submits a task (assigns its runtime-wide id) and returns its sequence number. While the stream
+  // records into a graph (capture, model building) the task goes to the graph instead and 0 is returned
+  // (a sequence number every stream has passed, so callers that wait for it do not block).
   uint64_t Submit(hal::Task& task);
+  // The graph this stream records into (null = none); set and cleared by the graph under its lock.
+  Graph* recording() const { return recording_.load(std::memory_order_acquire); }
+  void set_recording(Graph* graph) { recording_.store(graph, std::memory_order_release); }
   // True once every task up to `seq` completed.
   bool Passed(uint64_t seq) const { return queue_->completed() >= seq; }
   bool Idle() const { return queue_->completed() >= queue_->submitted(); }
@@ -75,6 +81,7 @@ class Stream final : public HandleObject {
   std::atomic<uint32_t> priority_;
   std::atomic<uint64_t> failure_mode_{0};
   std::atomic<bool> destroyed_{false};
+  std::atomic<Graph*> recording_{nullptr};
 };
 
 uint32_t NextTaskId();

@@ -68,6 +68,7 @@ KindInfo DescribeKind(hal::TaskKind kind) {
     case hal::TaskKind::kValueWrite: return {"VALUE_WRITE", "SCHEDULER"};
     case hal::TaskKind::kValueWait: return {"VALUE_WAIT", "SCHEDULER"};
     case hal::TaskKind::kFail: return {"FAIL", "SCHEDULER"};
+    case hal::TaskKind::kBatch: return {"MODEL_EXECUTE", "SCHEDULER"};
     default: break;
   }
   // Compute work (kernels, operators) and kinds added after this table: the AI-core engine.

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,7 +44,33 @@ enum class TaskKind : uint8_t {
   kCompute,     // runs compute_fn(host_arg) on the executing engine; its return value (0 = success) is the
                 // task's code. Operators use it: the work runs inline, in stream order, no hand-off.
   kKernel,      // runs `kernel`'s blocks on the device's AI cores; completes when the last block finished
+  kBatch,       // runs a TaskList in place, as one task of this queue (graph replay): see TaskList
 };
+
+// Task::aux bits of kFlagSignal / kFlagWait. Graph replay needs values that differ per replay while the
+// prepared tasks stay untouched; these let the driver compute them when the task executes.
+inline constexpr uint32_t kFlagRelative = 1;   // value += the base of the enclosing kBatch (its Task::value)
+inline constexpr uint32_t kFlagIncrement = 2;  // kFlagSignal: raise the flag by one (value is ignored)
+// kFlagWait with `src` set: the target is value + the 64-bit word at src, read when the wait starts (a
+// reset mark that core moves; e.g. "the next record after the last reset").
+
+// A prepared list of tasks that a kBatch task runs in place, in order, one at a time, on the executing
+// queue. The driver reads each task when it reaches it, through the sequence lock `version` (odd while
+// core rewrites a task), so an update made before a replay reaches a task is seen whole, never half
+// written. Tasks of a list never run their `cleanup` (the list's owner does that once) and report no
+// individual completion: the kBatch task completes when its last task did, or fails with the first
+// failure (the rest of the list is skipped). A kBatch inside a list nests (at most kMaxBatchDepth).
+struct Task;
+struct TaskList {
+  const Task* tasks = nullptr;
+  uint32_t count = 0;
+  const std::atomic<uint32_t>* version = nullptr;  // null: the list never changes
+};
+inline constexpr int kMaxBatchDepth = 8;
+// Conditional batches: when a kBatch has `select`, the driver runs select(host_arg, round) for round 0,
+// 1, ... and each list it returns, until it returns null (if / while / switch of a graph). It runs on the
+// executing thread, in stream order, and must not block.
+using SelectFn = const TaskList* (*)(void* arg, uint32_t round);
 
 // Comparison used by kValueWait (numbering of aclrtValueWait's flags).
 enum class ValueCompare : uint32_t { kGreaterEqual = 0, kEqual = 1, kAnd = 2, kNor = 3 };
@@ -92,7 +119,40 @@ struct Task {
   CleanupFn cleanup = nullptr;
   void* cleanup_arg = nullptr;
   KernelLaunch* kernel = nullptr;  // kKernel
+  const TaskList* batch = nullptr;  // kBatch: the list to run (unless `select` is set)
+  SelectFn select = nullptr;        // kBatch: conditional list selection
 };
+
+// Reads task `i` of `list` consistently (retries while a writer holds the sequence lock). The words are
+// read with atomic loads (plain loads on x86) so that a read racing a write is not a data race.
+inline Task ReadTask(const TaskList& list, uint32_t i) {
+  if (list.version == nullptr) return list.tasks[i];
+  static_assert(sizeof(Task) % sizeof(uint64_t) == 0 && alignof(Task) >= alignof(uint64_t));
+  const auto* src = reinterpret_cast<const uint64_t*>(&list.tasks[i]);
+  uint64_t words[sizeof(Task) / sizeof(uint64_t)];
+  for (;;) {
+    const uint32_t before = list.version->load(std::memory_order_acquire);
+    if ((before & 1u) == 0) {
+      // Acquire loads (plain loads on x86): the version re-check below cannot move before them.
+      for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) words[w] = __atomic_load_n(&src[w], __ATOMIC_ACQUIRE);
+      if (list.version->load(std::memory_order_relaxed) == before) break;
+    }
+  }
+  Task t;
+  std::memcpy(static_cast<void*>(&t), words, sizeof(Task));
+  return t;
+}
+
+// The writer's side: core rewrites task `i` (`version` odd meanwhile; one writer at a time).
+inline void WriteTask(Task* tasks, std::atomic<uint32_t>* version, uint32_t i, const Task& task) {
+  version->fetch_add(1, std::memory_order_acq_rel);
+  uint64_t words[sizeof(Task) / sizeof(uint64_t)];
+  std::memcpy(words, static_cast<const void*>(&task), sizeof(Task));
+  auto* dst = reinterpret_cast<uint64_t*>(&tasks[i]);
+  // Release stores (plain stores on x86): none can move before the odd version above.
+  for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) __atomic_store_n(&dst[w], words[w], __ATOMIC_RELEASE);
+  version->fetch_add(1, std::memory_order_release);
+}
 
 // Details handed to the failure hook.
 struct TaskFailure {

@@ -1,5 +1,7 @@
 #include "drivers/sim/sim_flag.h"
 
+#include <algorithm>
+
 #include "base/clock.h"
 #include "drivers/sim/sim_queue.h"
 
@@ -10,8 +12,18 @@ bool SimFlag::WaitHost(uint64_t target, uint64_t deadline_ns) {
 }
 
 void SimFlag::Signal(uint64_t new_value) {
+  // Monotonic: graph replays raise event flags by increments (Increment) while ordinary records store
+  // absolute counts, so a late absolute store must never lower the flag.
+  uint64_t cur = value_.load(std::memory_order_acquire);
+  while (cur < new_value && !value_.compare_exchange_weak(cur, new_value, std::memory_order_acq_rel)) {
+  }
+  Wake(std::max(cur, new_value));
+}
+
+void SimFlag::Increment() { Wake(value_.fetch_add(1, std::memory_order_acq_rel) + 1); }
+
+void SimFlag::Wake(uint64_t new_value) {
   timestamp_ns_.store(NowNs(), std::memory_order_release);
-  value_.store(new_value, std::memory_order_release);
   std::vector<Waiter> ready;
   {
     std::lock_guard<std::mutex> lock(mu_);

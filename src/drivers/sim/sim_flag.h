@@ -18,14 +18,18 @@ class SimFlag final : public hal::Flag, public ParkSite {
   uint64_t timestamp_ns() const override { return timestamp_ns_.load(std::memory_order_acquire); }
   bool WaitHost(uint64_t value, uint64_t deadline_ns) override;
 
-  // Executed by a signal task.
+  // Executed by a signal task: raises the flag to `value` (never lowers it).
   void Signal(uint64_t value);
+  // Executed by an incrementing signal task (graph replays of event records).
+  void Increment();
   // Registers `queue` to resume once the flag reaches `target`; false if it already has (the caller
   // continues without parking).
   bool ParkUntil(SimQueue* queue, uint64_t target, uint64_t token);
   bool Cancel(SimQueue* queue, uint64_t token) override;
 
  private:
+  void Wake(uint64_t new_value);
+
   struct Waiter {
     SimQueue* queue;
     uint64_t target;

@@ -49,6 +49,7 @@ bool WritesMemory(hal::TaskKind kind) {
     case hal::TaskKind::kHostFunc:
     case hal::TaskKind::kCompute:
     case hal::TaskKind::kKernel:
+    case hal::TaskKind::kBatch:
       return true;
     default:
       return false;
@@ -190,12 +191,82 @@ void SimQueue::Run() {
 }
 
 SimQueue::Step SimQueue::Execute(const hal::Task& task, int32_t* code, std::string* message) {
-  // A head task that parked earlier is finished by its resumption result.
+  if (task.kind == hal::TaskKind::kBatch) return ExecuteBatch(task, code, message);
+  return ExecuteOne(task, code, message);
+}
+
+namespace {
+
+// The value a flag task of a batch uses: relative values are offset by the batch's base.
+hal::Task Resolve(const hal::Task& task, uint64_t base) {
+  hal::Task t = task;
+  if ((t.kind == hal::TaskKind::kFlagSignal || t.kind == hal::TaskKind::kFlagWait) &&
+      (t.aux & hal::kFlagRelative) != 0) {
+    t.value += base;
+  }
+  return t;
+}
+
+}  // namespace
+
+bool SimQueue::PushFrame(const hal::Task& batch) {
+  if (head_state_.depth == hal::kMaxBatchDepth) return false;
+  BatchFrame& f = head_state_.frames[head_state_.depth++];
+  f.pos = 0;
+  f.round = 0;
+  f.select = batch.select;
+  f.select_arg = batch.host_arg;
+  f.list = batch.select != nullptr ? batch.select(batch.host_arg, 0) : batch.batch;
+  return true;
+}
+
+// Runs the lists of a kBatch head task from where it stopped. Each list task is read when reached (see
+// hal::TaskList); a task that parks parks the whole queue and is finished by its resumption.
+SimQueue::Step SimQueue::ExecuteBatch(const hal::Task& task, int32_t* code, std::string* message) {
+  if (head_state_.depth == 0 && !PushFrame(task)) return Step::kDone;
+  for (;;) {
+    BatchFrame& f = head_state_.frames[head_state_.depth - 1];
+    if (f.list == nullptr || f.pos >= f.list->count) {
+      if (f.list != nullptr && f.select != nullptr) {
+        f.list = f.select(f.select_arg, ++f.round);
+        f.pos = 0;
+        if (f.list != nullptr) continue;
+      }
+      if (--head_state_.depth == 0) return Step::kDone;
+      ++head_state_.frames[head_state_.depth - 1].pos;
+      continue;
+    }
+    const hal::Task sub = Resolve(hal::ReadTask(*f.list, f.pos), task.value);
+    if (sub.kind == hal::TaskKind::kBatch) {
+      if (!PushFrame(sub)) {
+        *code = ACL_ERROR_RT_INTERNAL_ERROR;
+        *message = "conditional tasks nest too deeply";
+        head_state_.depth = 0;
+        return Step::kDone;
+      }
+      continue;
+    }
+    if (ExecuteOne(sub, code, message) == Step::kPark) return Step::kPark;
+    if (*code != 0) {
+      head_state_.depth = 0;
+      return Step::kDone;
+    }
+    ++head_state_.frames[head_state_.depth - 1].pos;
+  }
+}
+
+SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::string* message) {
+  // A task that parked earlier is finished by its resumption result.
   if (head_state_.resumed) {
+    {
+      // Inside a batch the head task goes on: forget the site now (a flag of the batch may go away).
+      std::lock_guard<std::mutex> lock(park_mu_);
+      parked_site_ = nullptr;
+    }
     *code = head_state_.resume_code;
     if (*code == ACL_ERROR_RT_TASK_TIMEOUT) *message = "wait task timed out";
     if (*code != 0 && task.kind == hal::TaskKind::kKernel) *message = task.kernel->failure;
-    head_state_ = HeadState{};
+    ClearPark();
     return Step::kDone;
   }
   switch (task.kind) {
@@ -223,7 +294,11 @@ SimQueue::Step SimQueue::Execute(const hal::Task& task, int32_t* code, std::stri
       __atomic_store_n(static_cast<uint64_t*>(task.dst), task.value, __ATOMIC_RELEASE);
       return Step::kDone;
     case hal::TaskKind::kFlagSignal:
-      static_cast<SimFlag*>(task.flag)->Signal(task.value);
+      if ((task.aux & hal::kFlagIncrement) != 0) {
+        static_cast<SimFlag*>(task.flag)->Increment();
+      } else {
+        static_cast<SimFlag*>(task.flag)->Signal(task.value);
+      }
       return Step::kDone;
     case hal::TaskKind::kFlagWait:
       return ParkOnFlag(task);
@@ -255,15 +330,25 @@ SimQueue::Step SimQueue::Execute(const hal::Task& task, int32_t* code, std::stri
       *code = task.compute_fn(task.host_arg);
       if (*code != 0) *message = "operator failed on the device";
       return Step::kDone;
+    case hal::TaskKind::kBatch:
+      break;  // handled by Execute
   }
   *code = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
   *message = "unknown task kind";
   return Step::kDone;
 }
 
+namespace {
+uint64_t WaitTarget(const hal::Task& task) {
+  if (task.src == nullptr) return task.value;
+  return task.value + __atomic_load_n(static_cast<const uint64_t*>(task.src), __ATOMIC_ACQUIRE);
+}
+}  // namespace
+
 SimQueue::Step SimQueue::ParkOnFlag(const hal::Task& task) {
   auto* flag = static_cast<SimFlag*>(task.flag);
-  if (flag->value() >= task.value) return Step::kDone;
+  const uint64_t target = WaitTarget(task);
+  if (flag->value() >= target) return Step::kDone;
   const uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed) + 1;
   head_state_.parked = true;
   {
@@ -272,12 +357,12 @@ SimQueue::Step SimQueue::ParkOnFlag(const hal::Task& task) {
     parked_token_ = token;
   }
   state_.store(kParked, std::memory_order_release);
-  if (!flag->ParkUntil(this, task.value, token)) {
+  if (!flag->ParkUntil(this, target, token)) {
     // Already satisfied: nobody else can resume us, so take the queue back and finish the task.
     std::lock_guard<std::mutex> lock(park_mu_);
     parked_site_ = nullptr;
     state_.store(kRunning, std::memory_order_release);
-    head_state_ = HeadState{};
+    ClearPark();
     return Step::kDone;
   }
   ArmTimeout(token, task.timeout_ns);
@@ -299,7 +384,7 @@ SimQueue::Step SimQueue::ParkOnValue(const hal::Task& task) {
     std::lock_guard<std::mutex> lock(park_mu_);
     parked_site_ = nullptr;
     state_.store(kRunning, std::memory_order_release);
-    head_state_ = HeadState{};
+    ClearPark();
     return Step::kDone;
   }
   ArmTimeout(token, task.timeout_ns);
@@ -344,7 +429,8 @@ void SimQueue::Finish(Cell* cell, int32_t code, std::string message) {
     std::lock_guard<std::mutex> lock(park_mu_);
     parked_site_ = nullptr;
   }
-  head_state_ = HeadState{};
+  ClearPark();
+  head_state_.depth = 0;
   cell->seq.store(head_ + kCapacity, std::memory_order_release);
   ++head_;
   space_signal_.NotifyIfSleeping();
@@ -372,46 +458,72 @@ void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::
 }
 
 void SimQueue::RunInline(const hal::Task& task, uint64_t seq) {
-  int32_t code = 0;
   std::string message;
   if (hal::ActiveTaskObserver() != nullptr) head_start_ns_ = NowNs();  // inline_mu_ held
-  const uint64_t deadline = task.timeout_ns == 0 ? UINT64_MAX : NowNs() + task.timeout_ns;
+  int32_t code = 0;
   if (!Discarding(seq)) {
-    switch (task.kind) {
-      case hal::TaskKind::kFlagWait:
-        if (!task.flag->WaitHost(task.value, deadline)) {
-          code = ACL_ERROR_RT_TASK_TIMEOUT;
-          message = "event wait timed out";
-        }
-        break;
-      case hal::TaskKind::kValueWait:
-        if (!device_->memory_signal().WaitUntil([&] { return ValueSatisfied(task.dst, task.value, task.aux); },
-                                                deadline, kHostSpinNs)) {
-          code = ACL_ERROR_RT_TASK_TIMEOUT;
-          message = "value wait timed out";
-        }
-        break;
-      case hal::TaskKind::kKernel:
-        code = device_->aicore().Run(task.kernel);
-        if (code != 0) message = task.kernel->failure;
-        break;
-      case hal::TaskKind::kHostFunc:
-        inline_host_done_.store(false, std::memory_order_release);
-        task.host_fn(task.host_arg, this);
-        done_signal_.WaitUntil([&] { return inline_host_done_.load(std::memory_order_acquire); }, UINT64_MAX,
-                               kHostSpinNs);
-        code = inline_host_code_.load(std::memory_order_acquire);
-        break;
-      default:
-        if (Execute(task, &code, &message) == Step::kPark) {
-          code = ACL_ERROR_RT_INTERNAL_ERROR;  // unreachable: parking kinds are handled above
-        }
-        break;
-    }
+    code = RunInlineOne(task, task.value, 0, &message);
   } else {
     ReleaseDiscardedSignal(task);
   }
   Complete(task, seq, code, std::move(message));
+}
+
+int32_t SimQueue::RunInlineBatch(const hal::Task& batch, uint64_t base, int depth, std::string* message) {
+  if (depth == hal::kMaxBatchDepth) {
+    *message = "conditional tasks nest too deeply";
+    return ACL_ERROR_RT_INTERNAL_ERROR;
+  }
+  for (uint32_t round = 0;; ++round) {
+    const hal::TaskList* list = batch.select != nullptr ? batch.select(batch.host_arg, round) : batch.batch;
+    if (list == nullptr) return 0;
+    for (uint32_t i = 0; i < list->count; ++i) {
+      const hal::Task sub = Resolve(hal::ReadTask(*list, i), base);
+      const int32_t code = RunInlineOne(sub, base, depth + 1, message);
+      if (code != 0) return code;
+    }
+    if (batch.select == nullptr) return 0;
+  }
+}
+
+int32_t SimQueue::RunInlineOne(const hal::Task& task, uint64_t base, int depth, std::string* message) {
+  int32_t code = 0;
+  const uint64_t deadline = task.timeout_ns == 0 ? UINT64_MAX : NowNs() + task.timeout_ns;
+  switch (task.kind) {
+    case hal::TaskKind::kBatch:
+      code = RunInlineBatch(task, base, depth, message);
+      break;
+    case hal::TaskKind::kFlagWait:
+      if (!task.flag->WaitHost(WaitTarget(task), deadline)) {
+        code = ACL_ERROR_RT_TASK_TIMEOUT;
+        *message = "event wait timed out";
+      }
+      break;
+    case hal::TaskKind::kValueWait:
+      if (!device_->memory_signal().WaitUntil([&] { return ValueSatisfied(task.dst, task.value, task.aux); },
+                                              deadline, kHostSpinNs)) {
+        code = ACL_ERROR_RT_TASK_TIMEOUT;
+        *message = "value wait timed out";
+      }
+      break;
+    case hal::TaskKind::kKernel:
+      code = device_->aicore().Run(task.kernel);
+      if (code != 0) *message = task.kernel->failure;
+      break;
+    case hal::TaskKind::kHostFunc:
+      inline_host_done_.store(false, std::memory_order_release);
+      task.host_fn(task.host_arg, this);
+      done_signal_.WaitUntil([&] { return inline_host_done_.load(std::memory_order_acquire); }, UINT64_MAX,
+                             kHostSpinNs);
+      code = inline_host_code_.load(std::memory_order_acquire);
+      break;
+    default:
+      if (ExecuteOne(task, &code, message) == Step::kPark) {
+        code = ACL_ERROR_RT_INTERNAL_ERROR;  // unreachable: parking kinds are handled above
+      }
+      break;
+  }
+  return code;
 }
 
 bool SimQueue::WaitHost(uint64_t seq, uint64_t deadline_ns) {

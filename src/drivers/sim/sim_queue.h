@@ -59,15 +59,36 @@ class SimQueue final : public hal::Queue {
 
   // Head-task progress for tasks that park (waits, host functions). Written by the executor before
   // parking and by Resume(); the scheduler's hand-off orders the two.
+  // A kBatch head task keeps its position in nested lists here, so that a task inside it that parks
+  // resumes where it stopped.
+  struct BatchFrame {
+    const hal::TaskList* list;
+    uint32_t pos;
+    uint32_t round;
+    hal::SelectFn select;
+    void* select_arg;
+  };
   struct HeadState {
     bool parked = false;      // the head task has parked at least once
     bool resumed = false;     // the parked wait finished
     int32_t resume_code = 0;  // its result
+    int depth = 0;            // kBatch: frames in use
+    BatchFrame frames[hal::kMaxBatchDepth];
   };
 
   Cell* PeekHead();
   Cell* Linger();
   Step Execute(const hal::Task& task, int32_t* code, std::string* message);
+  Step ExecuteOne(const hal::Task& task, int32_t* code, std::string* message);
+  Step ExecuteBatch(const hal::Task& task, int32_t* code, std::string* message);
+  bool PushFrame(const hal::Task& batch);
+  void ClearPark() {
+    head_state_.parked = false;
+    head_state_.resumed = false;
+    head_state_.resume_code = 0;
+  }
+  int32_t RunInlineOne(const hal::Task& task, uint64_t base, int depth, std::string* message);
+  int32_t RunInlineBatch(const hal::Task& batch, uint64_t base, int depth, std::string* message);
   Step ParkOnFlag(const hal::Task& task);
   void ReleaseDiscardedSignal(const hal::Task& task);
   Step ParkOnValue(const hal::Task& task);

@@ -1,0 +1,263 @@
+// Graph (core): a model running instance (aclmdlRI) — the tasks of one or more streams, recorded once
+// (stream capture, or explicit building on persistent streams) and replayed many times.
+//
+// Recording: while a stream captures into a graph, Stream::Submit hands each task to Graph::Append
+// instead of the driver; the task (already validated by the API that built it) is kept as prepared.
+// Streams joined to the capture through events get their own list. Replay (graph_replay.cc) submits one
+// kBatch task (hal::TaskList) to the launching stream: the driver runs the prepared tasks in place, so a
+// replay costs three submissions whatever the graph's size, and nothing is validated again. A graph of
+// several captured streams runs them in capture order (a valid order: a wait always follows the record
+// it waits for), as runs of consecutive tasks of one stream; branches do not run concurrently.
+//
+// Per-replay values: dependencies between the graph's own streams use graph-private flags with values
+// relative to the replay number (hal::kFlagRelative); records of user events raise the event's flag by
+// one (hal::kFlagIncrement) and bump its record count at launch; waits on events recorded outside the
+// graph wait for "the next record after the last reset" (the event's reset mark). Replays of one graph
+// run one after another (each waits for the previous one's done flag), as CUDA graph launches do.
+//
+// Lifetime: each launch retains the graph until its last task finished, so aclmdlRIDestroy never waits:
+// it runs the destroy callbacks and drops the user's reference; the prepared tasks' cleanups run once,
+// when the last reference goes.
+//
+// Thread-safety: recording, updates and introspection take mu_; Launch takes launch_mu_ only (so that
+// concurrent launches get replay numbers in submission order) and reads no mutable state.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "base/handle.h"
+#include "base/status.h"
+#include "hal/hal.h"
+
+namespace npurt::core {
+
+class Context;
+class Device;
+class Event;
+class Stream;
+class Graph;
+struct CondNode;
+struct SwitchNode;
+
+enum class CaptureMode : uint32_t { kGlobal = 0, kThreadLocal = 1, kRelaxed = 2 };
+
+// One user-visible task of a graph stream: prepared tasks [first, first + count) of its list.
+struct GraphNode {
+  uint32_t first = 0;
+  uint32_t count = 1;
+  aclmdlRITaskType type = ACL_MODEL_RI_TASK_DEFAULT;
+  Event* event = nullptr;         // event tasks (kept alive by the prepared task's cleanup)
+  HandleObject* handle = nullptr;  // aclmdlRITask, created on first introspection
+  // aclmdlRITaskSetParams / aclmdlRITaskDisable, applied by aclmdlRIUpdate.
+  bool pending = false;
+  bool pending_disable = false;
+  aclmdlRITaskParams pending_params{};
+  std::vector<uint8_t> pending_args;  // kernel tasks: the new argument block, copied at SetParams
+};
+
+struct GraphStream {
+  Stream* origin = nullptr;  // the captured or bound stream (retained)
+  std::vector<hal::Task> tasks;
+  std::vector<GraphNode> nodes;
+  std::atomic<uint32_t> version{0};  // sequence lock of `tasks` (hal::TaskList)
+  hal::TaskList list;                // stable address: batch tasks point to it
+  // Captured streams run in capture order with the origin; streams bound to an explicitly built model
+  // other than its head run only when activated (nested in the activating stream's list).
+  bool standalone = false;
+  bool ended = false;  // capture: its last task is waited for by another stream; build: aclmdlRIEndTask
+  size_t group_begin = SIZE_MAX;  // open aclmdlRICaptureTaskGrpBegin (node index)
+};
+
+// A task group (aclrtTaskGrp): nodes [first, last) of one graph stream.
+class TaskGroup final : public HandleObject {
+ public:
+  TaskGroup(Graph* graph, uint32_t stream, uint32_t first, uint32_t last)
+      : HandleObject(HandleTag::kModelTaskGroup), graph(graph), stream(stream), first(first), last(last) {}
+  Graph* graph;
+  uint32_t stream;
+  uint32_t first;
+  uint32_t last;
+
+ private:
+  ~TaskGroup() override = default;
+  friend class Graph;
+};
+
+// The handle of one graph task (aclmdlRITask).
+class GraphTaskHandle final : public HandleObject {
+ public:
+  GraphTaskHandle(Graph* graph, uint32_t stream, uint32_t node)
+      : HandleObject(HandleTag::kModelTask), graph(graph), stream(stream), node(node) {}
+  Graph* graph;
+  uint32_t stream;
+  uint32_t node;
+
+ private:
+  ~GraphTaskHandle() override = default;
+  friend class Graph;
+};
+
+class Graph final : public HandleObject {
+ public:
+  enum class State : uint32_t { kEmpty, kCapturing, kBuilding, kReady };
+
+  static StatusOr<Graph*> Create(Context* context, State state);
+
+  Context* context() const { return context_; }
+  uint32_t id() const { return id_; }
+  State state() const { return state_.load(std::memory_order_acquire); }
+  std::mutex& mu() { return mu_; }
+
+  // --- Recording (graph_capture.cc).
+  Status BeginCapture(Stream* stream, CaptureMode mode);
+  // *ended: the capture is over (also when it failed because it was invalidated).
+  Status EndCapture(Stream* stream, bool* ended);
+  void Invalidate(int32_t code, const std::string& why);
+  bool invalidated() const { return invalid_code_.load(std::memory_order_acquire) != 0; }
+  CaptureMode mode() const { return mode_; }
+  // Stream::Submit's hook: keeps `task` as the next task of the stream's list; returns 0.
+  uint64_t Append(Stream* stream, hal::Task& task);
+  // Event tasks recorded into the graph (Event::Record / Reset / StreamWait on a recording stream).
+  Status AppendRecord(Stream* stream, Event* event);
+  Status AppendReset(Stream* stream, Event* event);
+  Status AppendWait(Stream* stream, Event* event, uint64_t timeout_ns);
+  // Joins a stream that waited on an event recorded in this capture.
+  Status Join(Stream* stream);
+
+  // --- Explicit building (graph_build.cc).
+  Status Bind(Stream* stream, bool head);
+  Status EndTask(Stream* stream);
+  Status FinishBuild();
+  Status Unbind(Stream* stream);
+  Status AppendActivate(Stream* stream, Stream* target);
+  Status AppendSwitch(Stream* stream, const SwitchNode& node, Stream* on_true, Stream* on_false);
+  Status CleanStream(Stream* stream);
+
+  // --- Replay (graph_replay.cc).
+  Status Launch(Stream* stream);
+  Status Execute(int32_t timeout_ms);
+
+  // --- Introspection and update (graph_update.cc).
+  std::vector<Stream*> Streams();
+  StatusOr<std::vector<HandleObject*>> TasksOf(Stream* stream);
+  Status BeginGroup(Stream* stream);
+  StatusOr<TaskGroup*> EndGroup(Stream* stream);
+  Status BeginGroupUpdate(Stream* update_stream, TaskGroup* group);
+  Status EndGroupUpdate(Stream* update_stream);
+  Status GetParams(const GraphTaskHandle& task, aclmdlRITaskParams* params);
+  Status SetParams(const GraphTaskHandle& task, const aclmdlRITaskParams& params);
+  Status Disable(const GraphTaskHandle& task);
+  Status ApplyUpdates();
+  aclmdlRITaskType TaskType(const GraphTaskHandle& task);
+  Status KernelAttribute(const GraphTaskHandle& task, aclrtLaunchKernelAttrId id, aclrtLaunchKernelAttrValue* value);
+
+  // --- Conditional tasks (graph_cond.cc).
+  Status AddCondTask(Stream* stream, void* cond_handle_obj, aclmdlRICondTaskType type,
+                     const std::vector<Graph*>& children);
+  const hal::TaskList* HeadList();
+  void AdoptCondition(HandleObject* handle) { conditions_.push_back(handle); }
+
+  // --- Names, callbacks, debug output.
+  void SetName(std::string name);
+  std::string name();
+  Status AddDestroyCallback(aclrtCallback fn, void* user_data);
+  Status RemoveDestroyCallback(aclrtCallback fn);
+  Status WriteJson(const char* path, bool verbose);  // graph_debug.cc
+  void LogSummary();
+
+  // aclmdlRIDestroy: runs the destroy callbacks and drops the user's reference; children of conditional
+  // tasks go with their parent.
+  void Destroy();
+
+  // The graph a stream was last recorded into (aclmdlRIGetTasksByStream); retained.
+  static Graph* OfStream(Stream* stream);
+
+ private:
+  template <typename T, typename... Args>
+  friend T* npurt::NewHandle(Args&&... args);
+  friend class GraphRecorder;
+  Graph(Context* context, State state);
+  ~Graph() override;
+
+  static void ReleaseGraph(void* graph);
+  GraphStream* StreamOf(Stream* stream);  // mu_ held
+  GraphStream& AddStream(Stream* stream, bool standalone);  // mu_ held
+  void AppendLocked(GraphStream& gs, const hal::Task* tasks, uint32_t count, aclmdlRITaskType type,
+                    Event* event);  // mu_ held
+  // mu_ held: appends a conditional batch (hal::SelectFn) that runs the list select(arg, round) returns.
+  void AppendSelect(GraphStream& gs, hal::SelectFn select, void* arg);
+  void Finalize();                      // mu_ held: lists point at the recorded tasks
+  void WriteTask(GraphStream& gs, uint32_t index, const hal::Task& task);  // mu_ held: sequence lock
+  void LeaveStreams();                  // mu_ held: recording streams stop recording
+  void ForgetRecords();                 // mu_ held: events recorded while recording forget the graph
+  static void ForgetStreams(Graph* graph);  // aclmdlRIGetTasksByStream no longer finds the graph
+
+  Context* context_;
+  Device* device_;
+  uint32_t id_;
+  std::atomic<State> state_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<GraphStream>> streams_;
+  uint32_t head_ = 0;
+  bool has_head_ = false;  // explicit build: a stream was bound with ACL_MODEL_STREAM_FLAG_HEAD
+  CaptureMode mode_ = CaptureMode::kGlobal;
+  uint64_t capture_thread_ = 0;
+  std::atomic<int32_t> invalid_code_{0};
+  std::string invalid_why_;
+  // Records of user events: bumped by their count at each launch.
+  std::vector<std::pair<Event*, uint32_t>> records_;
+  // Graph-private flags: one per record of an event inside the recording (waits inside it use them).
+  std::vector<std::unique_ptr<hal::Flag>> private_flags_;
+  std::vector<std::pair<Event*, hal::Flag*>> last_record_;  // while recording
+  std::unordered_map<hal::Flag*, std::pair<GraphStream*, uint32_t>> record_source_;  // flag -> stream, node
+  // Capture order of the tasks of standalone streams (stream, task), and the replayed list built from it.
+  std::vector<std::pair<uint32_t, uint32_t>> order_;
+  std::vector<hal::TaskList> runs_;
+  std::vector<hal::Task> run_tasks_;
+  hal::TaskList run_list_;
+  std::unique_ptr<hal::Flag> done_flag_;
+  std::mutex launch_mu_;
+  uint64_t replays_ = 0;   // launch_mu_
+  Stream* exec_stream_ = nullptr;  // aclmdlRIExecute (created on first use)
+  std::vector<hal::Task> retired_;  // tasks replaced by updates: their cleanups run at destruction
+  std::vector<std::unique_ptr<hal::KernelLaunch>> launches_;  // kernel launches made by updates
+  std::vector<std::unique_ptr<uint8_t[]>> buffers_;           // their argument blocks
+  std::vector<TaskGroup*> groups_;
+  std::vector<Graph*> children_;        // conditional task branches (retained)
+  std::vector<std::unique_ptr<CondNode>> cond_nodes_;
+  std::vector<std::unique_ptr<SwitchNode>> switch_nodes_;
+  std::vector<HandleObject*> conditions_;  // aclmdlRICondHandle (retained)
+  // aclmdlRICaptureTaskUpdateBegin: tasks recorded for a group update.
+  TaskGroup* updating_ = nullptr;
+  Stream* update_stream_ = nullptr;
+  std::vector<hal::Task> update_tasks_;
+  std::vector<std::pair<aclrtCallback, void*>> destroy_callbacks_;
+  std::string name_;
+};
+
+// The condition of a conditional task (graph_cond.cc).
+struct CondNode {
+  aclmdlRICondTaskType type;
+  const uint64_t* cond;
+  std::vector<Graph*> children;
+};
+
+// aclrtSwitchStream inside a model: compares two device values, then runs one bound stream's list.
+struct SwitchNode {
+  const void* left = nullptr;
+  const void* right = nullptr;
+  aclrtCondition cond = ACL_RT_EQUAL;
+  aclrtCompareDataType type = ACL_RT_SWITCH_INT32;
+  const hal::TaskList* on_true = nullptr;
+  const hal::TaskList* on_false = nullptr;
+};
+
+}  // namespace npurt::core
