@@ -29,10 +29,11 @@ RATIOS = {
     "vector_add_over_memcpy": ("vector_add_gbps", "host_memcpy_gbps"),
     "gemm_over_onednn": ("gemm_1024_gflops", "onednn_gemm_1024_gflops"),  # operators (issue 6)
     "conv_over_onednn": ("conv_resnet_gflops", "onednn_conv_resnet_gflops"),
+    "ipc_over_local": ("ipc_event_roundtrip_us", "ipc_local_roundtrip_us"),  # runtime completion (issue 7)
 }
 
 # Keys whose samples are single operations, so that their p99 means something per call.
-P99_KEYS = ("roundtrip_us", "handoff_us", "event_wait_us", "kernel_roundtrip_us")
+P99_KEYS = ("roundtrip_us", "handoff_us", "event_wait_us", "kernel_roundtrip_us", "ipc_event_roundtrip_us")
 
 # Targets (issue "runtime core"): key -> (comparison, bound).
 TARGETS = {
@@ -65,6 +66,7 @@ TARGETS = {
     "conv_over_onednn": (">=", 0.9),
     "op_dispatch_us": ("<=", 1.0),
     "op_cache_hit_us": ("<=", 3.0),
+    "ipc_event_roundtrip_us": ("<=", 20.0),  # runtime completion (issue 7): bench/ipc/ipc_bench.cc
 }
 
 NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}

@@ -10,8 +10,12 @@ bool SimFlag::WaitHost(uint64_t target, uint64_t deadline_ns) {
 }
 
 void SimFlag::Signal(uint64_t new_value) {
-  timestamp_ns_.store(NowNs(), std::memory_order_release);
-  value_.store(new_value, std::memory_order_release);
+  timestamp_ns_->store(NowNs(), std::memory_order_release);
+  value_->store(new_value, std::memory_order_release);
+  WakeWaiters(new_value);
+}
+
+void SimFlag::WakeWaiters(uint64_t new_value) {
   std::vector<Waiter> ready;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -24,6 +28,7 @@ void SimFlag::Signal(uint64_t new_value) {
         ++i;
       }
     }
+    waiter_count_.store(waiters_.size(), std::memory_order_release);
   }
   for (const Waiter& w : ready) w.queue->Resume(w.token, 0);
   host_signal_.Notify();
@@ -35,6 +40,7 @@ bool SimFlag::ParkUntil(SimQueue* queue, uint64_t target, uint64_t token) {
   // this waiter or this check sees its value.
   if (value() >= target) return false;
   waiters_.push_back({queue, target, token});
+  waiter_count_.store(waiters_.size(), std::memory_order_release);
   return true;
 }
 
@@ -44,6 +50,7 @@ bool SimFlag::Cancel(SimQueue* queue, uint64_t token) {
     if (waiters_[i].queue == queue && waiters_[i].token == token) {
       waiters_[i] = waiters_.back();
       waiters_.pop_back();
+      waiter_count_.store(waiters_.size(), std::memory_order_release);
       return true;
     }
   }
