@@ -284,7 +284,9 @@ TEST_F(IpcNotifyTest, KeyWithoutPidValidationAndOfAnExitedProcess) {
   std::string key;
   const bool got_key = WaitForFile(dir + "/key", &key, 30);
   aclrtNotify imported = nullptr;
-  if (got_key) EXPECT_ACL_OK(aclrtNotifyImportByKey(&imported, key.c_str(), 0)) << "any process may import";
+  if (got_key) {
+    EXPECT_ACL_OK(aclrtNotifyImportByKey(&imported, key.c_str(), 0)) << "any process may import";
+  }
   WriteFile(dir + "/imported", "1");
   runner.join();
   ASSERT_TRUE(got_key) << child.output;
