@@ -310,6 +310,32 @@ TEST_F(IpcNotifyTest, KeyWithoutPidValidationAndOfAnExitedProcess) {
   rmdir(dir.c_str());
 }
 
+// A wait that parked and finished leaves no registration behind: discarding the stream's work after its
+// (shared) notify was destroyed must not reach the destroyed notify (regression: the driver kept the
+// finished wait's park site).
+TEST_F(IpcNotifyTest, AbortAfterAFinishedWaitOnADestroyedNotify) {
+  aclrtNotify notify = nullptr;
+  ASSERT_ACL_OK(aclrtCreateNotify(&notify, ACL_NOTIFY_DEFAULT));
+  char key[65] = {};
+  ASSERT_ACL_OK(aclrtNotifyGetExportKey(notify, key, sizeof key, 0));
+  aclrtStream waiter = nullptr;
+  ASSERT_ACL_OK(aclrtCreateStream(&waiter));
+  aclrtContext ctx = nullptr;
+  ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+  std::thread recorder([&] {
+    EXPECT_ACL_OK(aclrtSetCurrentContext(ctx));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_ACL_OK(aclrtRecordNotify(notify, nullptr));
+  });
+  EXPECT_ACL_OK(aclrtWaitAndResetNotify(notify, waiter, 5000));  // parks (async) until the record
+  recorder.join();
+  EXPECT_ACL_OK(aclrtSynchronizeStream(waiter));
+  EXPECT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  EXPECT_ACL_OK(aclrtDestroyNotify(notify));
+  EXPECT_ACL_OK(aclrtStreamAbort(waiter));
+  EXPECT_ACL_OK(aclrtDestroyStreamForce(waiter));
+}
+
 TEST_F(IpcNotifyTest, BadInputs) {
   aclrtNotify notify = nullptr;
   ASSERT_ACL_OK(aclrtCreateNotify(&notify, ACL_NOTIFY_DEFAULT));

@@ -195,7 +195,8 @@ SimQueue::Step SimQueue::Execute(const hal::Task& task, int32_t* code, std::stri
     *code = head_state_.resume_code;
     if (*code == ACL_ERROR_RT_TASK_TIMEOUT) *message = "wait task timed out";
     if (*code != 0 && task.kind == hal::TaskKind::kKernel) *message = task.kernel->failure;
-    head_state_ = HeadState{};
+    // head_state_ stays as it is: Finish() sees `parked` and drops the registration (parked_site_), so a
+    // later Discard never reaches a site the finished task has released (a destroyed event or notify).
     return Step::kDone;
   }
   switch (task.kind) {
