@@ -33,10 +33,11 @@ RATIOS = {
     # Graphs (issue 7): bench/graph/graph_bench.cc.
     "graph_over_stream": ("graph_replay_per_node_ns", "stream_issue_per_node_ns"),
     "graph_over_stream_fill": ("graph_replay_fill_per_node_ns", "stream_issue_fill_per_node_ns"),
+    "ipc_over_local": ("ipc_event_roundtrip_us", "ipc_local_roundtrip_us"),  # runtime completion (issue 7)
 }
 
 # Keys whose samples are single operations, so that their p99 means something per call.
-P99_KEYS = ("roundtrip_us", "handoff_us", "event_wait_us", "kernel_roundtrip_us")
+P99_KEYS = ("roundtrip_us", "handoff_us", "event_wait_us", "kernel_roundtrip_us", "ipc_event_roundtrip_us")
 
 # Targets (issue "runtime core"): key -> (comparison, bound).
 TARGETS = {
@@ -72,6 +73,7 @@ TARGETS = {
     # Graphs (issue 7): bench/graph/graph_bench.cc.
     "graph_replay_per_node_ns": ("<=", 100.0),
     "graph_over_stream": ("<=", 0.5),
+    "ipc_event_roundtrip_us": ("<=", 20.0),  # runtime completion (issue 7): bench/ipc/ipc_bench.cc
 }
 
 NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}

@@ -59,6 +59,10 @@ typedef struct npurt_kernel_services {
     /* Device-memory checking (NPURT_SIM_MEMCHECK=1), NULL when off: fails the kernel unless
      * [addr, addr + size) lies inside one live device allocation. `what` names the access. */
     void (*check_global)(const void* addr, uint64_t size, int32_t is_write, const char* what);
+    /* Reports that a vector instruction of the running block produced Inf/NaN (float overflow). The
+     * runtime raises the device's overflow status when the launch's stream checks overflow
+     * (aclrtSetStreamOverflowSwitch). Check struct_size before calling: older runtimes lack it. */
+    void (*report_overflow)(void);
 } npurt_kernel_services;
 
 /* One block of a launch, as the running kernel sees it. Valid while the entry runs. */

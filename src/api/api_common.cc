@@ -8,6 +8,7 @@
 
 #include "core/context.h"
 #include "core/event.h"
+#include "core/notify.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
@@ -78,6 +79,13 @@ StatusOr<core::Stream*> ResolveStream(aclrtStream stream) {
                stream);
   }
   return s;
+}
+
+StatusOr<core::Notify*> ResolveNotify(aclrtNotify notify) {
+  if (notify == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "notify is a null pointer");
+  core::Notify* n = LookupHandle<core::Notify>(notify, HandleTag::kNotify);
+  if (n == nullptr) return Err(ACL_ERROR_RT_INVALID_HANDLE, "notify handle {} is not a live notify", notify);
+  return n;
 }
 
 StatusOr<core::Event*> ResolveEvent(aclrtEvent event) {

@@ -14,6 +14,7 @@ namespace npurt::core {
 class Context;
 class Stream;
 class Event;
+class Notify;
 }  // namespace npurt::core
 
 namespace npurt::api {
@@ -31,6 +32,7 @@ const char* TakeRecentError();
 // Handle resolution: a null stream is the current context's default stream.
 StatusOr<core::Stream*> ResolveStream(aclrtStream stream);
 StatusOr<core::Event*> ResolveEvent(aclrtEvent event);
+StatusOr<core::Notify*> ResolveNotify(aclrtNotify notify);
 StatusOr<core::Context*> ResolveContext(aclrtContext context);
 
 // Converts an ACL timeout argument (-1 forever, 0 poll, >0 ms) after validation.

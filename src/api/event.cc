@@ -25,9 +25,9 @@ aclError CreateEvent(const char* fn, aclrtEvent* event, uint32_t flags, bool reu
       return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM,
                                         "ACL_EVENT_IPC and ACL_EVENT_EXTERNAL cannot be combined with other flags"));
     }
-    if ((flags & ACL_EVENT_IPC) != 0) {
-      return npurt::api::Report(fn, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                        "inter-process events (ACL_EVENT_IPC) are not supported by npurt yet"));
+    if ((flags & ACL_EVENT_IPC) != 0 && !reusable) {
+      return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM,
+                                        "inter-process events (ACL_EVENT_IPC) are created with aclrtCreateEventExWithFlag"));
     }
   }
   auto ctx = npurt::core::RequireContext();

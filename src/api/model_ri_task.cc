@@ -5,6 +5,7 @@
 #include "acl/acl.h"
 #include "api/api_common.h"
 #include "api/model_ri_common.h"
+#include "api/model_ri_streams.h"
 #include "core/graph.h"
 #include "core/graph_cond.h"
 #include "core/stream.h"
@@ -207,52 +208,26 @@ aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, 
   return ACL_SUCCESS;
 }
 
-aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
-  NPURT_API_ASSIGN(target, npurt::api::ResolveStream(activeStream));
-  NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
+namespace npurt::api {
+
+bool BuildingModel(npurt::core::Stream* s) {
   Graph* g = s->recording();
-  if (g == nullptr || g->state() != Graph::State::kBuilding) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                            "stream activation is supported only between streams of a model "
-                                            "instance being built (aclmdlRIBindStream)"));
-  }
-  NPURT_API_CHECK(g->AppendActivate(s, target));
-  return ACL_SUCCESS;
+  return g != nullptr && g->state() == Graph::State::kBuilding;
 }
 
-aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType,
-                           aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
-  NPURT_API_NOT_NULL(leftValue);
-  NPURT_API_NOT_NULL(rightValue);
-  if (cond < ACL_RT_EQUAL || cond > ACL_RT_LESS_OR_EQUAL) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "condition {} is invalid", static_cast<int>(cond)));
-  }
-  if (dataType != ACL_RT_SWITCH_INT32 && dataType != ACL_RT_SWITCH_INT64) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "data type {} is invalid",
-                                            static_cast<int>(dataType)));
-  }
-  NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  npurt::core::Stream* on_true = nullptr;
-  npurt::core::Stream* on_false = nullptr;
-  if (trueStream != nullptr) {
-    NPURT_API_ASSIGN(t, npurt::api::ResolveStream(trueStream));
-    on_true = t;
-  }
-  if (falseStream != nullptr) {
-    NPURT_API_ASSIGN(f, npurt::api::ResolveStream(falseStream));
-    on_false = f;
-  }
-  Graph* g = s->recording();
-  if (g == nullptr || g->state() != Graph::State::kBuilding) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                            "stream switches are supported only inside a model instance being built "
-                                            "(aclmdlRIBindStream)"));
-  }
-  npurt::core::SwitchNode node;
-  node.left = leftValue;
-  node.right = rightValue;
-  node.cond = cond;
-  node.type = dataType;
-  NPURT_API_CHECK(g->AppendSwitch(s, node, on_true, on_false));
-  return ACL_SUCCESS;
+npurt::Status ModelActivateStream(npurt::core::Stream* s, npurt::core::Stream* target) {
+  return s->recording()->AppendActivate(s, target);
 }
+
+npurt::Status ModelSwitchStream(npurt::core::Stream* s, void* left, aclrtCondition cond, void* right,
+                                aclrtCompareDataType type, npurt::core::Stream* on_true,
+                                npurt::core::Stream* on_false) {
+  npurt::core::SwitchNode node;
+  node.left = left;
+  node.right = right;
+  node.cond = cond;
+  node.type = type;
+  return s->recording()->AppendSwitch(s, node, on_true, on_false);
+}
+
+}  // namespace npurt::api

@@ -11,16 +11,7 @@
 using npurt::Err;
 using npurt::core::Notify;
 
-namespace {
-
-npurt::StatusOr<Notify*> ResolveNotify(aclrtNotify notify) {
-  if (notify == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "notify is a null pointer");
-  Notify* n = npurt::LookupHandle<Notify>(notify, npurt::HandleTag::kNotify);
-  if (n == nullptr) return Err(ACL_ERROR_RT_INVALID_HANDLE, "notify handle {} is not a live notify", notify);
-  return n;
-}
-
-}  // namespace
+using npurt::api::ResolveNotify;
 
 aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
   NPURT_API_NOT_NULL(notify);

@@ -22,10 +22,12 @@ inline void CpuRelax() {
 
 // Sleeps while *word == expected, until woken or until the absolute CLOCK_MONOTONIC deadline (ns;
 // UINT64_MAX = none). Returns false only when the deadline passed. Spurious wakeups return true.
-bool FutexWait(std::atomic<uint32_t>* word, uint32_t expected, uint64_t deadline_ns);
+// `process_shared`: the word lives in memory shared with other processes, whose wakes must reach us
+// (the kernel then keys the futex by the page, not by this process's address space: a little slower).
+bool FutexWait(std::atomic<uint32_t>* word, uint32_t expected, uint64_t deadline_ns, bool process_shared = false);
 
 // Wakes up to `count` sleepers on `word` (INT32_MAX = all).
-void FutexWake(std::atomic<uint32_t>* word, int count);
+void FutexWake(std::atomic<uint32_t>* word, int count, bool process_shared = false);
 
 // A one-word "something changed" signal for waiters that re-check a condition: the notifier bumps the
 // epoch and wakes sleepers only when someone registered as sleeping.

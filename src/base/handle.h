@@ -28,6 +28,7 @@ enum class HandleTag : uint32_t {
   kDataBuffer = 0x44425531,
   kExceptionInfo = 0x45584331,
   kLabel = 0x4c424c31,
+  kLabelList = 0x4c424c32,
   // Kernels (src/core/kernel_*).
   kBinary = 0x42494e31,       // "BIN1": a loaded kernel binary (aclrtBinHandle)
   kBinaryImage = 0x42494d31,  // aclrtCreateBinary's wrapper (aclrtBinary)

@@ -66,6 +66,10 @@ class Device {
   // aclrtDeviceSetLimit values, indexed by aclrtDeviceLimit.
   std::atomic<uint64_t> device_limit[5] = {0, 0, 0, 0, 0};
 
+  // Floating-point overflow status (core/overflow.h): bits set by tasks that produced Inf/NaN or
+  // saturated, read and cleared by aclrtGetOverflowStatus / aclrtResetOverflowStatus.
+  std::atomic<uint32_t> overflow_status{0};
+
   bool peer_enabled(int32_t peer) const;
   void set_peer_enabled(int32_t peer, bool enabled);
 

@@ -2,6 +2,8 @@
 // that raises the event's device-side sequence flag to that count when it executes; a stream wait
 // parks the waiting stream until the flag reaches the count recorded at the time of the wait (a wait
 // on a never-recorded event is a no-op, as in CUDA). The flag's time stamp gives elapsed times.
+// An inter-process event (ACL_EVENT_IPC, core/ipc_event.h) has a shared flag and keeps its record
+// count in the flag's shared area, so records and waits of every process that opened it agree.
 #pragma once
 
 #include <atomic>
@@ -21,12 +23,14 @@ class Stream;
 class Event final : public HandleObject {
  public:
   static StatusOr<Event*> Create(Context* context, uint32_t flags, bool reusable);
+  // An event around an existing flag (a shared flag opened from another process's handle).
+  static StatusOr<Event*> CreateWithFlag(Context* context, uint32_t flags, std::unique_ptr<hal::Flag> flag);
 
   Context* context() const { return context_; }
   uint32_t flags() const { return flags_; }
   uint32_t id() const { return id_; }
   hal::Flag* flag() const { return flag_.get(); }
-  uint64_t recorded() const { return recorded_.load(std::memory_order_acquire); }
+  uint64_t recorded() const { return recorded_->load(std::memory_order_acquire); }
   // True if every record so far has executed (also true if never recorded).
   bool Complete() const { return flag_->value() >= recorded(); }
   bool ever_recorded() const { return recorded() != 0; }
@@ -46,14 +50,14 @@ class Event final : public HandleObject {
   const uint64_t* reset_mark() const { return &reset_mark_; }
   hal::Task ResetTask();
   // A graph launch counts the records of this event that it will execute.
-  void AddRecords(uint64_t n) { recorded_.fetch_add(n, std::memory_order_acq_rel); }
+  void AddRecords(uint64_t n) { recorded_->fetch_add(n, std::memory_order_acq_rel); }
   // The graph whose recording holds this event's latest record (null: recorded outside any recording).
   std::atomic<Graph*> recorded_in{nullptr};
 
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  Event(Context* context, uint32_t flags, bool reusable);
+  Event(Context* context, uint32_t flags, bool reusable, std::unique_ptr<hal::Flag> flag);
   ~Event() override;
 
   Context* context_;
@@ -61,7 +65,8 @@ class Event final : public HandleObject {
   bool reusable_;
   uint32_t id_;
   std::unique_ptr<hal::Flag> flag_;
-  std::atomic<uint64_t> recorded_{0};
+  std::atomic<uint64_t> own_recorded_{0};
+  std::atomic<uint64_t>* recorded_;  // own_recorded_, or the first word of a shared flag's area
   alignas(8) uint64_t reset_mark_ = 0;  // written by reset tasks, read by waits (atomic builtins)
 };
 

@@ -9,6 +9,7 @@
 #include "base/futex.h"
 #include "core/device.h"
 #include "core/kernel_memcheck.h"
+#include "core/overflow.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -24,6 +25,7 @@ struct LaunchRecord {
   hal::KernelLaunch hal;
   KernelFunction* function = nullptr;
   KernelBinary* binary = nullptr;  // retained while the launch is in flight
+  Device* check_overflow = nullptr;  // the stream's overflow switch was on (core/overflow.h)
   std::unique_ptr<uint8_t[]> heap;
   size_t heap_capacity = 0;
   LaunchRecord* next_free = nullptr;
@@ -90,6 +92,10 @@ uint32_t CoreLimit(const Stream* stream) {
 
 void FinishLaunch(void* arg) {
   auto* r = static_cast<LaunchRecord*>(arg);
+  // Every block has finished (the cleanup runs after the task): the flag is stable.
+  if (r->check_overflow != nullptr && __atomic_load_n(&r->hal.overflowed, __ATOMIC_ACQUIRE) != 0) {
+    RaiseOverflow(r->check_overflow);
+  }
   KernelBinary* binary = r->binary;
   r->binary = nullptr;
   r->function = nullptr;
@@ -176,6 +182,8 @@ Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* strea
   r->hal.name = function->name();
   r->hal.owner = r;
   r->hal.check_memory = MemcheckEnabled() ? &MemcheckDescribe : nullptr;
+  r->hal.overflowed = 0;
+  r->check_overflow = OverflowChecked(stream) ? stream->device() : nullptr;
   r->function = function;
   r->binary = function->binary();
   r->binary->Retain();

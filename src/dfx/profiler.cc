@@ -69,6 +69,9 @@ KindInfo DescribeKind(hal::TaskKind kind) {
     case hal::TaskKind::kValueWait: return {"VALUE_WAIT", "SCHEDULER"};
     case hal::TaskKind::kFail: return {"FAIL", "SCHEDULER"};
     case hal::TaskKind::kBatch: return {"MODEL_EXECUTE", "SCHEDULER"};
+    case hal::TaskKind::kValueUpdate: return {"NOTIFY_RECORD", "SCHEDULER"};
+    case hal::TaskKind::kLabelSet: return {"LABEL_SET", "SCHEDULER"};
+    case hal::TaskKind::kLabelSwitch: return {"LABEL_SWITCH", "SCHEDULER"};
     default: break;
   }
   // Compute work (kernels, operators) and kinds added after this table: the AI-core engine.

@@ -45,6 +45,10 @@ enum class TaskKind : uint8_t {
                 // task's code. Operators use it: the work runs inline, in stream order, no hand-off.
   kKernel,      // runs `kernel`'s blocks on the device's AI cores; completes when the last block finished
   kBatch,       // runs a TaskList in place, as one task of this queue (graph replay): see TaskList
+  kValueUpdate, // *(uint64_t*)dst = op(*dst, value), op = ValueUpdate(aux) (counting notifies)
+  kLabelSet,    // a jump target: `value` is the label's id (a pending switch to it ends here)
+  kLabelSwitch, // reads the uint32 index at `src`; if < `size`, skips the queue's later tasks until the
+                // kLabelSet of ((const uint64_t*)host_arg)[index]; an index >= size fails the task
 };
 
 // Task::aux bits of kFlagSignal / kFlagWait. Graph replay needs values that differ per replay while the
@@ -72,8 +76,18 @@ inline constexpr int kMaxBatchDepth = 8;
 // executing thread, in stream order, and must not block.
 using SelectFn = const TaskList* (*)(void* arg, uint32_t round);
 
-// Comparison used by kValueWait (numbering of aclrtValueWait's flags).
-enum class ValueCompare : uint32_t { kGreaterEqual = 0, kEqual = 1, kAnd = 2, kNor = 3 };
+// Comparison used by kValueWait (numbering of aclrtValueWait's flags, then the counting-notify ones).
+enum class ValueCompare : uint32_t {
+  kGreaterEqual = 0,
+  kEqual = 1,
+  kAnd = 2,
+  kNor = 3,
+  kLess = 4,
+  kGreater = 5,
+  kAllBits = 6,  // (word & operand) == operand
+};
+// Read-modify-write of kValueUpdate.
+enum class ValueUpdate : uint32_t { kSet = 0, kAdd = 1, kOr = 2, kAnd = 3 };
 
 using HostFn = void (*)(void* arg, Queue* queue);
 using CleanupFn = void (*)(void* arg);
@@ -98,6 +112,7 @@ struct KernelLaunch {
   void* owner = nullptr;
   MemoryCheckFn check_memory = nullptr;  // set when memory checking is on
   std::string failure;
+  uint32_t overflowed = 0;  // set (atomically) by blocks that reported a float overflow; core reads it after
 };
 
 struct Task {
@@ -211,8 +226,15 @@ class Queue {
   virtual void CompleteHostTask(int32_t code) = 0;
 };
 
-// A device-side sequence flag: signal tasks store increasing values; wait tasks park queues until the
-// flag reaches a value; the host can wait too.
+// Opaque bytes that let another process open a shared flag (Device::OpenSharedFlag).
+struct FlagShareToken {
+  uint8_t bytes[40];
+};
+// Bytes of core-owned state that a shared flag carries next to its value (Flag::shared_area).
+inline constexpr size_t kFlagSharedAreaBytes = 2048;
+
+// A device-side sequence flag: signal tasks raise it to a value (never lower it); wait tasks park
+// queues until the flag reaches a value; the host can wait too.
 class Flag {
  public:
   virtual ~Flag() = default;
@@ -220,6 +242,12 @@ class Flag {
   // CLOCK_MONOTONIC ns at which the flag last changed.
   virtual uint64_t timestamp_ns() const = 0;
   virtual bool WaitHost(uint64_t value, uint64_t deadline_ns) = 0;
+  // Shared flags (Device::CreateSharedFlag / OpenSharedFlag) only: kFlagSharedAreaBytes of zero-initialised
+  // memory that every process that opened the flag sees (core keeps record counters and import
+  // allow-lists there; 8-byte aligned, so std::atomic<uint64_t> words work across processes), and the
+  // token that opens the flag in another process. nullptr / false for process-local flags.
+  virtual uint8_t* shared_area() { return nullptr; }
+  virtual bool share_token(FlagShareToken* /*token*/) const { return false; }
 };
 
 // Access rights of mapped device memory (Device::MapMemory).
@@ -250,6 +278,12 @@ class Device {
   virtual void Prefault(void* addr, size_t size) = 0;
   virtual std::unique_ptr<Queue> CreateQueue(const QueueOptions& options) = 0;
   virtual std::unique_ptr<Flag> CreateFlag() = 0;
+  // A flag whose state lives in memory shared with other processes of the machine: a signal from any
+  // process that opened it wakes this process's parked queues and host waiters (no polling). Optional:
+  // the defaults (hal_memory.cc) report ACL_ERROR_RT_FEATURE_NOT_SUPPORT. OpenSharedFlag fails with a
+  // message if the creating process is gone.
+  virtual StatusOr<std::unique_ptr<Flag>> CreateSharedFlag();
+  virtual StatusOr<std::unique_ptr<Flag>> OpenSharedFlag(const FlagShareToken& token);
   // Tells the device that host code wrote device memory (re-evaluates parked value waits).
   virtual void NotifyMemoryWritten() = 0;
 

@@ -29,4 +29,14 @@ StatusOr<int32_t> Device::ImportMemory(const MemoryShareToken& /*token*/) {
 
 void Device::ReleaseImport(int32_t /*source*/) {}
 
+StatusOr<std::unique_ptr<Flag>> Device::CreateSharedFlag() {
+  return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "the device's driver cannot share events or notifies with other "
+             "processes");
+}
+
+StatusOr<std::unique_ptr<Flag>> Device::OpenSharedFlag(const FlagShareToken& /*token*/) {
+  return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "the device's driver cannot open events or notifies of other "
+             "processes");
+}
+
 }  // namespace npurt::hal

@@ -8,6 +8,7 @@
 
 #include "core/device.h"
 #include "core/memory_ops.h"
+#include "core/overflow.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "hal/hal.h"
@@ -21,7 +22,18 @@ struct LaunchRecord {
   CompiledOpRef op;
   BoundBuffers bound;
   int cores;
+  core::Device* check_overflow;  // the stream's overflow switch was on: check float outputs (core/overflow.h)
 };
+
+void CheckOutputs(const LaunchRecord& r) {
+  for (size_t i = 0; i < r.op->outputs.size(); ++i) {
+    const TensorSpec& spec = r.op->outputs[i];
+    if (core::HasNonFinite(r.bound.outputs[i], static_cast<size_t>(spec.numel()), spec.dtype)) {
+      core::RaiseOverflow(r.check_overflow);
+      return;
+    }
+  }
+}
 
 int32_t RunRecord(void* arg) {
   auto* r = static_cast<LaunchRecord*>(arg);
@@ -34,6 +46,7 @@ int32_t RunRecord(void* arg) {
     NPURT_LOG_ERROR("OP", "{} failed on the device: {}", r->op->type, st.message());
     return st.code();
   }
+  if (r->check_overflow != nullptr) CheckOutputs(*r);
   return 0;
 }
 
@@ -119,7 +132,8 @@ Status RunNow(const CompiledOp& op, const BoundBuffers& bound, int threads) {
 int ComputeThreads(core::Stream* stream) { return std::max(1, Cores(stream) / (g_running.load() + 1)); }
 
 Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream) {
-  auto* r = new LaunchRecord{std::move(op), std::move(bound), Cores(stream)};
+  core::Device* check = core::OverflowChecked(stream) ? stream->device() : nullptr;
+  auto* r = new LaunchRecord{std::move(op), std::move(bound), Cores(stream), check};
   hal::Task t;
   t.kind = hal::TaskKind::kCompute;
   t.compute_fn = &RunRecord;

@@ -71,6 +71,7 @@ constexpr Unsupported kUnsupported[] = {
     {"sim_sync", "ValueTest.UnsatisfiedComparisonsWaitForAWrite", kNeedsPendingState},
     {"sim_sync", "ValueTest.OpWaitTimeoutBoundsEventWaits", kNeedsQueuedWork},
     {"sim_sync", "MemoryPoolTest.OtherStreamsReuseOnlyAfterTheFreeingStreamPassedTheFree", kNeedsQueuedWork},
+    {"sim_sync", "StreamSwitchTest.StreamStopDiscardsQueuedWork", kNeedsQueuedWork},
 };
 
 std::string Env(const char* name, const char* fallback) {

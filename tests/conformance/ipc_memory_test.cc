@@ -21,41 +21,6 @@ using IpcMemoryTest = CtsTest;
 constexpr size_t kSize = 1 << 20;
 constexpr uint64_t kSeed = 77;
 
-const char* EnvOr(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? v : fallback;
-}
-
-// Waits (bounded) for a file to appear; returns its content.
-bool WaitForFile(const std::string& path, std::string* content, int seconds) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
-  while (std::chrono::steady_clock::now() < deadline) {
-    std::ifstream in(path);
-    if (in) {
-      std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-      if (!s.empty()) {
-        *content = s;
-        return true;
-      }
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return false;
-}
-
-// Writes a file atomically (the reader never sees it half written).
-void WriteFile(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp";
-  std::ofstream(tmp) << content;
-  std::rename(tmp.c_str(), path.c_str());
-}
-
-std::string TempDir() {
-  char tmpl[] = "/tmp/npurt-cts-ipc-XXXXXX";
-  const char* d = mkdtemp(tmpl);
-  return d != nullptr ? d : "/tmp";
-}
-
 // Reads kSize bytes at p and reports whether they are RandomBytes(kSize, seed).
 long long MatchesSeed(const void* p, uint64_t seed) {
   std::vector<uint8_t> back(kSize);

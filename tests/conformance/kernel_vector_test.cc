@@ -15,15 +15,18 @@ using half = _Float16;
 class KernelVectorTest : public KernelTest {
  protected:
   // Runs cts_vector_f32 / cts_vector_f16 over a and b; returns n elements of the output.
+  // `stream`: the stream to launch on (nullptr: a fresh one).
   template <typename T>
-  std::vector<T> Run(CtsVectorOp op, const std::vector<T>& a, const std::vector<T>& b, float scalar, size_t n_out) {
+  std::vector<T> Run(CtsVectorOp op, const std::vector<T>& a, const std::vector<T>& b, float scalar, size_t n_out,
+                     aclrtStream stream = nullptr) {
     const uint32_t n = static_cast<uint32_t>(a.size());
     DevBuf da(n * sizeof(T)), db(n * sizeof(T)), dout(n * sizeof(T) + 64);
     ToDevice(da, a);
     ToDevice(db, b);
     std::vector<uint8_t> args =
         ArgBlock().Add(da.get()).Add(db.get()).Add(dout.get()).Add(n).Add(static_cast<uint32_t>(op)).Add(scalar).Bytes();
-    Stream s;
+    Stream own;
+    aclrtStream s = stream != nullptr ? stream : own.get();
     const char* kernel = sizeof(T) == 4 ? "cts_vector_f32" : "cts_vector_f16";
     EXPECT_ACL_OK(aclrtLaunchKernelWithHostArgs(Func(kernel), 1, s, nullptr, args.data(), args.size(), nullptr, 0));
     EXPECT_ACL_OK(aclrtSynchronizeStream(s));
@@ -94,6 +97,35 @@ TEST_F(KernelVectorTest, FloatOperations) {
     const std::vector<float>& src = (o == kOpLn || o == kOpSqrt) ? b : a;
     ExpectOp<float>(o, src, b, 2.75f, Run<float>(o, src, b, 2.75f, n));
   }
+}
+
+// A vector instruction that overflows to Inf raises the device's overflow status on a stream that checks
+// overflow (core/overflow.h); finite results and unchecked streams leave it alone.
+TEST_F(KernelVectorTest, FloatOverflowRaisesTheOverflowStatus) {
+  const std::vector<float> big(100, 1e30f);
+  const std::vector<float> small = Inputs<float>(100, 23, 1.0f, 2.0f);
+  Stream checked;
+  ASSERT_ACL_OK(aclrtSetStreamOverflowSwitch(checked, 1));
+  auto status = [&]() {
+    DevBuf out(64);
+    EXPECT_ACL_OK(aclrtGetOverflowStatus(out.get(), 64, checked));
+    EXPECT_ACL_OK(aclrtSynchronizeStream(checked));
+    uint32_t v = 0;
+    EXPECT_ACL_OK(out.Download(&v, 4));
+    return v;
+  };
+  ASSERT_ACL_OK(aclrtResetOverflowStatus(checked));
+  (void)Run<float>(kOpMul, big, big, 0.0f, 100);  // an unchecked stream
+  Run<float>(kOpMul, small, small, 0.0f, 100, checked);
+  EXPECT_EQ(0u, status());
+  const std::vector<float> out = Run<float>(kOpMul, big, big, 0.0f, 100, checked);
+  EXPECT_TRUE(std::isinf(out[0]));
+  EXPECT_EQ(1u, status());
+  const std::vector<half> hbig(100, static_cast<half>(60000.0f));
+  ASSERT_ACL_OK(aclrtResetOverflowStatus(checked));
+  Run<half>(kOpAdd, hbig, hbig, 0.0f, 100, checked);
+  EXPECT_EQ(1u, status()) << "half results past 65504";
+  ASSERT_ACL_OK(aclrtResetOverflowStatus(checked));
 }
 
 TEST_F(KernelVectorTest, HalfOperationsRoundLikeTheVectorUnit) {

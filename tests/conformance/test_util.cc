@@ -8,10 +8,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
 #include <stdexcept>
+#include <thread>
 
 extern char** environ;
 
@@ -416,6 +419,39 @@ ChildResult RunChild(const std::string& name, const std::vector<std::pair<std::s
     pos = end + 1;
   }
   return result;
+}
+
+bool WaitForFile(const std::string& path, std::string* content, int seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::ifstream in(path);
+    if (in) {
+      std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (!s.empty()) {
+        *content = s;
+        return true;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
+}
+
+void WriteFile(const std::string& path, const std::string& content) {
+  const std::string tmp = path + ".tmp";
+  std::ofstream(tmp) << content;
+  std::rename(tmp.c_str(), path.c_str());
+}
+
+std::string TempDir() {
+  char tmpl[] = "/tmp/npurt-cts-ipc-XXXXXX";
+  const char* d = mkdtemp(tmpl);
+  return d != nullptr ? d : "/tmp";
+}
+
+const char* EnvOr(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? v : fallback;
 }
 
 }  // namespace cts

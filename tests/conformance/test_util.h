@@ -291,4 +291,13 @@ ChildResult RunChild(const std::string& name, const std::vector<std::pair<std::s
 // Entry point used by main() for "--cts-child <name>".
 int RunChildScenario(const char* name);
 
+// Rendezvous of two-process tests (this process and a RunChild child) through files in a fresh directory.
+std::string TempDir();
+// Writes a file atomically (the reader never sees it half written).
+void WriteFile(const std::string& path, const std::string& content);
+// Waits (bounded) for a non-empty file to appear; returns its content.
+bool WaitForFile(const std::string& path, std::string* content, int seconds);
+// The environment variable's value, or `fallback` if it is not set.
+const char* EnvOr(const char* name, const char* fallback);
+
 }  // namespace cts

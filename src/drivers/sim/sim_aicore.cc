@@ -67,10 +67,14 @@ void ServiceCheckGlobal(const void* addr, uint64_t size, int32_t is_write, const
                    message.c_str());
 }
 
+void ServiceReportOverflow() {
+  if (hal::KernelLaunch* launch = t_launch) __atomic_store_n(&launch->overflowed, 1u, __ATOMIC_RELAXED);
+}
+
 const npurt_kernel_services kServices = {sizeof(npurt_kernel_services), 0, &ServiceFail, &ServicePrint,
-                                         &ServiceCheckGlobal};
+                                         &ServiceCheckGlobal, &ServiceReportOverflow};
 const npurt_kernel_services kServicesNoCheck = {sizeof(npurt_kernel_services), 0, &ServiceFail, &ServicePrint,
-                                                nullptr};
+                                                nullptr, &ServiceReportOverflow};
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "drivers/sim/sim_flag.h"
+#include "drivers/sim/sim_shared_flag.h"
 #include "drivers/sim/sim_queue.h"
 
 #ifndef MADV_POPULATE_WRITE
@@ -100,5 +101,11 @@ std::unique_ptr<hal::Queue> SimDevice::CreateQueue(const hal::QueueOptions& opti
 }
 
 std::unique_ptr<hal::Flag> SimDevice::CreateFlag() { return std::make_unique<SimFlag>(); }
+
+StatusOr<std::unique_ptr<hal::Flag>> SimDevice::CreateSharedFlag() { return SimSharedFlag::Create(); }
+
+StatusOr<std::unique_ptr<hal::Flag>> SimDevice::OpenSharedFlag(const hal::FlagShareToken& token) {
+  return SimSharedFlag::Open(token);
+}
 
 }  // namespace npurt::drivers::sim

@@ -18,6 +18,9 @@ class SimQueue;
 // (sim_memory.cc). ReserveAddressRange reserves it (inaccessible) on a 1 GiB boundary.
 uint64_t AddressRangeSize(uint64_t memory_bytes);
 StatusOr<void*> ReserveAddressRange(uint64_t memory_bytes);
+// Start time of process `pid` (clock ticks after boot), 0 if it does not exist: tokens that name a
+// process carry it, so that a recycled pid is detected.
+uint64_t ProcessStartTime(int32_t pid);
 
 struct SimDeviceOptions {
   hal::DeviceInfo info;
@@ -36,6 +39,8 @@ class SimDevice final : public hal::Device {
   void Prefault(void* addr, size_t size) override;
   std::unique_ptr<hal::Queue> CreateQueue(const hal::QueueOptions& options) override;
   std::unique_ptr<hal::Flag> CreateFlag() override;
+  StatusOr<std::unique_ptr<hal::Flag>> CreateSharedFlag() override;
+  StatusOr<std::unique_ptr<hal::Flag>> OpenSharedFlag(const hal::FlagShareToken& token) override;
   void NotifyMemoryWritten() override { OnMemoryWritten(); }
   // Virtual memory and sharing (sim_memory.cc): the window follows the linear arena; imports open the
   // exporting process's memfd through /proc/<pid>/fd.

@@ -12,18 +12,20 @@ bool SimFlag::WaitHost(uint64_t target, uint64_t deadline_ns) {
 }
 
 void SimFlag::Signal(uint64_t new_value) {
-  // Monotonic: graph replays raise event flags by increments (Increment) while ordinary records store
-  // absolute counts, so a late absolute store must never lower the flag.
-  uint64_t cur = value_.load(std::memory_order_acquire);
-  while (cur < new_value && !value_.compare_exchange_weak(cur, new_value, std::memory_order_acq_rel)) {
+  // The time stamp first: a reader that sees the new value also sees a time stamp at least this recent.
+  timestamp_ns_->store(NowNs(), std::memory_order_release);
+  uint64_t cur = value_->load(std::memory_order_acquire);
+  while (cur < new_value && !value_->compare_exchange_weak(cur, new_value, std::memory_order_acq_rel)) {
   }
-  Wake(std::max(cur, new_value));
+  WakeWaiters(std::max(cur, new_value));
 }
 
-void SimFlag::Increment() { Wake(value_.fetch_add(1, std::memory_order_acq_rel) + 1); }
+void SimFlag::Increment() {
+  timestamp_ns_->store(NowNs(), std::memory_order_release);
+  WakeWaiters(value_->fetch_add(1, std::memory_order_acq_rel) + 1);
+}
 
-void SimFlag::Wake(uint64_t new_value) {
-  timestamp_ns_.store(NowNs(), std::memory_order_release);
+void SimFlag::WakeWaiters(uint64_t new_value) {
   std::vector<Waiter> ready;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -36,6 +38,7 @@ void SimFlag::Wake(uint64_t new_value) {
         ++i;
       }
     }
+    waiter_count_.store(waiters_.size(), std::memory_order_release);
   }
   for (const Waiter& w : ready) w.queue->Resume(w.token, 0);
   host_signal_.Notify();
@@ -47,6 +50,7 @@ bool SimFlag::ParkUntil(SimQueue* queue, uint64_t target, uint64_t token) {
   // this waiter or this check sees its value.
   if (value() >= target) return false;
   waiters_.push_back({queue, target, token});
+  waiter_count_.store(waiters_.size(), std::memory_order_release);
   return true;
 }
 
@@ -56,6 +60,7 @@ bool SimFlag::Cancel(SimQueue* queue, uint64_t token) {
     if (waiters_[i].queue == queue && waiters_[i].token == token) {
       waiters_[i] = waiters_.back();
       waiters_.pop_back();
+      waiter_count_.store(waiters_.size(), std::memory_order_release);
       return true;
     }
   }

@@ -42,7 +42,17 @@ static_assert(sizeof(TokenLayout) <= sizeof(hal::MemoryShareToken));
 
 uint64_t RoundUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-// Start time of process `pid`, 0 if it does not exist.
+int ProtFor(hal::MemoryAccess access) {
+  switch (access) {
+    case hal::MemoryAccess::kNone: return PROT_NONE;
+    case hal::MemoryAccess::kRead: return PROT_READ;
+    case hal::MemoryAccess::kReadWrite: return PROT_READ | PROT_WRITE;
+  }
+  return PROT_NONE;
+}
+
+}  // namespace
+
 uint64_t ProcessStartTime(int32_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -56,17 +66,6 @@ uint64_t ProcessStartTime(int32_t pid) {
   }
   return std::strtoull(field.c_str(), nullptr, 10);
 }
-
-int ProtFor(hal::MemoryAccess access) {
-  switch (access) {
-    case hal::MemoryAccess::kNone: return PROT_NONE;
-    case hal::MemoryAccess::kRead: return PROT_READ;
-    case hal::MemoryAccess::kReadWrite: return PROT_READ | PROT_WRITE;
-  }
-  return PROT_NONE;
-}
-
-}  // namespace
 
 uint64_t AddressRangeSize(uint64_t memory_bytes) {
   // The window is 4x the memory: room for the expandable segments of the pools in use (a small pool

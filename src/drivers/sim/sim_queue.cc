@@ -1,6 +1,7 @@
 #include "drivers/sim/sim_queue.h"
 
 #include <cstring>
+#include <string>
 #include <utility>
 
 #if defined(__x86_64__)
@@ -46,6 +47,7 @@ bool WritesMemory(hal::TaskKind kind) {
     case hal::TaskKind::kFill8:
     case hal::TaskKind::kFill32:
     case hal::TaskKind::kValueWrite:
+    case hal::TaskKind::kValueUpdate:
     case hal::TaskKind::kHostFunc:
     case hal::TaskKind::kCompute:
     case hal::TaskKind::kKernel:
@@ -69,6 +71,12 @@ bool ValueSatisfied(const void* addr, uint64_t operand, uint32_t compare) {
       return (v & operand) != 0;
     case hal::ValueCompare::kNor:
       return ~(v | operand) != 0;
+    case hal::ValueCompare::kLess:
+      return v < operand;
+    case hal::ValueCompare::kGreater:
+      return v > operand;
+    case hal::ValueCompare::kAllBits:
+      return (v & operand) == operand;
   }
   return false;
 }
@@ -180,7 +188,7 @@ void SimQueue::Run() {
     std::string message;
     // Profiling: a task that parked started when it first reached the head, not when it resumed.
     if (!head_state_.parked && hal::ActiveTaskObserver() != nullptr) head_start_ns_ = NowNs();
-    if (!Discarding(head_ + 1)) {
+    if (!Discarding(head_ + 1) && !SkippedByLabel(cell->task)) {
       if (Execute(cell->task, &code, &message) == Step::kPark) break;
     } else {
       ReleaseDiscardedSignal(cell->task);
@@ -332,6 +340,13 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
       return Step::kDone;
     case hal::TaskKind::kBatch:
       break;  // handled by Execute
+    case hal::TaskKind::kValueUpdate:
+      UpdateValue(task);
+      return Step::kDone;
+    case hal::TaskKind::kLabelSet:
+      return Step::kDone;
+    case hal::TaskKind::kLabelSwitch:
+      return SwitchLabel(task, code, message);
   }
   *code = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
   *message = "unknown task kind";
@@ -344,6 +359,38 @@ uint64_t WaitTarget(const hal::Task& task) {
   return task.value + __atomic_load_n(static_cast<const uint64_t*>(task.src), __ATOMIC_ACQUIRE);
 }
 }  // namespace
+
+bool SimQueue::SkippedByLabel(const hal::Task& task) {
+  if (skip_to_label_ == 0) return false;
+  if (task.kind == hal::TaskKind::kLabelSet && task.value == skip_to_label_) {
+    skip_to_label_ = 0;  // the jump target: execution resumes here
+    return false;
+  }
+  return true;
+}
+
+void SimQueue::UpdateValue(const hal::Task& task) {
+  auto* word = static_cast<uint64_t*>(task.dst);
+  switch (static_cast<hal::ValueUpdate>(task.aux)) {
+    case hal::ValueUpdate::kSet: __atomic_store_n(word, task.value, __ATOMIC_RELEASE); break;
+    case hal::ValueUpdate::kAdd: __atomic_fetch_add(word, task.value, __ATOMIC_ACQ_REL); break;
+    case hal::ValueUpdate::kOr: __atomic_fetch_or(word, task.value, __ATOMIC_ACQ_REL); break;
+    case hal::ValueUpdate::kAnd: __atomic_fetch_and(word, task.value, __ATOMIC_ACQ_REL); break;
+  }
+}
+
+SimQueue::Step SimQueue::SwitchLabel(const hal::Task& task, int32_t* code, std::string* message) {
+  uint32_t index = 0;
+  std::memcpy(&index, task.src, sizeof index);
+  if (index >= task.size) {
+    *code = ACL_ERROR_RT_PARAM_INVALID;
+    *message = "label switch index " + std::to_string(index) + " is not below the list's " +
+               std::to_string(task.size) + " labels";
+    return Step::kDone;
+  }
+  skip_to_label_ = static_cast<const uint64_t*>(task.host_arg)[index];
+  return Step::kDone;
+}
 
 SimQueue::Step SimQueue::ParkOnFlag(const hal::Task& task) {
   auto* flag = static_cast<SimFlag*>(task.flag);
@@ -461,10 +508,10 @@ void SimQueue::RunInline(const hal::Task& task, uint64_t seq) {
   std::string message;
   if (hal::ActiveTaskObserver() != nullptr) head_start_ns_ = NowNs();  // inline_mu_ held
   int32_t code = 0;
-  if (!Discarding(seq)) {
-    code = RunInlineOne(task, task.value, 0, &message);
-  } else {
+  if (Discarding(seq)) {
     ReleaseDiscardedSignal(task);
+  } else if (!SkippedByLabel(task)) {
+    code = RunInlineOne(task, task.value, 0, &message);
   }
   Complete(task, seq, code, std::move(message));
 }

@@ -91,6 +91,10 @@ class SimQueue final : public hal::Queue {
   int32_t RunInlineBatch(const hal::Task& batch, uint64_t base, int depth, std::string* message);
   Step ParkOnFlag(const hal::Task& task);
   void ReleaseDiscardedSignal(const hal::Task& task);
+  // Labels (kLabelSwitch / kLabelSet): true if `task` lies between a switch and its target label.
+  bool SkippedByLabel(const hal::Task& task);
+  Step SwitchLabel(const hal::Task& task, int32_t* code, std::string* message);
+  static void UpdateValue(const hal::Task& task);
   Step ParkOnValue(const hal::Task& task);
   void ArmTimeout(uint64_t token, uint64_t timeout_ns);
   void Finish(Cell* cell, int32_t code, std::string message);
@@ -110,7 +114,8 @@ class SimQueue final : public hal::Queue {
   alignas(64) std::atomic<uint32_t> state_{kIdle};
   std::atomic<uint32_t> in_executor_{0};
   alignas(64) HeadState head_state_;
-  uint64_t head_start_ns_ = 0;  // profiling: when the head task started (executor / inline_mu_ only)
+  uint64_t head_start_ns_ = 0;
+  uint64_t skip_to_label_ = 0;  // a taken label switch's target (executor / inline_mu_ only); 0 = none  // profiling: when the head task started (executor / inline_mu_ only)
   std::atomic<uint64_t> next_token_{0};
   // The registration the queue is parked on, guarded by park_mu_ so that Discard and timeouts never
   // reach a site (a flag) that the finished task has already released.

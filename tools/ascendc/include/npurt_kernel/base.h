@@ -136,6 +136,17 @@ inline void CheckGlobal(const void* addr, uint64_t bytes, bool is_write, const c
   }
 }
 
+// Float overflow of a vector instruction: the runtime raises the device's overflow status if the launch's
+// stream checks overflow (runtimes whose services lack the entry ignore it).
+inline void ReportOverflow() {
+  const npurt_kernel_block* b = g_state.block;
+  if (b != nullptr && b->services != nullptr &&
+      b->services->struct_size >= offsetof(npurt_kernel_services, report_overflow) + sizeof(void (*)()) &&
+      b->services->report_overflow != nullptr) {
+    b->services->report_overflow();
+  }
+}
+
 // Every unified-buffer access of the data-movement and vector APIs stays inside this core's buffer.
 inline void CheckLocal(const void* addr, uint64_t bytes, const char* what) {
   const npurt_kernel_block* b = g_state.block;

@@ -73,6 +73,37 @@ inline void FromFloat(T* __restrict out, const float* __restrict in, uint32_t n)
   }
 }
 
+// Overflow detection (cheap: one pass over the results a float instruction just wrote, on their bits):
+// a result with an all-ones exponent is Inf or NaN.
+template <typename T>
+inline bool AnyNonFinite(const T* d, uint32_t n) {
+  if constexpr (std::is_same<T, float>::value) {
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, d + i, 4);
+      bad |= static_cast<uint32_t>((bits & 0x7f800000u) == 0x7f800000u);
+    }
+    return bad != 0;
+  } else if constexpr (kIsNarrowFloat<T>) {
+    const uint16_t mask = std::is_same<T, half>::value ? 0x7c00 : 0x7f80;
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      uint16_t bits;
+      std::memcpy(&bits, d + i, 2);
+      bad |= static_cast<uint32_t>((bits & mask) == mask);
+    }
+    return bad != 0;
+  } else {
+    return false;  // integers wrap; they never overflow to Inf
+  }
+}
+
+template <typename T>
+inline void CheckResults(const T* d, uint32_t n) {
+  if (AnyNonFinite(d, n)) ReportOverflow();
+}
+
 // Chunk of elements converted to float at a time (three chunks live on the stack).
 constexpr uint32_t kFloatChunk = 512;
 
@@ -105,6 +136,7 @@ inline void Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const 
   } else {
     for (uint32_t i = 0; i < n; ++i) d[i] = static_cast<T>(op(a[i], b[i]));
   }
+  CheckResults(d, n);
 }
 
 template <typename T, typename Op>
@@ -125,6 +157,7 @@ inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t 
   } else {
     for (uint32_t i = 0; i < n; ++i) d[i] = static_cast<T>(op(a[i]));
   }
+  CheckResults(d, n);
 }
 
 // The type a scalar operand is computed in.

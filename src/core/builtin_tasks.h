@@ -1,0 +1,50 @@
+// Built-in device tasks: element-wise reduce (aclrtReduceAsync), random numbers (aclrtRandomNumAsync,
+// core/random_num.cc), cache maintenance (aclrtCmoAsync family) and descriptor-driven copies
+// (aclrtMemcpyAsyncWithDesc / WithOffset). Each runs on the simulated device in stream order: reduce,
+// random and descriptor copies as compute tasks that read their operands when they execute (so earlier
+// tasks of the stream may produce them); cache operations as ordering-only tasks, because the simulated
+// device has no cache to maintain.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "acl/acl_rt.h"
+#include "base/status.h"
+
+namespace npurt::core {
+
+class Stream;
+
+// Submits a compute task that runs fn(args) on the device in stream order and deletes `args` (owned
+// by the task) in its cleanup.
+void SubmitComputeTask(Stream* stream, int32_t (*fn)(void*), void* args, void (*free_args)(void*));
+template <typename T>
+void SubmitCompute(Stream* stream, int32_t (*fn)(void*), T* args) {
+  SubmitComputeTask(stream, fn, args, [](void* p) { delete static_cast<T*>(p); });
+}
+
+// dst[i] = op(dst[i], src[i]) over `bytes` bytes of elements of ACL data type `dtype`. kind is an
+// aclrtReduceKind (SUM, MAX, MIN, EQUAL: dst[i] = dst[i] == src[i] ? 1 : 0).
+Status SubmitReduce(Stream* stream, void* dst, const void* src, uint64_t bytes, int32_t kind, int32_t dtype);
+bool ReduceDtypeSupported(int32_t dtype);
+
+// aclrtRandomNumAsync (core/random_num.cc).
+Status SubmitRandomNum(Stream* stream, const aclrtRandomNumTaskInfo& info);
+
+// Cache maintenance of [ptr, ptr + size): validated, ordered in the stream, nothing to do on the sim.
+Status SubmitCacheOp(Stream* stream, const void* ptr, size_t size, int32_t cmo_type);
+// The descriptor of aclrtCmoSetDesc / aclrtSetMemcpyDesc (written into memory the caller provides).
+inline constexpr size_t kCmoDescBytes = 64;
+inline constexpr size_t kMemcpyDescBytes = 64;
+Status WriteCmoDesc(void* desc, void* src, size_t size);
+Status SubmitCacheOpWithDesc(Stream* stream, const void* desc, int32_t cmo_type);
+Status WriteMemcpyDesc(void* desc, int32_t kind, void* src, void* dst, size_t count);
+// Copies as the descriptor at `desc` says when the task executes.
+Status SubmitMemcpyWithDesc(Stream* stream, const void* desc, int32_t kind);
+// Copies `count` bytes from (*src + src_offset) to (*dst + dst_offset), the two pointers read from
+// device memory when the task executes.
+Status SubmitMemcpyWithOffset(Stream* stream, void** dst, size_t dest_max, size_t dst_offset, const void** src,
+                              size_t count, size_t src_offset, int32_t kind);
+
+}  // namespace npurt::core
