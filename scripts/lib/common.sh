@@ -71,6 +71,9 @@ npurt_sanitizer_env() {
     case "${1:-}" in
         address)
             export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
+            # LeakSanitizer of GCC 12 crashes walking the dynamic TLS of kernel binaries that were dlclose()d
+            # ("Tracer caught signal 11" on a stale DTLS range): it does not use TLS as a root.
+            export LSAN_OPTIONS="${LSAN_OPTIONS:-use_tls=0}"
             export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" ;;
         thread)
             export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}" ;;

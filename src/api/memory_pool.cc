@@ -27,9 +27,9 @@ npurt::StatusOr<MemPool*> ResolvePool(aclrtMemPool pool) {
 aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
   NPURT_API_NOT_NULL(memPool);
   NPURT_API_NOT_NULL(poolProps);
-  if (poolProps->allocType != ACL_MEM_ALLOCATION_TYPE_PINNED) {
+  if (npurt::RawEnum(poolProps->allocType) != ACL_MEM_ALLOCATION_TYPE_PINNED) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "allocType {} is not ACL_MEM_ALLOCATION_TYPE_PINNED",
-                                            static_cast<int>(poolProps->allocType)));
+                                            npurt::RawEnum(poolProps->allocType)));
   }
   if (poolProps->handleType != ACL_MEM_HANDLE_TYPE_NONE) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,

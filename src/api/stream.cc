@@ -95,7 +95,7 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
     }
     return ACL_SUCCESS;
   };
-  switch (attr) {
+  switch (npurt::RawEnum(attr)) {
     case ACL_RT_STREAM_WORK_ADDR_PTR:
       if (aclError e = need(sizeof(void*))) return e;
       std::memcpy(&handle->workptr, attrValue, sizeof(void*));

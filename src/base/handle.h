@@ -117,8 +117,10 @@ T* NewHandle(Args&&... args) {
 }
 
 // Validates an opaque handle: returns the object if `p` is a live object with `tag`, else nullptr.
+// It reads the tag of whatever the slot holds, also a destroyed object (slots stay mapped and a destroyed
+// object's tag is 0): that is the point, so UBSan's check that the object is alive is off here.
 template <typename T>
-T* LookupHandle(const void* p, HandleTag tag) {
+__attribute__((no_sanitize("vptr"))) T* LookupHandle(const void* p, HandleTag tag) {
   if (p == nullptr || !HandleArena::IsSlot(p)) return nullptr;
   auto* obj = static_cast<HandleObject*>(static_cast<T*>(const_cast<void*>(p)));
   if (obj->tag() != tag) return nullptr;

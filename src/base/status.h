@@ -11,6 +11,16 @@
 
 namespace npurt {
 
+// The integer inside an enum-typed value that came through the C ABI: callers may pass any int, and
+// reading an out-of-range value as the enum type is undefined behaviour (UBSan's -fsanitize=enum).
+template <typename E>
+inline int RawEnum(const E& e) {
+  static_assert(sizeof(E) == sizeof(int), "enum with int representation");
+  int v;
+  __builtin_memcpy(&v, &e, sizeof v);
+  return v;
+}
+
 class [[nodiscard]] Status {
  public:
   Status() = default;

@@ -113,7 +113,7 @@ StatusOr<LaunchSettings> ParseLaunchConfig(const aclrtLaunchKernelCfg* cfg) {
   }
   for (size_t i = 0; i < cfg->numAttrs; ++i) {
     const aclrtLaunchKernelAttr& a = cfg->attrs[i];
-    switch (static_cast<int>(a.id)) {
+    switch (RawEnum(a.id)) {
       case ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE:
       case ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH:
       case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
