@@ -8,10 +8,15 @@ extern "C" __global__ __aicore__ void cts_fault_wild_write(__gm__ uint32_t* out,
   *p = 7;
 }
 
-// Integer division by *divisor (0 in the tests): the fault is the point, so UBSan must let the CPU trap.
-extern "C" __global__ __aicore__ __attribute__((no_sanitize("integer-divide-by-zero"))) void cts_fault_divide(__gm__ int32_t* data, __gm__ int32_t* divisor) {
+// The fault is the point: UBSan (sanitizer builds) must let the CPU trap.
+__attribute__((noinline, no_sanitize("integer-divide-by-zero"))) static int32_t DivideUnchecked(int32_t a, int32_t b) {
+  return a / b;
+}
+
+// Integer division by *divisor (0 in the tests).
+extern "C" __global__ __aicore__ void cts_fault_divide(__gm__ int32_t* data, __gm__ int32_t* divisor) {
   volatile int32_t d = *divisor;
-  data[0] = data[1] / d;
+  data[0] = DivideUnchecked(data[1], d);
 }
 
 // The trap of the CANN samples' error_OP (the generator maps asm("trap") to the sim's trap).
