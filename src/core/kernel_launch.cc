@@ -41,15 +41,19 @@ struct LaunchRecord {
   }
 };
 
-// Free list of records: pushed by the executor that finishes a launch, popped by launching threads.
+// Free list of records: pushed by the executor that finishes a launch (lock-free push), taken all at once
+// by a launching thread whose own list ran dry (one exchange), then popped from that thread's list without
+// any shared write. A lock here made launches and completions contend on every kernel once the executor
+// finishes one-block kernels itself. A thread that exits keeps its cached records (they are never freed).
 class RecordPool {
  public:
   LaunchRecord* Acquire() {
-    Lock();
-    LaunchRecord* r = head_;
-    if (r != nullptr) head_ = r->next_free;
-    Unlock();
-    return r != nullptr ? r : new LaunchRecord();
+    LaunchRecord*& mine = Mine();
+    if (mine == nullptr) mine = returned_.exchange(nullptr, std::memory_order_acquire);
+    LaunchRecord* r = mine;
+    if (r == nullptr) return new LaunchRecord();
+    mine = r->next_free;
+    return r;
   }
   void Release(LaunchRecord* r) {
     // Large argument buffers are not kept: a pool of big records would pin memory.
@@ -57,20 +61,19 @@ class RecordPool {
       r->heap.reset();
       r->heap_capacity = 0;
     }
-    Lock();
-    r->next_free = head_;
-    head_ = r;
-    Unlock();
+    LaunchRecord* head = returned_.load(std::memory_order_relaxed);
+    do {
+      r->next_free = head;
+    } while (!returned_.compare_exchange_weak(head, r, std::memory_order_release, std::memory_order_relaxed));
   }
 
  private:
-  void Lock() {
-    while (lock_.test_and_set(std::memory_order_acquire)) CpuRelax();
+  static LaunchRecord*& Mine() {
+    thread_local LaunchRecord* list = nullptr;
+    return list;
   }
-  void Unlock() { lock_.clear(std::memory_order_release); }
 
-  std::atomic_flag lock_ = ATOMIC_FLAG_INIT;
-  LaunchRecord* head_ = nullptr;
+  std::atomic<LaunchRecord*> returned_{nullptr};
 };
 
 RecordPool& Records() {
