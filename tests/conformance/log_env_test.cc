@@ -18,26 +18,6 @@
 namespace cts {
 namespace {
 
-int RemoveEntry(const char* path, const struct stat*, int, struct FTW*) { return remove(path); }
-
-// A fresh directory under $TMPDIR, removed with everything in it when the test process exits.
-std::string MakeTempDir(const char* tag) {
-  static std::vector<std::string>* made = [] {
-    auto* v = new std::vector<std::string>();
-    std::atexit([] {
-      for (const auto& d : *made) nftw(d.c_str(), &RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
-    });
-    return v;
-  }();
-  std::string tmpl = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/npurt_" + tag + "_XXXXXX";
-  std::vector<char> buf(tmpl.begin(), tmpl.end());
-  buf.push_back('\0');
-  const char* d = mkdtemp(buf.data());
-  if (d == nullptr) return "";
-  made->push_back(d);
-  return d;
-}
-
 std::vector<std::string> PlogFiles(const std::string& dir, long long pid) {
   std::vector<std::string> out;
   const std::string prefix = "plog-" + std::to_string(pid) + "_";

@@ -35,26 +35,6 @@ struct RawRecord {  // docs/profiling.md "Raw data"
 static_assert(sizeof(RawRecord) == 48, "raw record");
 enum : uint8_t { kTask = 1, kSubmit = 2, kApi = 3, kMark = 4, kRange = 5, kMemory = 6, kTaskName = 7, kStep = 8 };
 
-int RemoveEntry(const char* path, const struct stat*, int, struct FTW*) { return remove(path); }
-
-// A fresh directory under $TMPDIR, removed with everything in it when the test process exits.
-std::string MakeTempDir(const char* tag) {
-  static std::vector<std::string>* made = [] {
-    auto* v = new std::vector<std::string>();
-    std::atexit([] {
-      for (const auto& d : *made) nftw(d.c_str(), &RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
-    });
-    return v;
-  }();
-  std::string tmpl = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/npurt_" + tag + "_XXXXXX";
-  std::vector<char> buf(tmpl.begin(), tmpl.end());
-  buf.push_back('\0');
-  const char* d = mkdtemp(buf.data());
-  if (d == nullptr) return "";
-  made->push_back(d);
-  return d;
-}
-
 std::vector<std::string> ListDir(const std::string& dir, const std::string& prefix) {
   std::vector<std::string> out;
   if (DIR* d = opendir(dir.c_str())) {

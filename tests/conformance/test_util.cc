@@ -1,6 +1,7 @@
 #include "test_util.h"
 
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -14,7 +15,9 @@
 #include <fstream>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
+#include <vector>
 
 extern char** environ;
 
@@ -452,6 +455,26 @@ std::string TempDir() {
 const char* EnvOr(const char* name, const char* fallback) {
   const char* v = std::getenv(name);
   return v != nullptr ? v : fallback;
+}
+
+static int RemoveEntry(const char* path, const struct stat*, int, struct FTW*) { return remove(path); }
+
+// A fresh directory under $TMPDIR, removed with everything in it when the test process exits.
+std::string MakeTempDir(const char* tag) {
+  static std::vector<std::string>* made = [] {
+    auto* v = new std::vector<std::string>();
+    std::atexit([] {
+      for (const auto& d : *made) nftw(d.c_str(), &RemoveEntry, 16, FTW_DEPTH | FTW_PHYS);
+    });
+    return v;
+  }();
+  std::string tmpl = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/npurt_" + tag + "_XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  const char* d = mkdtemp(buf.data());
+  if (d == nullptr) return "";
+  made->push_back(d);
+  return d;
 }
 
 }  // namespace cts

@@ -109,6 +109,9 @@ uint32_t DeviceCount();
 // ---------------------------------------------------------------------------------------------
 
 // Deterministic pseudo-random bytes (never all zero).
+// A fresh directory under $TMPDIR (npurt_<tag>_XXXXXX), removed with everything in it when the test
+// process exits; "" if it cannot be made.
+std::string MakeTempDir(const char* tag);
 std::vector<uint8_t> RandomBytes(size_t n, uint64_t seed);
 // Fills `p` with deterministic pseudo-random bytes.
 void FillRandom(void* p, size_t n, uint64_t seed);
