@@ -230,6 +230,7 @@ AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue) 
 void AiCorePool::Submit(Job* job, bool wake_cores) {
   EnsureStarted();
   if (job->deadline_ns != 0) watchdog_->Watch(job);
+  if (job->next >= job->end) return;  // the executor took the only block: nothing for the cores
   {
     std::lock_guard<std::mutex> lock(mu_);
     active_.push_back(job);
@@ -247,21 +248,18 @@ bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code
   // block too, and the cores are woken only for the rest: a hand-off to another thread and back costs
   // tens of microseconds when the cores sleep, longer than a small kernel runs.
   const bool share = job->allowed_cores == cores_;
-  Submit(job, !share || launch->num_blocks > 1);
-  if (!share) return false;
-  uint32_t block = 0;
-  if (!ClaimFrom(job, &block)) return false;
+  if (!share) {
+    Submit(job, true);
+    return false;
+  }
+  // The executor's block is claimed before the job is published: until that block is counted the job
+  // cannot complete, so the cores cannot finish it, recycle it for another launch and resume the queue
+  // while this executor still uses it.
+  const uint32_t block = job->next++;
+  Submit(job, launch->num_blocks > 1);
   Core& core = ExecutorCore();
   RunBlock(core, job, block);
   return FinishBlocks(job, 1, /*resume=*/false, code);
-}
-
-bool AiCorePool::ClaimFrom(Job* job, uint32_t* block) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (job->next >= job->end) return false;
-  *block = job->next++;
-  if (job->next >= job->end) RemoveActiveLocked(job);
-  return true;
 }
 
 AiCorePool::Core& AiCorePool::ExecutorCore() {

@@ -59,10 +59,8 @@ class AiCorePool {
   class Watchdog;
 
   Job* NewJob(hal::KernelLaunch* launch, SimQueue* queue);
-  // Makes the job's blocks claimable; wakes sleeping cores when `wake_cores`.
+  // Makes the job's unclaimed blocks claimable; wakes sleeping cores when `wake_cores`.
   void Submit(Job* job, bool wake_cores);
-  // Claims the next block of `job` only (the executor's share).
-  bool ClaimFrom(Job* job, uint32_t* block);
   // The calling executor thread's core (its own unified buffer), made on first use.
   Core& ExecutorCore();
   bool Claim(uint32_t core, Job** job, uint32_t* block);
