@@ -52,7 +52,13 @@ class WaitSignal {
 
   // Waits until `ready()` is true or the deadline passes; spins for `spin_ns` first.
   template <typename Ready>
-  bool WaitUntil(Ready&& ready, uint64_t deadline_ns, uint64_t spin_ns);
+  bool WaitUntil(Ready&& ready, uint64_t deadline_ns, uint64_t spin_ns) {
+    return WaitUntil(ready, deadline_ns, spin_ns, [] {});
+  }
+  // The same; `before_sleep()` runs before every final check that precedes a sleep (a waiter that
+  // publishes what it waits for, so that notifiers can skip wakes that would not satisfy it).
+  template <typename Ready, typename BeforeSleep>
+  bool WaitUntil(Ready&& ready, uint64_t deadline_ns, uint64_t spin_ns, BeforeSleep&& before_sleep);
 
  private:
   std::atomic<uint32_t> epoch_{0};
@@ -65,8 +71,8 @@ class WaitSignal {
 
 namespace npurt {
 
-template <typename Ready>
-bool WaitSignal::WaitUntil(Ready&& ready, uint64_t deadline_ns, uint64_t spin_ns) {
+template <typename Ready, typename BeforeSleep>
+bool WaitSignal::WaitUntil(Ready&& ready, uint64_t deadline_ns, uint64_t spin_ns, BeforeSleep&& before_sleep) {
   if (ready()) return true;
   const uint64_t spin_end = NowNs() + spin_ns;
   for (uint32_t i = 0;; ++i) {
@@ -80,6 +86,7 @@ bool WaitSignal::WaitUntil(Ready&& ready, uint64_t deadline_ns, uint64_t spin_ns
   for (;;) {
     const uint32_t seen = epoch();
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    before_sleep();
     if (ready()) {
       sleepers_.fetch_sub(1, std::memory_order_acq_rel);
       return true;

@@ -310,8 +310,21 @@ Status KernelBinary::Unload() {
     std::lock_guard<std::mutex> lock(g_loaded_mu);
     g_loaded.erase(std::remove(g_loaded.begin(), g_loaded.end(), this), g_loaded.end());
   }
-  Release();
+  unloading_.store(true, std::memory_order_seq_cst);
+  ReleaseIfIdle();
   return Status::Ok();
+}
+
+void KernelBinary::EndLaunch() {
+  finished_.fetch_add(1, std::memory_order_seq_cst);
+  if (unloading_.load(std::memory_order_seq_cst)) ReleaseIfIdle();
+}
+
+void KernelBinary::ReleaseIfIdle() {
+  // Unload stores unloading_ then reads the counters; EndLaunch bumps finished_ then reads unloading_
+  // (all sequentially consistent): at least one of them sees both, and released_ lets only one release.
+  if (finished_.load(std::memory_order_seq_cst) != launched_.load(std::memory_order_seq_cst)) return;
+  if (!released_.exchange(true, std::memory_order_acq_rel)) Release();
 }
 
 std::vector<Ref<KernelBinary>> KernelBinary::Loaded() {

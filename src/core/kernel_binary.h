@@ -74,6 +74,13 @@ class KernelBinary final : public HandleObject {
   // aclrtBinaryUnLoad: invalidates the binary and its functions; unloads once no launch uses it.
   Status Unload();
 
+  // A launch of one of its kernels was queued / has finished. In-flight launches keep an unloaded binary
+  // alive. Two counters on separate cache lines rather than a reference per launch: the launching thread
+  // and the executor finishing launches would otherwise bounce one line between their cores on every
+  // kernel (it was most of the host-side cost of a launch).
+  void BeginLaunch() { launched_.fetch_add(1, std::memory_order_seq_cst); }
+  void EndLaunch();
+
   // Every loaded binary (aclrtGetFuncBySymbol searches them).
   static std::vector<Ref<KernelBinary>> Loaded();
 
@@ -85,6 +92,13 @@ class KernelBinary final : public HandleObject {
   static StatusOr<KernelBinary*> Open(const std::string& dl_path, const std::string& origin);
   static StatusOr<KernelBinary*> OpenFromTempFile(int image_fd, const std::string& origin);
 
+  // Drops the user's reference once the binary is unloaded and no launch is in flight (exactly once).
+  void ReleaseIfIdle();
+
+  alignas(64) std::atomic<uint64_t> launched_{0};
+  alignas(64) std::atomic<uint64_t> finished_{0};
+  alignas(64) std::atomic<bool> unloading_{false};
+  std::atomic<bool> released_{false};
   void* dl_ = nullptr;
   int image_fd_ = -1;  // LoadData: the memory file behind the mapping (its /proc/self/fd name stays unique)
   const npurt_kernel_table_t* table_ = nullptr;

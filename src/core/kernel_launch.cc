@@ -53,6 +53,8 @@ class RecordPool {
     LaunchRecord* r = mine;
     if (r == nullptr) return new LaunchRecord();
     mine = r->next_free;
+    // The executor that finished the next record wrote it last: fetch it while this launch goes on.
+    if (mine != nullptr) __builtin_prefetch(mine, 1);
     return r;
   }
   void Release(LaunchRecord* r) {
@@ -103,7 +105,7 @@ void FinishLaunch(void* arg) {
   r->binary = nullptr;
   r->function = nullptr;
   Records().Release(r);
-  binary->Release();
+  binary->EndLaunch();
 }
 
 }  // namespace
@@ -189,7 +191,7 @@ Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* strea
   r->check_overflow = OverflowChecked(stream) ? stream->device() : nullptr;
   r->function = function;
   r->binary = function->binary();
-  r->binary->Retain();
+  r->binary->BeginLaunch();
 
   hal::Task t;
   t.kind = hal::TaskKind::kKernel;

@@ -501,7 +501,19 @@ void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::
   if (task.cleanup != nullptr) task.cleanup(task.cleanup_arg);
   if (WritesMemory(task.kind)) device_->OnMemoryWritten();
   completed_.store(seq, std::memory_order_release);
-  done_signal_.NotifyIfSleeping();
+  NotifyHostWaiters(seq);
+}
+
+void SimQueue::NotifyHostWaiters(uint64_t seq) {
+  // A read-modify-write, like the waiter's registration: one of the two comes second and sees the other,
+  // so either the waiter sees `completed_` or this sees its target (see WaitSignal::NotifyIfSleeping).
+  uint64_t target = host_target_.fetch_add(0, std::memory_order_seq_cst);
+  if (target > seq) return;
+  // Reached: clear the target and wake everyone; waiters for later tasks register again.
+  while (target <= seq &&
+         !host_target_.compare_exchange_weak(target, UINT64_MAX, std::memory_order_seq_cst)) {
+  }
+  done_signal_.Notify();
 }
 
 void SimQueue::RunInline(const hal::Task& task, uint64_t seq) {
@@ -574,7 +586,13 @@ int32_t SimQueue::RunInlineOne(const hal::Task& task, uint64_t base, int depth, 
 }
 
 bool SimQueue::WaitHost(uint64_t seq, uint64_t deadline_ns) {
-  return done_signal_.WaitUntil([&] { return completed() >= seq; }, deadline_ns, kHostSpinNs);
+  return done_signal_.WaitUntil([&] { return completed() >= seq; }, deadline_ns, kHostSpinNs, [&] {
+    // Before each sleep: lower the target to `seq` with a read-modify-write (also when it is already
+    // lower), which NotifyHostWaiters' pairs with.
+    uint64_t target = host_target_.load(std::memory_order_relaxed);
+    while (!host_target_.compare_exchange_weak(target, std::min(target, seq), std::memory_order_seq_cst)) {
+    }
+  });
 }
 
 std::string SimQueue::error_message() const {

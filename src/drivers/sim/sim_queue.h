@@ -99,6 +99,8 @@ class SimQueue final : public hal::Queue {
   void ArmTimeout(uint64_t token, uint64_t timeout_ns);
   void Finish(Cell* cell, int32_t code, std::string message);
   void Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message);
+  // Wakes host waiters once `seq` reaches the smallest target one of them registered.
+  void NotifyHostWaiters(uint64_t seq);
   void ScheduleIfIdle();
   void RunInline(const hal::Task& task, uint64_t seq);
   bool Discarding(uint64_t seq) const;
@@ -131,6 +133,10 @@ class SimQueue final : public hal::Queue {
   mutable std::mutex error_mu_;
   std::string error_message_;
   WaitSignal done_signal_;   // host waiters for completion
+  // The smallest sequence number a host waiter waits for (UINT64_MAX: none). Completions before it do
+  // not wake anyone: a host synchronizing on the last of N queued tasks is woken once, not N times (each
+  // futex wake costs the executor a system call and the host a useless trip through the scheduler).
+  std::atomic<uint64_t> host_target_{UINT64_MAX};
   WaitSignal space_signal_;  // producers waiting for a free cell
   std::mutex inline_mu_;     // synchronous mode: serialises inline execution
 };
