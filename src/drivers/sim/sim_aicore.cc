@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -91,6 +92,7 @@ struct AiCorePool::Job {
   std::atomic<int32_t> refs{0};
   std::atomic<bool> done{false};   // synchronous Run
   WaitSignal done_signal;
+  Job* next_free = nullptr;        // in returned_jobs_ or an executor's cache
 };
 
 struct AiCorePool::Core {
@@ -101,6 +103,7 @@ struct AiCorePool::Core {
   uint8_t* map = nullptr;  // guard page, unified buffer, guard page
   uint8_t* ub = nullptr;
   size_t map_bytes = 0;
+  Job* job_cache = nullptr;  // an executor's recycled jobs (only its thread touches the list)
 };
 
 // Fails jobs whose deadline passed. One thread per pool, started by the first launch with a timeout.
@@ -184,6 +187,11 @@ AiCorePool::~AiCorePool() {
     }
   }
   for (Job* j : free_jobs_) delete j;
+  auto delete_list = [](Job* j) {
+    while (j != nullptr) delete std::exchange(j, j->next_free);
+  };
+  delete_list(returned_jobs_.exchange(nullptr));
+  for (auto& core : executor_cores_) delete_list(core->job_cache);
 }
 
 void AiCorePool::EnsureStarted() {
@@ -202,9 +210,13 @@ void AiCorePool::EnsureStarted() {
   });
 }
 
-AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue) {
+AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue, Core* executor) {
   Job* job = nullptr;
-  {
+  if (executor != nullptr) {
+    if (executor->job_cache == nullptr) executor->job_cache = returned_jobs_.exchange(nullptr, std::memory_order_acquire);
+    job = executor->job_cache;
+    if (job != nullptr) executor->job_cache = job->next_free;
+  } else {
     std::lock_guard<std::mutex> lock(mu_);
     if (!free_jobs_.empty()) {
       job = free_jobs_.back();
@@ -242,8 +254,22 @@ void AiCorePool::Submit(Job* job, bool wake_cores) {
   if (wake_cores) work_signal_.NotifyIfSleeping();
 }
 
+void AiCorePool::RecycleJob(Job* job) {
+  if (job->queue == nullptr) {
+    std::lock_guard<std::mutex> lock(mu_);
+    free_jobs_.push_back(job);
+    return;
+  }
+  Job* head = returned_jobs_.load(std::memory_order_relaxed);
+  do {
+    job->next_free = head;
+  } while (!returned_jobs_.compare_exchange_weak(head, job, std::memory_order_release, std::memory_order_relaxed));
+}
+
 bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code) {
-  Job* job = NewJob(launch, queue);
+  // Executors serve one device each: the calling thread's core of this pool, made on first use.
+  Core& core = ExecutorCore();
+  Job* job = NewJob(launch, queue, &core);
   // With a core limit (aclrtSetStreamResLimit) only the cores may run it; otherwise the executor takes a
   // block too, and the cores are woken only for the rest: a hand-off to another thread and back costs
   // tens of microseconds when the cores sleep, longer than a small kernel runs.
@@ -257,7 +283,6 @@ bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code
   // while this executor still uses it.
   const uint32_t block = job->next++;
   Submit(job, launch->num_blocks > 1);
-  Core& core = ExecutorCore();
   RunBlock(core, job, block);
   return FinishBlocks(job, 1, /*resume=*/false, code);
 }
@@ -288,10 +313,7 @@ int32_t AiCorePool::Run(hal::KernelLaunch* launch) {
   Submit(job, true);
   job->done_signal.WaitUntil([&] { return job->done.load(std::memory_order_acquire); }, UINT64_MAX, kCoreSpinNs);
   const int32_t code = job->code.load(std::memory_order_acquire);
-  if (job->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    std::lock_guard<std::mutex> lock(mu_);
-    free_jobs_.push_back(job);
-  }
+  if (job->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) RecycleJob(job);
   return code;
 }
 
@@ -493,10 +515,7 @@ int32_t AiCorePool::Complete(Job* job, bool resume) {
     job->done.store(true, std::memory_order_release);
     job->done_signal.Notify();
   }
-  if (job->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    std::lock_guard<std::mutex> lock(mu_);
-    free_jobs_.push_back(job);
-  }
+  if (job->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) RecycleJob(job);
   if (queue != nullptr) queue->Resume(0, code);
   return code;
 }

@@ -58,7 +58,8 @@ class AiCorePool {
   struct Core;
   class Watchdog;
 
-  Job* NewJob(hal::KernelLaunch* launch, SimQueue* queue);
+  Job* NewJob(hal::KernelLaunch* launch, SimQueue* queue, Core* executor = nullptr);
+  void RecycleJob(Job* job);
   // Makes the job's unclaimed blocks claimable; wakes sleeping cores when `wake_cores`.
   void Submit(Job* job, bool wake_cores);
   // The calling executor thread's core (its own unified buffer), made on first use.
@@ -91,7 +92,11 @@ class AiCorePool {
   std::atomic<uint32_t> active_count_{0};
   // The most cores any active job may use: cores with a higher id have nothing to claim and sleep.
   std::atomic<uint32_t> widest_{0};
-  std::vector<Job*> free_jobs_;      // recycled job records
+  std::vector<Job*> free_jobs_;      // recycled job records of synchronous runs (mu_)
+  // Recycled job records of queued launches: pushed lock-free by whichever thread completes one, taken
+  // all at once by an executor whose own cache (its Core) ran dry. No lock between the executor starting
+  // launches and the cores finishing them.
+  std::atomic<Job*> returned_jobs_{nullptr};
   std::vector<std::unique_ptr<Core>> executor_cores_;  // cores of executor threads (mu_)
   std::atomic<bool> stop_{false};
   WaitSignal work_signal_;
