@@ -34,7 +34,9 @@ HEADERS = ("acl_base_rt.h", "acl_rt.h", "acl_rt_allocator.h", "acl_rt_memory_som
            # Profiling and dump (issue 5).
            "acl_prof.h", "acl_dump.h",
            # TDT channels and queues (issue 7): libacl_tdt_channel.so, libacl_tdt_queue.so.
-           "acl_tdt.h", "acl_tdt_queue.h")
+           "acl_tdt.h", "acl_tdt_queue.h",
+           # The part of libprofapi's header that client programs call (relative to include/).
+           "profiling/aprof_pub.h")
 # Every aclnn operator header (include/aclnnop/aclnn_<op>.h) is exported too.
 ACLNN_OP_DIR = "aclnnop"
 
@@ -45,8 +47,13 @@ def header_names(root):
     return list(HEADERS) + [h.replace(os.sep, "/") for h in extra]
 
 
+def outside_acl(header):
+    """True for headers relative to include/ rather than include/acl/."""
+    return header.startswith("aclnn") or header.startswith("profiling/")
+
+
 def header_path(root, header):
-    if header.startswith("aclnn"):
+    if outside_acl(header):
         return os.path.join(root, "include", header)
     return os.path.join(root, "include", "acl", header)
 
@@ -182,10 +189,10 @@ def parse_header(path, header):
         if m:
             pointer_typedefs.add(m.group(1))
             continue
-        if "ACL_FUNC_VISIBILITY" not in st:
+        if "ACL_FUNC_VISIBILITY" not in st and "MSVP_PROF_API" not in st:
             continue
         decl = re.sub(r'ACL_DEPRECATED_MESSAGE\s*\(\s*"(?:[^"\\]|\\.)*"\s*\)', " ", st)
-        decl = re.sub(r"\bACL_DEPRECATED\b|\bACL_FUNC_VISIBILITY\b", " ", decl)
+        decl = re.sub(r"\bACL_DEPRECATED\b|\bACL_FUNC_VISIBILITY\b|\bMSVP_PROF_API\b", " ", decl)
         decl = " ".join(decl.split()).rstrip(";").strip()
         m = re.match(r"^(.*?)\b([A-Za-z_]\w*)\s*\((.*)\)$", decl)
         if not m:
@@ -280,7 +287,7 @@ def gen_stubs(functions, pointer_typedefs, defined):
         '#include "acl/acl.h"',
     ]
     for h in sorted(set(f.header for f in functions)):
-        out.append('#include "%s"' % (h if h.startswith("aclnn") else "acl/" + h))
+        out.append('#include "%s"' % (h if outside_acl(h) else "acl/" + h))
     out += ['#include "api/api_common.h"', ""]
     count = 0
     for f in functions:
@@ -341,7 +348,7 @@ def gen_coverage(functions, defined, api_rel):
         "# ACL runtime API coverage",
         "",
         "Exported functions of `include/acl/{%s}`, `include/aclnn*/` and the `%s/*.cc` file that implements "
-        "each one." % (",".join(h for h in HEADERS if not h.startswith("aclnn")), api_rel),
+        "each one." % (",".join(h for h in HEADERS if not outside_acl(h)), api_rel),
         "Functions without an implementation are generated stubs that return `ACL_ERROR_RT_FEATURE_NOT_SUPPORT`.",
         "",
         "**%d of %d functions implemented (%s)**" % (done, total, pct(done, total)),

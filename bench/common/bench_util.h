@@ -90,8 +90,8 @@ inline void CpuRelax() {
 class SpinThenSleep {
  public:
   void NotifyIfSleeping() {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    if (sleepers_.load(std::memory_order_relaxed) > 0) {
+    // A read-modify-write pairs with the waiter's registration (one of the two sees the other).
+    if (sleepers_.fetch_add(0, std::memory_order_seq_cst) > 0) {
       epoch_.fetch_add(1, std::memory_order_seq_cst);
       syscall(SYS_futex, reinterpret_cast<uint32_t*>(&epoch_), FUTEX_WAKE_PRIVATE, INT32_MAX, nullptr, nullptr, 0);
     }
@@ -109,7 +109,6 @@ class SpinThenSleep {
     for (;;) {
       const uint32_t seen = epoch_.load(std::memory_order_acquire);
       sleepers_.fetch_add(1, std::memory_order_seq_cst);
-      std::atomic_thread_fence(std::memory_order_seq_cst);
       if (!ready()) {
         syscall(SYS_futex, reinterpret_cast<uint32_t*>(&epoch_), FUTEX_WAIT_PRIVATE, seen, nullptr, nullptr, 0);
       }

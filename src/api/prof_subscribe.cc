@@ -7,7 +7,12 @@
 #include <map>
 #include <mutex>
 
+#include <unistd.h>
+
 #include "acl/acl_prof.h"
+#include "base/clock.h"
+#include "core/runtime.h"
+#include "profiling/aprof_pub.h"
 #include "api/api_common.h"
 #include "api/prof_objects.h"
 #include "core/thread_state.h"
@@ -22,6 +27,7 @@ namespace {
 
 std::mutex g_subs_mu;
 std::map<uint32_t, int> g_subscriptions;  // model id -> fd
+std::map<uint32_t, uint32_t> g_model_devices;  // model id -> device (MsprofSetDeviceIdByGeModelIdx)
 
 // Validates an opInfo buffer and returns record `index` (nullptr and a reported error otherwise).
 const ProfOpRecord* RecordAt(const char* fn, const void* opInfo, size_t opInfoLen, uint32_t index) {
@@ -116,11 +122,44 @@ aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* p
 
 aclError aclprofModelUnSubscribe(uint32_t modelId) {
   std::lock_guard<std::mutex> lock(g_subs_mu);
-  if (g_subscriptions.erase(modelId) == 0) {
+  auto it = g_subscriptions.find(modelId);
+  if (it == g_subscriptions.end()) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_MODEL_ID, "model {} is not subscribed", modelId));
   }
+  const int fd = it->second;
+  g_subscriptions.erase(it);
+  // As CANN's profiler does: the subscriber's pipe is closed once no subscription writes to it any more,
+  // so that its reader sees the end of the data (read() returns 0) instead of blocking forever.
+  bool shared = false;
+  for (const auto& [model, other_fd] : g_subscriptions) shared = shared || other_fd == fd;
+  if (!shared && fd >= 0) close(fd);
   return ACL_SUCCESS;
 }
+
+int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId) {
+  auto count = npurt::core::Runtime::Get().DeviceCount();
+  if (!count.ok()) return npurt::api::Report(__func__, count.status());
+  if (deviceId >= count.value()) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_RT_INVALID_DEVICEID, "device id {} is out of range ({} devices)",
+                                            deviceId, count.value()));
+  }
+  std::lock_guard<std::mutex> lock(g_subs_mu);
+  g_model_devices[geModelIdx] = deviceId;
+  return ACL_SUCCESS;
+}
+
+int32_t MsprofUnsetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId) {
+  std::lock_guard<std::mutex> lock(g_subs_mu);
+  auto it = g_model_devices.find(geModelIdx);
+  if (it == g_model_devices.end() || it->second != deviceId) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "model {} is not recorded on device {}",
+                                            geModelIdx, deviceId));
+  }
+  g_model_devices.erase(it);
+  return ACL_SUCCESS;
+}
+
+uint64_t MsprofSysCycleTime(void) { return npurt::NowNs(); }
 
 aclError aclprofGetOpDescSize(size_t* opDescSize) {
   NPURT_API_NOT_NULL(opDescSize);

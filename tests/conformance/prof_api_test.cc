@@ -3,6 +3,7 @@
 // subscription argument checks, command mode (msprof's environment handshake and the aclInit JSON
 // "profiler" section). Raw data is read in its documented 48-byte record format (docs/profiling.md).
 #include <dirent.h>
+#include <poll.h>
 #include <ftw.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -18,6 +19,7 @@
 
 #include "acl/acl_prof.h"
 #include "mstx/ms_tools_ext.h"
+#include "profiling/aprof_pub.h"
 #include "test_util.h"
 
 namespace cts {
@@ -299,13 +301,42 @@ TEST_F(ProfTest, SubscriptionArguments) {
   ASSERT_NE(nullptr, sub);
   EXPECT_ACL_OK(aclprofModelSubscribe(7, sub));
   EXPECT_ACL_ERR(ACL_ERROR_PROF_REPEAT_SUBSCRIBE, aclprofModelSubscribe(7, sub));
+  EXPECT_ACL_OK(aclprofModelSubscribe(8, sub));  // a second model writing to the same pipe
+  // The pipe's write end stays open while a subscription uses it, and is closed with the last one, so
+  // that the subscriber's reader thread sees the end of the data.
+  auto readable_within_100ms = [&] {
+    pollfd p{fds[0], POLLIN, 0};
+    return poll(&p, 1, 100) == 1;
+  };
   EXPECT_ACL_OK(aclprofModelUnSubscribe(7));
+  EXPECT_FALSE(readable_within_100ms()) << "closed while model 8 still writes to it";
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_MODEL_ID, aclprofModelUnSubscribe(7));
+  EXPECT_ACL_OK(aclprofModelUnSubscribe(8));
+  ASSERT_TRUE(readable_within_100ms());
+  char byte = 0;
+  EXPECT_EQ(0, read(fds[0], &byte, 1)) << "end of data after the last unsubscription";
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclprofModelSubscribe(7, nullptr));
   EXPECT_ACL_OK(aclprofDestroySubscribeConfig(sub));
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclprofDestroySubscribeConfig(sub));
   close(fds[0]);
-  close(fds[1]);
+}
+
+TEST_F(ProfTest, ModelDeviceRecordsForSubscriptions) {
+  uint32_t devices = 0;
+  ASSERT_ACL_OK(aclrtGetDeviceCount(&devices));
+  EXPECT_EQ(0, MsprofSetDeviceIdByGeModelIdx(11, 0));
+  EXPECT_EQ(0, MsprofSetDeviceIdByGeModelIdx(12, devices - 1));
+  EXPECT_EQ(ACL_ERROR_RT_INVALID_DEVICEID, MsprofSetDeviceIdByGeModelIdx(13, devices));
+  const char* why = aclGetRecentErrMsg();
+  EXPECT_NE(std::string(why != nullptr ? why : "").find("out of range"), std::string::npos);
+  EXPECT_EQ(ACL_ERROR_INVALID_PARAM, MsprofUnsetDeviceIdByGeModelIdx(12, devices == 1 ? 1 : 0)) << "wrong device";
+  EXPECT_EQ(0, MsprofUnsetDeviceIdByGeModelIdx(12, devices - 1));
+  EXPECT_EQ(0, MsprofUnsetDeviceIdByGeModelIdx(11, 0));
+  EXPECT_EQ(ACL_ERROR_INVALID_PARAM, MsprofUnsetDeviceIdByGeModelIdx(11, 0)) << "already forgotten";
+  const uint64_t a = MsprofSysCycleTime();
+  const uint64_t b = MsprofSysCycleTime();
+  EXPECT_GT(a, 0u);
+  EXPECT_GE(b, a);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -419,7 +419,10 @@ void AiCorePool::RunBlock(Core& core, Job* job, uint32_t block) {
   volatile int exit = sigsetjmp(st.recovery, 0);
   if (exit == 0) {
     st.active = 1;
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    // `active` is read by this thread's own signal handlers: a compiler barrier orders it before the
+    // check. Against the watchdog, running (stored above) and timed_out are both sequentially
+    // consistent: either it sees this core run the job and signals it, or this load sees its flag.
+    std::atomic_signal_fence(std::memory_order_seq_cst);
     if (job->timed_out.load(std::memory_order_seq_cst)) {
       st.active = 0;
       exit = static_cast<int>(BlockExit::kTimeout);
