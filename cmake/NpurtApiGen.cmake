@@ -23,7 +23,8 @@ set(NPURT_API_HEADERS
     ${PROJECT_SOURCE_DIR}/include/acl/acl_prof.h
     ${PROJECT_SOURCE_DIR}/include/acl/acl_dump.h
     ${PROJECT_SOURCE_DIR}/include/acl/acl_tdt.h
-    ${PROJECT_SOURCE_DIR}/include/acl/acl_tdt_queue.h)
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_tdt_queue.h
+    ${PROJECT_SOURCE_DIR}/include/profiling/aprof_pub.h)
 file(GLOB NPURT_ACLNN_OP_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/aclnnop/*.h)
 list(APPEND NPURT_API_HEADERS ${NPURT_ACLNN_OP_HEADERS})
 set(NPURT_API_DIR ${PROJECT_SOURCE_DIR}/src/api)
@@ -48,6 +49,7 @@ function(npurt_generate_api)
     OUTPUT ${stubs}
     COMMAND ${tool} stubs --api-dir ${NPURT_API_DIR} --out ${stubs}
     DEPENDS ${NPURT_API_GEN_TOOL} ${NPURT_API_HEADERS} ${api_sources}
+            ${PROJECT_SOURCE_DIR}/tools/api_unsupported.txt
     COMMENT "Generating stubs for unimplemented ACL functions"
     VERBATIM)
   add_custom_command(

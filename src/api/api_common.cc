@@ -67,6 +67,10 @@ aclError NotSupported(const char* function) {
                               "{} is not supported by npurt yet (see docs/api-coverage.md)", function));
 }
 
+aclError NotSupported(const char* function, const char* reason) {
+  return Report(function, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "{} is not supported by npurt: {}", function, reason));
+}
+
 StatusOr<core::Stream*> ResolveStream(aclrtStream stream) {
   if (stream == nullptr) {
     auto ctx = core::RequireContext();

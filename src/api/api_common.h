@@ -22,6 +22,8 @@ namespace npurt::api {
 // Records "<function> is not supported by npurt" as the thread's recent error message and last error,
 // and returns ACL_ERROR_RT_FEATURE_NOT_SUPPORT. Used by the generated stubs of unimplemented functions.
 aclError NotSupported(const char* function);
+// The same with the reason it is not supported (tools/api_unsupported.txt).
+aclError NotSupported(const char* function, const char* reason);
 
 // Records a failed status for `function` and returns its code (ACL_SUCCESS for an OK status).
 aclError Report(const char* function, const Status& status);

@@ -113,6 +113,13 @@ aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy pol
   return Allocate(__func__, devPtr, size, policy);
 }
 
+aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+  // The simulated device's task scheduler is the host's executor threads: its memory is ordinary device
+  // memory of the current (or the configured) device.
+  // (An error message names aclrtMallocWithCfg, which did the work.)
+  return aclrtMallocWithCfg(devPtr, size, policy, cfg);
+}
+
 aclError aclrtFree(void* devPtr) { return FreeDevice(__func__, devPtr, false); }
 
 aclError aclrtFreeWithDevSync(void* devPtr) { return FreeDevice(__func__, devPtr, true); }

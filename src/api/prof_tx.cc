@@ -11,6 +11,7 @@
 #include "api/api_common.h"
 #include "api/prof_objects.h"
 #include "base/clock.h"
+#include "core/builtin_tasks.h"
 #include "core/stream.h"
 #include "dfx/profiler.h"
 
@@ -218,5 +219,43 @@ aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag, 
     s->started = false;
   }
   npurt::dfx::ProfRecordStep(s->index, static_cast<uint32_t>(tag), stream_id, npurt::NowNs());
+  return ACL_SUCCESS;
+}
+
+namespace {
+
+constexpr int32_t kMaxTraceBytes = 1024;
+
+struct TraceMark {
+  std::string label;
+  int32_t stream_id;
+};
+
+int32_t RecordTraceMark(void* arg) {
+  const auto* m = static_cast<const TraceMark*>(arg);
+  npurt::dfx::ProfRecordMark(m->label, m->stream_id);
+  return 0;
+}
+
+}  // namespace
+
+aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
+  NPURT_API_NOT_NULL(userdata);
+  if (length <= 0 || length > kMaxTraceBytes) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "length {} is invalid (1..{})", length,
+                                            kMaxTraceBytes));
+  }
+  NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
+  // Only while a profiler collects markers or task times (as the msproftx calls): the mark is a task of
+  // the stream, so it lands in the timeline when the work queued before it has run.
+  if (!ProfOn(bits::kMsproftx | bits::kAnyTaskTime)) return ACL_SUCCESS;
+  auto* mark = new TraceMark{"trace ", s->id()};
+  const auto* bytes = static_cast<const uint8_t*>(userdata);
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (int32_t i = 0; i < length; ++i) {
+    mark->label.push_back(kHex[bytes[i] >> 4]);
+    mark->label.push_back(kHex[bytes[i] & 15]);
+  }
+  npurt::core::SubmitCompute(s, &RecordTraceMark, mark);
   return ACL_SUCCESS;
 }

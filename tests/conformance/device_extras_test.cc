@@ -127,6 +127,37 @@ TEST_F(DeviceExtrasTest, NoUncorrectableMemoryErrors) {
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtRepairError(0, nullptr));
 }
 
+TEST_F(DeviceExtrasTest, UnsupportedFunctionsSayWhy) {
+  void* addr = reinterpret_cast<void*>(0x1);
+  EXPECT_ACL_ERR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtGetHardwareSyncAddr(&addr));
+  const char* msg = aclGetRecentErrMsg();
+  ASSERT_NE(nullptr, msg);
+  EXPECT_NE(std::string(msg).find("aclrtGetHardwareSyncAddr"), std::string::npos) << msg;
+  EXPECT_NE(std::string(msg).find("no hardware synchronisation registers"), std::string::npos) << msg;
+  aclrtFuncHandle f = nullptr;
+  EXPECT_ACL_ERR(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtRegisterCpuFunc(nullptr, "f", "k", &f));
+  msg = aclGetRecentErrMsg();
+  ASSERT_NE(nullptr, msg);
+  EXPECT_NE(std::string(msg).find("AI CPU kernels are not simulated"), std::string::npos) << msg;
+}
+
+TEST_F(DeviceExtrasTest, TaskSchedulerMemoryIsDeviceMemory) {
+  void* p = nullptr;
+  ASSERT_ACL_OK(aclrtMallocForTaskScheduler(&p, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST, nullptr));
+  ASSERT_NE(nullptr, p);
+  const std::vector<uint8_t> data = RandomBytes(1 << 20, 57);
+  std::vector<uint8_t> back(data.size());
+  ASSERT_ACL_OK(aclrtMemcpy(p, data.size(), data.data(), data.size(), ACL_MEMCPY_HOST_TO_DEVICE));
+  ASSERT_ACL_OK(aclrtMemcpy(back.data(), back.size(), p, data.size(), ACL_MEMCPY_DEVICE_TO_HOST));
+  EXPECT_EQ(data, back);
+  aclrtPtrAttributes attr{};
+  ASSERT_ACL_OK(aclrtPointerGetAttributes(p, &attr));
+  EXPECT_EQ(ACL_MEM_LOCATION_TYPE_DEVICE, attr.location.type);
+  EXPECT_ACL_OK(aclrtFree(p));
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtMallocForTaskScheduler(nullptr, 64, ACL_MEM_MALLOC_HUGE_FIRST, nullptr));
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtMallocForTaskScheduler(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST, nullptr));
+}
+
 TEST_F(DeviceExtrasTest, AtomicCapabilities) {
   const aclrtAtomicOperation ops[] = {ACL_RT_ATOMIC_OPERATION_INTEGER_ADD, ACL_RT_ATOMIC_OPERATION_CAS,
                                       ACL_RT_ATOMIC_OPERATION_FLOAT_ADD, ACL_RT_ATOMIC_OPERATION_DMA_ADD};

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -319,6 +320,43 @@ TEST_F(ProfTest, SubscriptionArguments) {
   EXPECT_ACL_OK(aclprofDestroySubscribeConfig(sub));
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclprofDestroySubscribeConfig(sub));
   close(fds[0]);
+}
+
+TEST_F(ProfTest, ProfTraceMarksTheStreamAfterItsEarlierWork) {
+  const std::string dir = MakeTempDir("prof_trace");
+  ASSERT_ACL_OK(aclprofInit(dir.c_str(), dir.size()));
+  aclprofConfig* cfg = Config(ACL_PROF_MSPROFTX | ACL_PROF_TASK_TIME);
+  ASSERT_NE(nullptr, cfg);
+  ASSERT_ACL_OK(aclprofStart(cfg));
+  int32_t stream_id = -1;
+  {
+    Stream s;
+    ASSERT_ACL_OK(aclrtStreamGetId(s, &stream_id));
+    DevBuf buf(16 << 20);
+    std::vector<uint8_t> host = RandomBytes(16 << 20, 41);
+    ASSERT_ACL_OK(aclrtMemcpyAsync(buf.get(), buf.size(), host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE, s));
+    uint64_t trace_id = 0x1234abcd5678ef90ull;
+    ASSERT_ACL_OK(aclrtProfTrace(&trace_id, sizeof trace_id, s));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+    EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtProfTrace(nullptr, 8, s));
+    EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtProfTrace(&trace_id, 0, s));
+    EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtProfTrace(&trace_id, -8, s));
+    std::vector<uint8_t> big(4096, 1);
+    EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtProfTrace(big.data(), static_cast<int32_t>(big.size()), s));
+  }
+  ASSERT_ACL_OK(aclprofStop(cfg));
+  ASSERT_ACL_OK(aclprofDestroyConfig(cfg));
+  ASSERT_ACL_OK(aclprofFinalize());
+  const RawRecord* mark = nullptr;
+  const RawRecord* copy = nullptr;  // the stream's first task (the trace's own task comes after it)
+  const auto recs = ReadRecords(dir);
+  for (const auto& r : recs) {
+    if (r.type == kMark && r.stream == stream_id) mark = &r;
+    if (r.type == kTask && r.stream == stream_id && (copy == nullptr || r.t0 < copy->t0)) copy = &r;
+  }
+  ASSERT_NE(nullptr, mark) << "one mark on the traced stream";
+  ASSERT_NE(nullptr, copy);
+  EXPECT_GE(mark->t0, copy->t1) << "the mark runs in stream order, after the copy queued before it";
 }
 
 TEST_F(ProfTest, ModelDeviceRecordsForSubscriptions) {
