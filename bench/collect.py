@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Merges Google Benchmark JSON files into one flat JSON object of named numbers.
 
-    collect.py [--out results.json] [--table] bench_a.json bench_b.json ...
+    collect.py [--out results.json] [--table | --markdown] bench_a.json bench_b.json ...
 
 Each benchmark is named after the key it produces; the suffix gives the unit:
     <key>_ns, <key>_us   median time of one operation (the median over repetitions of the benchmark's
@@ -171,14 +171,31 @@ def table(results):
     return "\n".join(lines)
 
 
+def markdown(results):
+    """The target table as Markdown (docs/benchmarks.md "Measured")."""
+    lines = ["| key | value | target | result |", "| --- | ---: | --- | --- |"]
+    for key, (op, bound) in TARGETS.items():
+        value = results.get(key)
+        if value is None:
+            lines.append(f"| `{key}` | - | {op} {bound:g} | missing |")
+            continue
+        ok = value <= bound if op == "<=" else value >= bound
+        lines.append(f"| `{key}` | {value:.4g} | {op} {bound:g} | {'pass' if ok else '**FAIL**'} |")
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", help="write the merged JSON object here")
     ap.add_argument("--table", action="store_true", help="print the target table after the JSON")
+    ap.add_argument("--markdown", action="store_true", help="print only the target table, as Markdown")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
     results = collect(args.files)
     text = json.dumps(results, indent=2, sort_keys=True)
+    if args.markdown:
+        print(markdown(results))
+        return 0
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(text + "\n")
