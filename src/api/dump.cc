@@ -6,6 +6,9 @@
 // exception dump (aic_err_brief_dump, aic_err_norm_dump, aic_err_detail_dump, lite_exception): a JSON
 // description of the task plus, for a task with an argument block (kernels fill rtExceptionInfo's
 // dev_args), the argument bytes and every device allocation an argument points to.
+// The operator data dump (aclmdl*Dump, the aclInit "dump" section) and the argument dump
+// (aclopStartDumpArgs) are configured here and done by core/dump_config, ops/op_dump and core/dump_args
+// (docs/dump.md).
 #include <sys/syscall.h>
 #include <unistd.h>
 

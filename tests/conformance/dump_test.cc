@@ -132,7 +132,9 @@ class DumpTest : public CtsTest {
     (void)aclmdlFinalizeDump();
     (void)aclopStopDumpArgs(ACL_OP_DUMP_OP_AICORE_ARGS);
     acldumpUnregCallback();
-    if (stream_ != nullptr) EXPECT_ACL_OK(aclrtDestroyStream(stream_));
+    if (stream_ != nullptr) {
+      EXPECT_ACL_OK(aclrtDestroyStream(stream_));
+    }
     ClearErrorState();
     CtsTest::TearDown();
   }
@@ -411,7 +413,6 @@ TEST_F(DumpTest, BadConfigurationsFailWithTheirCodeAndAMessage) {
   EXPECT_TRUE(RecentErrorHas("cannot be created"));
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclopStopDumpArgs(7));
   EXPECT_EQ(nullptr, acldumpGetPath(static_cast<acldumpType>(9)));
-  EXPECT_EQ(nullptr, acldumpGetPath(DATA_DUMP)) << "no data dump configured";
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, acldumpRegCallback(&OnChunk, 1));
 }
 
