@@ -32,7 +32,7 @@ TEST_F(KernelDumpTest, ArgsDumpWritesEachLaunchsArgumentBlock) {
   ASSERT_ACL_OK(aclopStartDumpArgs(ACL_OP_DUMP_OP_AICORE_ARGS, dir.c_str()));
   Stream s;
   DevBuf out(3 * 4 * sizeof(uint32_t));
-  std::vector<uint8_t> args = ArgBlock().Add(out.get()).Add(uint32_t{0x5a5a}).Bytes();
+  std::vector<uint8_t> args = ArgBlock().Add(out.get()).Add(uint32_t{0}).Bytes();
   ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Func("cts_block_ids"), 4, s, nullptr, args.data(), args.size(), nullptr, 0));
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   ASSERT_ACL_OK(aclopStopDumpArgs(ACL_OP_DUMP_OP_AICORE_ARGS));
