@@ -1,11 +1,11 @@
 // Entry points: data dump (acl/acl_dump.h), and the exception dump written when a device task fails.
 //
-// Where dumps go: NPU_COLLECT_PATH > ASCEND_WORK_PATH > the aclInit JSON "dump": {"dump_path"} > the
+// Where dumps go: NPU_COLLECT_PATH > ASCEND_WORK_PATH > the JSON "dump": {"dump_path"} > the
 // current directory; exception data lands in <root>/extra-info/data-dump/<device id>/ (CANN's layout).
-// A failed task is dumped automatically when NPU_COLLECT_PATH is set or the JSON "dump_scene" asks for an
-// exception dump (aic_err_brief_dump, aic_err_norm_dump, aic_err_detail_dump, lite_exception): a JSON
-// description of the task plus, for a task with an argument block (kernels fill rtExceptionInfo's
-// dev_args), the argument bytes and every device allocation an argument points to.
+// A failed task is dumped automatically when NPU_COLLECT_PATH is set or a JSON (aclInit or aclmdlSetDump)
+// "dump_scene" asks for an exception dump (aic_err_brief_dump, aic_err_norm_dump, aic_err_detail_dump,
+// lite_exception): a JSON description of the task plus, for a task with an argument block (kernels fill
+// rtExceptionInfo's dev_args), the argument bytes and every device allocation an argument points to.
 // The operator data dump (aclmdl*Dump, the aclInit "dump" section) and the argument dump
 // (aclopStartDumpArgs) are configured here and done by core/dump_config, ops/op_dump and core/dump_args
 // (docs/dump.md).
@@ -47,7 +47,7 @@ using npurt::core::dump::TimeStamp;
 std::string DumpRoot() {
   if (const char* p = std::getenv("NPU_COLLECT_PATH"); p != nullptr && *p != '\0') return p;
   if (const char* p = std::getenv("ASCEND_WORK_PATH"); p != nullptr && *p != '\0') return p;
-  std::string json = npurt::core::dump::InitDumpPath();
+  std::string json = npurt::core::dump::ExceptionDumpPath();
   if (!json.empty()) return json;
   char cwd[4096];
   return getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".";

@@ -284,14 +284,15 @@ std::string ArgsPath() {
   return S().args_path;
 }
 
-std::string InitDumpPath() {
+std::string ExceptionDumpPath() {
   std::lock_guard<std::mutex> lock(S().mu);
+  if (S().model != nullptr && S().model->exception_scene && !S().model->path.empty()) return S().model->path;
   return S().init != nullptr ? S().init->path : std::string();
 }
 
 bool ExceptionScene() {
   std::lock_guard<std::mutex> lock(S().mu);
-  return S().init != nullptr && S().init->exception_scene;
+  return (S().init != nullptr && S().init->exception_scene) || (S().model != nullptr && S().model->exception_scene);
 }
 
 std::string DataDumpPath() {

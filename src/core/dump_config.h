@@ -75,8 +75,9 @@ void StopArgs();
 std::shared_ptr<const Config> ActiveTensors();
 // The aclopStartDumpArgs directory, "" when off.
 std::string ArgsPath();
-// aclInit's dump_path ("" if none) and whether its dump_scene asks for exception dumps.
-std::string InitDumpPath();
+// The exception dump's dump_path (an aclmdlSetDump config with a dump_scene, else aclInit's; "" if none)
+// and whether a dump_scene asks for exception dumps.
+std::string ExceptionDumpPath();
 bool ExceptionScene();
 // acldumpGetPath(DATA_DUMP): the operator dump path, else the argument dump path, else "".
 std::string DataDumpPath();

@@ -416,6 +416,21 @@ TEST_F(DumpTest, BadConfigurationsFailWithTheirCodeAndAMessage) {
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, acldumpRegCallback(&OnChunk, 1));
 }
 
+TEST_F(DumpTest, SetDumpWithADumpSceneMovesTheExceptionDumpPath) {
+  const char* collect = std::getenv("NPU_COLLECT_PATH");
+  const char* work = std::getenv("ASCEND_WORK_PATH");
+  if ((collect != nullptr && *collect != '\0') || (work != nullptr && *work != '\0')) {
+    GTEST_SKIP() << "NPU_COLLECT_PATH / ASCEND_WORK_PATH take precedence over the config";
+  }
+  StartModelDump(dir_, "\"dump_scene\": \"aic_err_brief_dump\"");
+  char path[ACL_DUMP_MAX_FILE_PATH_LENGTH];
+  ASSERT_ACL_OK(acldumpGetExceptionInfoPath(path, sizeof path));
+  EXPECT_EQ(dir_ + "/extra-info/data-dump/0", path);
+  ASSERT_ACL_OK(aclmdlFinalizeDump());
+  ASSERT_ACL_OK(acldumpGetExceptionInfoPath(path, sizeof path));
+  EXPECT_NE(dir_ + "/extra-info/data-dump/0", path);
+}
+
 // aclInit's JSON "dump" section: the op dump of every execution, and aclmdlInitDump refused meanwhile.
 CTS_CHILD(dump_init_json) {
   const aclError init = aclInit(std::getenv("DUMP_TEST_JSON"));
