@@ -258,6 +258,45 @@ TEST_F(DumpTest, ModeAndLayerSelectWhatIsDumped) {
   EXPECT_TRUE(ParseNpy(Slurp(files[1])).data == Bytes(b));
 }
 
+TEST_F(DumpTest, AclopOperatorsAndReplayedModelsAreDumpedPerExecution) {
+  const std::string out = dir_ + "/out";
+  StartModelDump(out, "\"dump_op_switch\": \"on\"");
+  NnTensor x({6}, RandomFloats(6, 71)), y({6}, RandomFloats(6, 72)), z({6}, RandomFloats(6, 73));
+  const int64_t dims[] = {6};
+  aclTensorDesc* desc = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+  aclDataBuffer* bx = aclCreateDataBuffer(x.buf.get(), 24);
+  aclDataBuffer* by = aclCreateDataBuffer(y.buf.get(), 24);
+  aclDataBuffer* bz = aclCreateDataBuffer(z.buf.get(), 24);
+  aclTensorDesc* in_desc[] = {desc, desc};
+  aclTensorDesc* out_desc[] = {desc};
+  aclDataBuffer* ins[] = {bx, by};
+  aclDataBuffer* outs[] = {bz};
+  ASSERT_ACL_OK(aclopExecuteV2("Add", 2, in_desc, ins, 1, out_desc, outs, nullptr, stream_));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  auto files = FilesUnder(out, ".npy");
+  ASSERT_EQ(1u, files.size());
+  EXPECT_NE(std::string::npos, files[0].find("/Add.Add.")) << files[0];
+  EXPECT_TRUE(ParseNpy(Slurp(files[0])).data == Bytes(z.Read()));
+
+  // An operator captured into a model is dumped at every replay.
+  aclmdlRI ri = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(stream_, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+  Mul(x, y, z);
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(stream_, &ri));
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(ri, stream_));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  }
+  EXPECT_ACL_OK(aclmdlRIDestroy(ri));
+  int mul_files = 0;
+  for (const std::string& f : FilesUnder(out, ".npy")) mul_files += f.find("/Mul.aclnnMul.") != std::string::npos;
+  EXPECT_EQ(2, mul_files);
+  aclDestroyDataBuffer(bx);
+  aclDestroyDataBuffer(by);
+  aclDestroyDataBuffer(bz);
+  aclDestroyTensorDesc(desc);
+}
+
 std::mutex g_chunk_mu;
 std::map<std::string, std::string> g_chunks;
 int g_chunk_count = 0;
