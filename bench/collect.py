@@ -34,6 +34,7 @@ RATIOS = {
     "graph_over_stream": ("graph_replay_per_node_ns", "stream_issue_per_node_ns"),
     "graph_over_stream_fill": ("graph_replay_fill_per_node_ns", "stream_issue_fill_per_node_ns"),
     "ipc_over_local": ("ipc_event_roundtrip_us", "ipc_local_roundtrip_us"),  # runtime completion (issue 7)
+    "op_dump_on_over_off": ("op_dump_on_us", "op_dump_off_us"),  # data dump (issue 7)
 }
 
 # Keys whose samples are single operations, so that their p99 means something per call.

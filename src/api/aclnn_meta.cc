@@ -129,9 +129,9 @@ aclnnStatus Run(const char* fn, void* workspace, uint64_t workspace_size, aclOpE
     for (size_t i = 0; i < copy.inputs.size(); ++i) {
       if (!ex->device_input[i]) copy.inputs[i] = copy.owned[k++].data();
     }
-    st = ops::Launch(ex->op, std::move(copy), s.value());
+    st = ops::Launch(ex->op, std::move(copy), s.value(), fn);
   } else {
-    st = ops::Launch(ex->op, std::move(ex->bound), s.value());
+    st = ops::Launch(ex->op, std::move(ex->bound), s.value(), fn);
     if (ex->Invalidate()) ex->Release();
   }
   return Report(fn, st);

@@ -1,11 +1,14 @@
 // Entry points: data dump (acl/acl_dump.h), and the exception dump written when a device task fails.
 //
-// Where dumps go: NPU_COLLECT_PATH > ASCEND_WORK_PATH > the aclInit JSON "dump": {"dump_path"} > the
+// Where dumps go: NPU_COLLECT_PATH > ASCEND_WORK_PATH > the JSON "dump": {"dump_path"} > the
 // current directory; exception data lands in <root>/extra-info/data-dump/<device id>/ (CANN's layout).
-// A failed task is dumped automatically when NPU_COLLECT_PATH is set or the JSON "dump_scene" asks for an
-// exception dump (aic_err_brief_dump, aic_err_norm_dump, aic_err_detail_dump, lite_exception): a JSON
-// description of the task plus, for a task with an argument block (kernels fill rtExceptionInfo's
-// dev_args), the argument bytes and every device allocation an argument points to.
+// A failed task is dumped automatically when NPU_COLLECT_PATH is set or a JSON (aclInit or aclmdlSetDump)
+// "dump_scene" asks for an exception dump (aic_err_brief_dump, aic_err_norm_dump, aic_err_detail_dump,
+// lite_exception): a JSON description of the task plus, for a task with an argument block (kernels fill
+// rtExceptionInfo's dev_args), the argument bytes and every device allocation an argument points to.
+// The operator data dump (aclmdl*Dump, the aclInit "dump" section) and the argument dump
+// (aclopStartDumpArgs) are configured here and done by core/dump_config, ops/op_dump and core/dump_args
+// (docs/dump.md).
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -13,7 +16,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,38 +28,27 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/exception.h"
-#include "core/hooks.h"
+#include "core/dump_config.h"
+#include "core/dump_writer.h"
 #include "core/runtime.h"
 #include "dfx/log.h"
 #include "dfx/plog_file.h"
 
 using npurt::Err;
+using npurt::RawEnum;
 
 namespace {
 
-constexpr int32_t kDumpHookType = 0x7fff0002;
 constexpr size_t kMaxDumpBytesPerBuffer = 256u << 20;
 
-struct DumpState {
-  std::mutex mu;
-  std::string json_dump_path;
-  bool json_exception_scene = false;
-  acldumpMessageCallback callback = nullptr;
-  std::string args_path;   // aclopStartDumpArgs
-  bool args_enabled = false;
-  std::string returned_path;  // storage for acldumpGetPath
-};
-DumpState& State() {
-  static DumpState* s = new DumpState();
-  return *s;
-}
+using npurt::core::dump::Emit;
+using npurt::core::dump::TimeStamp;
 
 std::string DumpRoot() {
   if (const char* p = std::getenv("NPU_COLLECT_PATH"); p != nullptr && *p != '\0') return p;
   if (const char* p = std::getenv("ASCEND_WORK_PATH"); p != nullptr && *p != '\0') return p;
-  DumpState& s = State();
-  std::lock_guard<std::mutex> lock(s.mu);
-  if (!s.json_dump_path.empty()) return s.json_dump_path;
+  std::string json = npurt::core::dump::ExceptionDumpPath();
+  if (!json.empty()) return json;
   char cwd[4096];
   return getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".";
 }
@@ -66,50 +57,7 @@ std::string ExceptionDir(int32_t device) { return fmt::format("{}/extra-info/dat
 
 bool AutoExceptionDump() {
   if (const char* p = std::getenv("NPU_COLLECT_PATH"); p != nullptr && *p != '\0') return true;
-  DumpState& s = State();
-  std::lock_guard<std::mutex> lock(s.mu);
-  return s.json_exception_scene;
-}
-
-std::string TimeStamp() {
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  tm local;
-  localtime_r(&ts.tv_sec, &local);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &local);
-  return fmt::format("{}{:06d}", buf, ts.tv_nsec / 1000);
-}
-
-// Writes `data` as file `path`, or hands it to the registered callback in chunks.
-bool Emit(const std::string& path, const void* data, size_t size) {
-  acldumpMessageCallback cb;
-  {
-    std::lock_guard<std::mutex> lock(State().mu);
-    cb = State().callback;
-  }
-  if (cb != nullptr) {
-    constexpr size_t kChunk = 1u << 20;
-    std::vector<uint8_t> buf(sizeof(acldumpChunk) + kChunk);
-    auto* chunk = reinterpret_cast<acldumpChunk*>(buf.data());
-    size_t off = 0;
-    do {
-      const size_t n = std::min(kChunk, size - off);
-      std::memset(chunk, 0, sizeof(acldumpChunk));
-      std::snprintf(chunk->fileName, sizeof chunk->fileName, "%s", path.c_str());
-      chunk->bufLen = static_cast<uint32_t>(n);
-      chunk->offset = static_cast<int64_t>(off);
-      chunk->isLastChunk = off + n >= size ? 1 : 0;
-      if (n > 0) std::memcpy(chunk->dataBuf, static_cast<const uint8_t*>(data) + off, n);
-      if (cb(chunk, static_cast<int32_t>(sizeof(acldumpChunk) + n)) != 0) return false;
-      off += n;
-    } while (off < size);
-    return true;
-  }
-  FILE* f = std::fopen(path.c_str(), "we");
-  if (f == nullptr) return false;
-  const bool ok = size == 0 || std::fwrite(data, 1, size, f) == size;
-  return std::fclose(f) == 0 && ok;
+  return npurt::core::dump::ExceptionScene();
 }
 
 // Copies `size` bytes at `addr` (device or host memory) into `out`.
@@ -174,25 +122,8 @@ void OnTaskException(rtExceptionInfo* info) {
   }
 }
 
-int32_t OnAclInit(const char* config, size_t len, void*) {
-  if (config == nullptr || len == 0) return 0;
-  nlohmann::json doc = nlohmann::json::parse(std::string(config, len), nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("dump") || !doc["dump"].is_object()) return 0;
-  const auto& d = doc["dump"];
-  DumpState& s = State();
-  std::lock_guard<std::mutex> lock(s.mu);
-  if (d.contains("dump_path") && d["dump_path"].is_string()) s.json_dump_path = d["dump_path"].get<std::string>();
-  if (d.contains("dump_scene") && d["dump_scene"].is_string()) {
-    const std::string scene = d["dump_scene"].get<std::string>();
-    s.json_exception_scene = scene == "aic_err_brief_dump" || scene == "aic_err_norm_dump" ||
-                             scene == "aic_err_detail_dump" || scene == "lite_exception";
-  }
-  return 0;
-}
-
 struct DumpSetup {
   DumpSetup() {
-    (void)npurt::core::AddInitHook(kDumpHookType, &OnAclInit, nullptr);
     (void)npurt::core::AddExceptionCallback(&OnTaskException);
   }
 } g_dump_setup;
@@ -201,42 +132,62 @@ struct DumpSetup {
 
 aclError acldumpRegCallback(acldumpMessageCallback messageCallback, int32_t flag) {
   NPURT_API_NOT_NULL(messageCallback);
-  (void)flag;
-  std::lock_guard<std::mutex> lock(State().mu);
-  State().callback = messageCallback;
+  if (flag != 0) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag {} is not supported (0: the callback "
+                                            "receives the data instead of files)", flag));
+  }
+  npurt::core::dump::SetCallback(messageCallback);
   return ACL_SUCCESS;
 }
 
-void acldumpUnregCallback(void) {
-  std::lock_guard<std::mutex> lock(State().mu);
-  State().callback = nullptr;
-}
+void acldumpUnregCallback(void) { npurt::core::dump::SetCallback(nullptr); }
 
 aclError aclopStartDumpArgs(uint32_t dumpType, const char* path) {
   NPURT_API_NOT_NULL(path);
   if (dumpType != ACL_OP_DUMP_OP_AICORE_ARGS) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dumpType {:#x} is invalid", dumpType));
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dumpType {:#x} is invalid (only "
+                                            "ACL_OP_DUMP_OP_AICORE_ARGS)", dumpType));
   }
-  // Argument dumps of every launch need the kernel launch path (issue 3) to call into dump; until it
-  // does, say so instead of silently writing nothing.
-  return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                          "operator argument dump is not supported by npurt yet"));
+  NPURT_API_CHECK(npurt::core::dump::StartArgs(path));
+  return ACL_SUCCESS;
 }
 
 aclError aclopStopDumpArgs(uint32_t dumpType) {
   if (dumpType != ACL_OP_DUMP_OP_AICORE_ARGS) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dumpType {:#x} is invalid", dumpType));
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dumpType {:#x} is invalid (only "
+                                            "ACL_OP_DUMP_OP_AICORE_ARGS)", dumpType));
   }
-  return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                          "operator argument dump is not supported by npurt yet"));
+  npurt::core::dump::StopArgs();
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlInitDump(void) {
+  NPURT_API_CHECK(npurt::core::dump::ModelInit());
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlSetDump(const char* dumpCfgPath) {
+  NPURT_API_NOT_NULL(dumpCfgPath);
+  NPURT_API_CHECK(npurt::core::dump::ModelSet(dumpCfgPath));
+  return ACL_SUCCESS;
+}
+
+aclError aclmdlFinalizeDump(void) {
+  NPURT_API_CHECK(npurt::core::dump::ModelFinalize());
+  return ACL_SUCCESS;
 }
 
 const char* acldumpGetPath(acldumpType dumpType) {
-  if (dumpType < AIC_ERR_BRIEF_DUMP || dumpType > OVERFLOW_DUMP) {
-    npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dump type {} is invalid", int(dumpType)));
+  if (RawEnum(dumpType) < AIC_ERR_BRIEF_DUMP || RawEnum(dumpType) > OVERFLOW_DUMP) {
+    npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dump type {} is invalid", RawEnum(dumpType)));
     return nullptr;
   }
   thread_local std::string path;
+  if (dumpType == DATA_DUMP) {
+    // The operator dump's directory (aclmdlSetDump or aclInit), else aclopStartDumpArgs's; null if none.
+    path = npurt::core::dump::DataDumpPath();
+    return path.empty() ? nullptr : path.c_str();
+  }
   path = DumpRoot();
   return path.c_str();
 }
@@ -268,11 +219,7 @@ aclError acldumpSaveExceptionInfo(const char* fileName, const char* userTag, con
   int32_t device = 0;
   if (npurt::core::Context* ctx = npurt::core::CurrentContext()) device = ctx->device()->id();
   const std::string dir = ExceptionDir(device);
-  bool to_callback;
-  {
-    std::lock_guard<std::mutex> lock(State().mu);
-    to_callback = State().callback != nullptr;
-  }
+  const bool to_callback = npurt::core::dump::HasCallback();
   if (!to_callback && !npurt::dfx::MakeDirs(dir)) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "cannot create the dump directory {}", dir));
   }

@@ -8,6 +8,8 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "base/futex.h"
 #include "core/device.h"
+#include "core/dump_args.h"
+#include "core/dump_config.h"
 #include "core/kernel_memcheck.h"
 #include "core/overflow.h"
 #include "core/runtime.h"
@@ -198,6 +200,7 @@ Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* strea
   t.kernel = &r->hal;
   t.cleanup = &FinishLaunch;
   t.cleanup_arg = r;
+  if (dump::Switches() & dump::kArgs) [[unlikely]] SubmitKernelArgsDump(stream, &r->hal, &t);
   stream->Submit(t);
   return Status::Ok();
 }

@@ -6,6 +6,7 @@
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/context.h"
+#include "core/dump_config.h"
 #include "core/hooks.h"
 #include "dfx/log.h"
 
@@ -46,6 +47,7 @@ Status Runtime::Init(const char* config_path) {
     config_loaded_ = true;
   }
   NPURT_RETURN_IF_ERROR(EnsureDriverLocked());
+  NPURT_RETURN_IF_ERROR(dump::ApplyInitConfig(config_text_));
   NPURT_RETURN_IF_ERROR(RunInitHooks(config_text_));
   initialized_.store(true, std::memory_order_release);
   init_count_.store(1, std::memory_order_release);
@@ -93,6 +95,7 @@ Status Runtime::Finalize() {
     if (d->set_count() > 0) (void)d->ReleaseDefaultContext(/*force=*/true);
   }
   SetCurrentContext(nullptr);
+  dump::Reset();
   return RunFinalizeHooks();
 }
 

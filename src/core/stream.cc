@@ -62,7 +62,8 @@ void Stream::set_failure_mode(uint64_t mode) {
 bool Stream::persistent() const { return (options_.flags & ACL_STREAM_PERSISTENT) != 0; }
 
 uint64_t Stream::Submit(hal::Task& task) {
-  task.id = NextTaskId();
+  // A caller may have reserved the id (the operator dump names its files after it before submitting).
+  if (task.id == 0) task.id = NextTaskId();
   if (Graph* graph = recording()) [[unlikely]] {
     return graph->Append(this, task);
   }

@@ -7,11 +7,13 @@
 #include <thread>
 
 #include "core/device.h"
+#include "core/dump_config.h"
 #include "core/memory_ops.h"
 #include "core/overflow.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "hal/hal.h"
+#include "ops/op_dump.h"
 
 namespace npurt::ops {
 namespace {
@@ -23,6 +25,7 @@ struct LaunchRecord {
   BoundBuffers bound;
   int cores;
   core::Device* check_overflow;  // the stream's overflow switch was on: check float outputs (core/overflow.h)
+  OpDumpPlanPtr dump;            // an operator dump is on for this launch (ops/op_dump.h)
 };
 
 void CheckOutputs(const LaunchRecord& r) {
@@ -40,8 +43,10 @@ int32_t RunRecord(void* arg) {
   const int running = g_running.fetch_add(1, std::memory_order_acq_rel) + 1;
   const int threads = std::max(1, r->cores / running);
   omp_set_num_threads(threads);
+  if (r->dump != nullptr) [[unlikely]] DumpOpInputs(*r->dump, *r->op, r->bound);
   Status st = RunNow(*r->op, r->bound, threads);
   g_running.fetch_sub(1, std::memory_order_acq_rel);
+  if (r->dump != nullptr) [[unlikely]] DumpOpOutputs(*r->dump, *r->op, r->bound, st.ok());
   if (!st.ok()) {
     NPURT_LOG_ERROR("OP", "{} failed on the device: {}", r->op->type, st.message());
     return st.code();
@@ -131,10 +136,11 @@ Status RunNow(const CompiledOp& op, const BoundBuffers& bound, int threads) {
 
 int ComputeThreads(core::Stream* stream) { return std::max(1, Cores(stream) / (g_running.load() + 1)); }
 
-Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream) {
+Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream, const char* name) {
   core::Device* check = core::OverflowChecked(stream) ? stream->device() : nullptr;
-  auto* r = new LaunchRecord{std::move(op), std::move(bound), Cores(stream), check};
+  auto* r = new LaunchRecord{std::move(op), std::move(bound), Cores(stream), check, nullptr};
   hal::Task t;
+  if (core::dump::Switches() != 0) [[unlikely]] r->dump = PlanOpDump(*r->op, name, stream, &t);
   t.kind = hal::TaskKind::kCompute;
   t.compute_fn = &RunRecord;
   t.host_arg = r;

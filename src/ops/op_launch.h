@@ -43,8 +43,9 @@ Status BindBuffers(const CompiledOp& op, const std::vector<UserBuffer>& inputs, 
 // Validates one raw device range for the stream's device.
 Status CheckDeviceRange(const void* ptr, size_t bytes, core::Stream* stream, const char* what);
 
-// Submits the run. Takes the buffers; `op` stays alive until the run finished.
-Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream);
+// Submits the run. Takes the buffers; `op` stays alive until the run finished. `name` (a string with
+// static storage, e.g. the API entry "aclnnAdd"; null = the op type) names the run in dumps.
+Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream, const char* name = nullptr);
 
 // Runs inline on the calling thread (tests and the synchronous reference path).
 Status RunNow(const CompiledOp& op, const BoundBuffers& bound, int threads);
