@@ -1,7 +1,5 @@
 #include "drivers/sim/sim_queue.h"
 
-#include <sched.h>
-
 #include <cstring>
 #include <string>
 #include <utility>
@@ -28,9 +26,6 @@ constexpr int kTurnBudget = 256;
 // wake-up) per task; see docs/benchmarks.md.
 constexpr uint64_t kLingerNs = 10000;
 // How long an executor spins on a cross-process flag before it parks the queue (SimQueue::SpinOnFlag).
-// It yields the core every few microseconds meanwhile: on a machine with fewer free cores than runnable
-// threads, the thread that must answer (often the peer's, or this process's watcher) may be waiting for
-// this very core, and a plain spin would hold it until the scheduler's time slice ends.
 constexpr uint64_t kFlagSpinNs = 50000;
 
 // Prefetch-for-write of a cell the producer will fill next: its lines were last written by the
@@ -155,7 +150,10 @@ SimQueue::Cell* SimQueue::Linger() {
     CpuRelax();
     if (Cell* cell = PeekHead()) return cell;
     if (device_->HasReadyQueues()) return nullptr;
-    if ((i & 63) == 63 && NowNs() >= end) return nullptr;
+    if ((i & 63) == 63) {
+      if (NowNs() >= end) return nullptr;
+      YieldCore();
+    }
   }
 }
 
@@ -416,7 +414,7 @@ bool SimQueue::SpinOnFlag(const SimFlag* flag, uint64_t target, uint64_t seq, ui
     if (device_->HasReadyQueues() || discard_through_.load(std::memory_order_relaxed) >= seq) break;
     if ((i & 63) == 63) {
       if (NowNs() >= end) break;
-      sched_yield();
+      YieldCore();
     }
     CpuRelax();
   }
@@ -619,16 +617,13 @@ int32_t SimQueue::RunInlineOne(const hal::Task& task, uint64_t base, int depth, 
 bool SimQueue::WaitHost(uint64_t seq, uint64_t deadline_ns) {
   const auto done = [&] { return completed() >= seq; };
   // Spins like WaitSignal::WaitUntil, and for as long as the executor spins on a cross-process flag
-  // (itself bounded): the completion of a round trip with another process then costs no wake-up. Like
-  // the executor it yields the core every few microseconds meanwhile: this thread can only finish after
-  // the peer process answered, and on a small machine the peer may need this core to do so.
+  // (itself bounded): the completion of a round trip with another process then costs no wake-up.
   const uint64_t spin_end = NowNs() + kHostSpinNs;
   for (uint32_t i = 0; !done(); ++i) {
     if ((i & 63) == 63) {
       const uint64_t now = NowNs();
-      const bool peer = flag_spin_.load(std::memory_order_relaxed);
-      if ((now >= spin_end && !peer) || now >= deadline_ns) break;
-      if (peer) sched_yield();
+      if ((now >= spin_end && !flag_spin_.load(std::memory_order_relaxed)) || now >= deadline_ns) break;
+      YieldCore();
     }
     CpuRelax();
   }

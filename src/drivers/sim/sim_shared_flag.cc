@@ -149,6 +149,7 @@ bool SimSharedFlag::WaitHost(uint64_t target, uint64_t deadline_ns) {
     if ((i & 63) == 63) {
       const uint64_t now = NowNs();
       if (now >= spin_end || now >= deadline_ns) break;
+      YieldCore();
     }
     CpuRelax();
   }
