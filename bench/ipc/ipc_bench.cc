@@ -37,10 +37,20 @@ constexpr const char* kPeerEnv = "NPURT_BENCH_IPC_PEER";
   aclrtNotify ping = nullptr, pong = nullptr;
   BENCH_CHECK(aclrtNotifyImportByKey(&ping, ping_key, 0));
   BENCH_CHECK(aclrtNotifyImportByKey(&pong, pong_key, 0));
-  // Queue the answers ahead: the stream's capacity applies back-pressure, and each wait consumes one ping.
-  for (;;) {
-    BENCH_CHECK(aclrtWaitAndResetNotify(ping, stream, 0));
-    BENCH_CHECK(aclrtRecordNotify(pong, stream));
+  // Queue the answers ahead, each wait consuming one ping, in chunks: the host waits for the chunk before
+  // the previous one (an event), so that it wakes once per chunk rather than, blocked on a full stream,
+  // once per answer (a wake-up per round trip that would compete with the round trip for the cores).
+  constexpr int kChunk = 64;
+  aclrtEvent marks[2] = {nullptr, nullptr};
+  for (aclrtEvent& m : marks) BENCH_CHECK(aclrtCreateEvent(&m));
+  for (uint64_t n = 0;; ++n) {
+    aclrtEvent mark = marks[n % 2];
+    if (n >= 2) BENCH_CHECK(aclrtSynchronizeEvent(mark));
+    for (int i = 0; i < kChunk; ++i) {
+      BENCH_CHECK(aclrtWaitAndResetNotify(ping, stream, 0));
+      BENCH_CHECK(aclrtRecordNotify(pong, stream));
+    }
+    BENCH_CHECK(aclrtRecordEvent(mark, stream));
   }
 }
 

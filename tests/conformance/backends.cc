@@ -72,6 +72,8 @@ constexpr Unsupported kUnsupported[] = {
     {"sim_sync", "ValueTest.OpWaitTimeoutBoundsEventWaits", kNeedsQueuedWork},
     {"sim_sync", "MemoryPoolTest.OtherStreamsReuseOnlyAfterTheFreeingStreamPassedTheFree", kNeedsQueuedWork},
     {"sim_sync", "StreamSwitchTest.StreamStopDiscardsQueuedWork", kNeedsQueuedWork},
+    {"sim_sync", "IpcStressTest.StreamsWaitingOnAnotherProcessDoNotStarveTheDevice", kNeedsQueuedWork},
+    {"sim_sync", "IpcStressTest.StreamWaitingOnASharedNotifyIsAbortable", kNeedsQueuedWork},
 };
 
 std::string Env(const char* name, const char* fallback) {

@@ -26,9 +26,12 @@ void Scheduler::Schedule(SimQueue* queue) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     ready_.push_back(queue);
-    ready_count_.fetch_add(1, std::memory_order_release);
+    ready_count_.fetch_add(1, std::memory_order_seq_cst);
   }
-  signal_.NotifyIfSleeping();
+  // An executor spinning idle takes the queue without a system call; else one sleeper is woken (not
+  // all: the others would only find the list empty and spin for nothing). The RMW on spinning_ pairs
+  // with the spinner's decrement before its last look at the list (see ExecutorLoop).
+  if (spinning_.fetch_add(0, std::memory_order_seq_cst) == 0) signal_.NotifyOneIfSleeping();
 }
 
 SimQueue* Scheduler::TakeReady() {
@@ -42,14 +45,28 @@ SimQueue* Scheduler::TakeReady() {
 }
 
 void Scheduler::ExecutorLoop() {
+  const auto ready = [&] {
+    return ready_count_.load(std::memory_order_seq_cst) != 0 || stop_.load(std::memory_order_acquire);
+  };
   while (!stop_.load(std::memory_order_acquire)) {
     SimQueue* q = TakeReady();
     if (q == nullptr) {
-      signal_.WaitUntil(
-          [&] { return ready_count_.load(std::memory_order_acquire) != 0 || stop_.load(std::memory_order_acquire); },
-          UINT64_MAX, kExecutorSpinNs);
+      spinning_.fetch_add(1, std::memory_order_seq_cst);
+      const uint64_t end = NowNs() + kExecutorSpinNs;
+      for (uint32_t i = 0; !ready(); ++i) {
+        if ((i & 63) == 63) {
+          if (NowNs() >= end) break;
+          YieldCore();
+        }
+        CpuRelax();
+      }
+      // After this no Schedule counts on this executor: it sees their queues here or is woken.
+      spinning_.fetch_sub(1, std::memory_order_seq_cst);
+      if (!ready()) signal_.WaitUntil(ready, UINT64_MAX, 0);
       continue;
     }
+    // Schedules that found this executor spinning woke nobody: pass the rest of the list on.
+    if (HasReady()) signal_.NotifyOneIfSleeping();
     q->Run();
   }
 }

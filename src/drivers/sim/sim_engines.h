@@ -38,6 +38,7 @@ class Scheduler {
   std::mutex mu_;
   std::deque<SimQueue*> ready_;
   std::atomic<uint32_t> ready_count_{0};
+  std::atomic<uint32_t> spinning_{0};  // idle executors spinning for work (they need no wake-up)
   std::atomic<bool> stop_{false};
   WaitSignal signal_;
   std::vector<std::thread> threads_;

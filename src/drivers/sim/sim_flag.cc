@@ -51,6 +51,8 @@ bool SimFlag::ParkUntil(SimQueue* queue, uint64_t target, uint64_t token) {
   if (value() >= target) return false;
   waiters_.push_back({queue, target, token});
   waiter_count_.store(waiters_.size(), std::memory_order_release);
+  // Under the lock: once it is released the queue may resume and its task release this flag.
+  OnQueueParked();
   return true;
 }
 

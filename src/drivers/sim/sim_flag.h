@@ -19,6 +19,9 @@ class SimFlag : public hal::Flag, public ParkSite {
   uint64_t value() const override { return value_->load(std::memory_order_acquire); }
   uint64_t timestamp_ns() const override { return timestamp_ns_->load(std::memory_order_acquire); }
   bool WaitHost(uint64_t value, uint64_t deadline_ns) override;
+  // True if another process may signal the flag: a queue waiting on it spins a little before parking,
+  // since only a wake-up chain through this process's watcher would otherwise see the peer's signal.
+  virtual bool cross_process() const { return false; }
 
   // Executed by a signal task: raises the flag to `value` (never lowers it: graph replays raise event
   // flags by increments while ordinary records store absolute counts).
@@ -38,6 +41,8 @@ class SimFlag : public hal::Flag, public ParkSite {
   // changed (by this process's signal task, or by another process's).
   void WakeWaiters(uint64_t value);
   bool HasWaiters() const { return waiter_count_.load(std::memory_order_acquire) != 0; }
+  // Called by ParkUntil, under its lock, after it registered a queue (SimSharedFlag wakes its watcher).
+  virtual void OnQueueParked() {}
 
  private:
   struct Waiter {

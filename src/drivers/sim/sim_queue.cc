@@ -25,6 +25,8 @@ constexpr int kTurnBudget = 256;
 // straight to a spinning executor through the ring, instead of a Schedule (lock, ready list, executor
 // wake-up) per task; see docs/benchmarks.md.
 constexpr uint64_t kLingerNs = 10000;
+// How long an executor spins on a cross-process flag before it parks the queue (SimQueue::SpinOnFlag).
+constexpr uint64_t kFlagSpinNs = 50000;
 
 // Prefetch-for-write of a cell the producer will fill next: its lines were last written by the
 // executor (Finish), so without it every Submit waits for them in the fence of ScheduleIfIdle.
@@ -148,7 +150,10 @@ SimQueue::Cell* SimQueue::Linger() {
     CpuRelax();
     if (Cell* cell = PeekHead()) return cell;
     if (device_->HasReadyQueues()) return nullptr;
-    if ((i & 63) == 63 && NowNs() >= end) return nullptr;
+    if ((i & 63) == 63) {
+      if (NowNs() >= end) return nullptr;
+      YieldCore();
+    }
   }
 }
 
@@ -392,10 +397,37 @@ SimQueue::Step SimQueue::SwitchLabel(const hal::Task& task, int32_t* code, std::
   return Step::kDone;
 }
 
+// A flag of another process: its signal reaches a parked queue through this process's watcher and an
+// executor, two thread wake-ups; a peer that answers within a few tens of microseconds (a ping-pong) is
+// seen sooner by spinning on the shared value. Bounded, and only while no other queue of the device
+// waits for an executor and the wait is not discarded: true if the flag reached `target`.
+bool SimQueue::SpinOnFlag(const SimFlag* flag, uint64_t target, uint64_t seq, uint64_t timeout_ns) {
+  const uint64_t spin_ns = timeout_ns != 0 && timeout_ns < kFlagSpinNs ? timeout_ns : kFlagSpinNs;
+  const uint64_t end = NowNs() + spin_ns;
+  flag_spin_.store(true, std::memory_order_relaxed);
+  bool reached = false;
+  for (uint32_t i = 0;; ++i) {
+    if (flag->value() >= target) {
+      reached = true;
+      break;
+    }
+    if (device_->HasReadyQueues() || discard_through_.load(std::memory_order_relaxed) >= seq) break;
+    if ((i & 63) == 63) {
+      if (NowNs() >= end) break;
+      YieldCore();
+    }
+    CpuRelax();
+  }
+  flag_spin_.store(false, std::memory_order_relaxed);
+  return reached;
+}
+
 SimQueue::Step SimQueue::ParkOnFlag(const hal::Task& task) {
   auto* flag = static_cast<SimFlag*>(task.flag);
   const uint64_t target = WaitTarget(task);
   if (flag->value() >= target) return Step::kDone;
+  const uint64_t seq = head_ + 1;
+  if (flag->cross_process() && SpinOnFlag(flag, target, seq, task.timeout_ns)) return Step::kDone;
   const uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed) + 1;
   head_state_.parked = true;
   {
@@ -413,6 +445,15 @@ SimQueue::Step SimQueue::ParkOnFlag(const hal::Task& task) {
     return Step::kDone;
   }
   ArmTimeout(token, task.timeout_ns);
+  // A Discard that came before the registration found nothing to cancel: release the wait here. (The
+  // queue may already have been resumed and moved on: the token tells.)
+  if (discard_through_.load(std::memory_order_acquire) >= seq) {
+    std::lock_guard<std::mutex> lock(park_mu_);
+    if (parked_site_ != nullptr && parked_token_ == token && parked_site_->Cancel(this, token)) {
+      parked_site_ = nullptr;
+      Resume(token, 0);
+    }
+  }
   return Step::kPark;
 }
 
@@ -586,7 +627,19 @@ int32_t SimQueue::RunInlineOne(const hal::Task& task, uint64_t base, int depth, 
 }
 
 bool SimQueue::WaitHost(uint64_t seq, uint64_t deadline_ns) {
-  return done_signal_.WaitUntil([&] { return completed() >= seq; }, deadline_ns, kHostSpinNs, [&] {
+  const auto done = [&] { return completed() >= seq; };
+  // Spins like WaitSignal::WaitUntil, and for as long as the executor spins on a cross-process flag
+  // (itself bounded): the completion of a round trip with another process then costs no wake-up.
+  const uint64_t spin_end = NowNs() + kHostSpinNs;
+  for (uint32_t i = 0; !done(); ++i) {
+    if ((i & 63) == 63) {
+      const uint64_t now = NowNs();
+      if ((now >= spin_end && !flag_spin_.load(std::memory_order_relaxed)) || now >= deadline_ns) break;
+      YieldCore();
+    }
+    CpuRelax();
+  }
+  return done_signal_.WaitUntil(done, deadline_ns, 0, [&] {
     // Before each sleep: lower the target to `seq` with a read-modify-write (also when it is already
     // lower), which NotifyHostWaiters' pairs with.
     uint64_t target = host_target_.load(std::memory_order_relaxed);

@@ -19,6 +19,7 @@
 namespace npurt::drivers::sim {
 
 class SimDevice;
+class SimFlag;
 
 class SimQueue final : public hal::Queue {
  public:
@@ -90,6 +91,7 @@ class SimQueue final : public hal::Queue {
   int32_t RunInlineOne(const hal::Task& task, uint64_t base, int depth, std::string* message);
   int32_t RunInlineBatch(const hal::Task& batch, uint64_t base, int depth, std::string* message);
   Step ParkOnFlag(const hal::Task& task);
+  bool SpinOnFlag(const SimFlag* flag, uint64_t target, uint64_t seq, uint64_t timeout_ns);
   void ReleaseDiscardedSignal(const hal::Task& task);
   // Labels (kLabelSwitch / kLabelSet): true if `task` lies between a switch and its target label.
   bool SkippedByLabel(const hal::Task& task);
@@ -115,6 +117,9 @@ class SimQueue final : public hal::Queue {
   // completed_ and head_state_ on every task.
   alignas(64) std::atomic<uint32_t> state_{kIdle};
   std::atomic<uint32_t> in_executor_{0};
+  // The executor spins on a cross-process flag (SpinOnFlag): host waiters of this queue yield the core
+  // while they spin too (WaitHost).
+  std::atomic<bool> flag_spin_{false};
   alignas(64) HeadState head_state_;
   uint64_t head_start_ns_ = 0;
   uint64_t skip_to_label_ = 0;  // a taken label switch's target (executor / inline_mu_ only); 0 = none  // profiling: when the head task started (executor / inline_mu_ only)

@@ -19,7 +19,7 @@ struct SimSharedFlag::Page {
   uint32_t magic;
   uint32_t version;
   std::atomic<uint32_t> epoch;     // bumped by every signal; the futex word
-  std::atomic<int32_t> sleepers;   // watchers (of every process) asleep on `epoch`
+  std::atomic<int32_t> sleepers;   // threads (of every process) asleep on `epoch`
   std::atomic<uint64_t> value;
   std::atomic<uint64_t> timestamp_ns;
   alignas(64) uint8_t area[hal::kFlagSharedAreaBytes];
@@ -43,9 +43,8 @@ struct TokenLayout {
 };
 static_assert(sizeof(TokenLayout) <= sizeof(hal::FlagShareToken));
 
-// How long a watcher that just delivered a wake-up keeps watching the epoch before it sleeps: a peer
-// that answers quickly (a ping-pong) is then seen without a futex round trip.
-constexpr uint64_t kWatchSpinNs = 20000;
+// How long a host waiter spins on the value before it sleeps on the epoch (as local waits do).
+constexpr uint64_t kHostSpinNs = 20000;
 
 StatusOr<SimSharedFlag::Page*> MapPage(int fd) {
   void* p = mmap(nullptr, kPageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -114,8 +113,10 @@ SimSharedFlag::SimSharedFlag(Page* page, int fd, const hal::FlagShareToken& toke
 
 SimSharedFlag::~SimSharedFlag() {
   stop_.store(true, std::memory_order_release);
-  // A bumped epoch makes the watcher's FUTEX_WAIT return even if it had not slept yet; other processes'
-  // watchers see a spurious wake-up, which they tolerate.
+  // The watcher sleeps either on the local word or on the epoch. A bumped epoch makes its FUTEX_WAIT
+  // return even if it had not slept yet; other processes' sleepers see a spurious wake-up, which they
+  // tolerate.
+  parked_.Notify();
   page_->epoch.fetch_add(1, std::memory_order_seq_cst);
   FutexWake(&page_->epoch, INT32_MAX, /*process_shared=*/true);
   watcher_.join();
@@ -134,29 +135,55 @@ void SimSharedFlag::Increment() {
 }
 
 void SimSharedFlag::WakePeers() {
-  // Other processes: their watchers re-check after the epoch changes. An RMW on `sleepers` pairs with
-  // the watcher's increment before its re-check (as in WaitSignal).
+  // Sleepers re-check after the epoch changes. An RMW on `sleepers` pairs with the sleeper's increment
+  // before its re-check (as in WaitSignal): either this sees the sleeper or the sleeper sees the value.
   page_->epoch.fetch_add(1, std::memory_order_seq_cst);
   if (page_->sleepers.fetch_add(0, std::memory_order_seq_cst) > 0) {
     FutexWake(&page_->epoch, INT32_MAX, /*process_shared=*/true);
   }
 }
 
-void SimSharedFlag::Watch() {
-  uint32_t seen = page_->epoch.load(std::memory_order_acquire);
-  while (!stop_.load(std::memory_order_acquire)) {
-    // Spin a little while local queues wait: a peer's answer then costs no futex round trip.
-    const uint64_t spin_end = HasWaiters() ? NowNs() + kWatchSpinNs : 0;
-    for (uint32_t i = 0; page_->epoch.load(std::memory_order_acquire) == seen; ++i) {
-      if ((i & 63) == 63 && NowNs() >= spin_end) break;
-      CpuRelax();
+bool SimSharedFlag::WaitHost(uint64_t target, uint64_t deadline_ns) {
+  const uint64_t spin_end = NowNs() + kHostSpinNs;
+  for (uint32_t i = 0; value() < target; ++i) {
+    if ((i & 63) == 63) {
+      const uint64_t now = NowNs();
+      if (now >= spin_end || now >= deadline_ns) break;
+      YieldCore();
     }
-    const uint32_t now = page_->epoch.load(std::memory_order_acquire);
-    if (now != seen) {
-      seen = now;
-      WakeWaiters(value());
+    CpuRelax();
+  }
+  // Sleeps on the epoch directly: a signal of any process wakes this thread, with no watcher between.
+  for (;;) {
+    if (value() >= target) return true;
+    const uint32_t seen = page_->epoch.load(std::memory_order_seq_cst);
+    page_->sleepers.fetch_add(1, std::memory_order_seq_cst);
+    const bool in_time = value() >= target || FutexWait(&page_->epoch, seen, deadline_ns, /*process_shared=*/true);
+    page_->sleepers.fetch_sub(1, std::memory_order_acq_rel);
+    if (value() >= target) return true;
+    if (!in_time || NowNs() >= deadline_ns) return false;
+  }
+}
+
+void SimSharedFlag::Watch() {
+  // Watching: asleep on the epoch. The watcher keeps watching after it resumed the last parked queue
+  // (in a ping-pong the queue parks again soon, and its parking then wakes nobody); it goes back to
+  // the local word only when a change of the epoch finds no queue parked.
+  bool watching = false;
+  while (!stop_.load(std::memory_order_acquire)) {
+    if (!watching) {
+      parked_.WaitUntil([&] { return HasWaiters() || stop_.load(std::memory_order_acquire); }, UINT64_MAX, 0);
+      watching = true;
       continue;
     }
+    // Read the epoch, then deliver the value (a signal before the read is seen in the value, one after
+    // it changes the epoch), then sleep until the epoch moves.
+    const uint32_t seen = page_->epoch.load(std::memory_order_seq_cst);
+    if (!HasWaiters()) {
+      watching = false;
+      continue;
+    }
+    WakeWaiters(value());
     page_->sleepers.fetch_add(1, std::memory_order_seq_cst);
     if (page_->epoch.load(std::memory_order_seq_cst) == seen && !stop_.load(std::memory_order_acquire)) {
       FutexWait(&page_->epoch, seen, UINT64_MAX, /*process_shared=*/true);
