@@ -75,9 +75,7 @@ CTS_CHILD(ipc_pingpong_peer) {
   (void)aclrtDestroyStream(stream);
   (void)aclrtDestroyNotify(ping);
   (void)aclrtDestroyNotify(pong);
-  (void)aclrtResetDevice(0);
-  (void)aclFinalize();
-  return 0;
+  return FinishChildOnDevice0();
 }
 
 TEST_F(IpcStressTest, PingPongBetweenTwoProcessesWithRandomDelaysNeverHangs) {
@@ -145,9 +143,7 @@ CTS_CHILD(ipc_late_recorder) {
   ChildReport("sync", aclrtSynchronizeStream(stream));
   (void)aclrtDestroyStream(stream);
   (void)aclrtDestroyNotify(notify);
-  (void)aclrtResetDevice(0);
-  (void)aclFinalize();
-  return 0;
+  return FinishChildOnDevice0();
 }
 
 // More streams wait on another process's notify than the device has executors: the other streams of the

@@ -305,6 +305,12 @@ std::string SelfExe() {
 
 ChildRegistrar::ChildRegistrar(const char* name, ChildFn fn) { Children()[name] = fn; }
 
+int FinishChildOnDevice0() {
+  (void)aclrtResetDevice(0);
+  (void)aclFinalize();
+  return 0;
+}
+
 void ChildReport(const char* key, long long value) {
   std::printf("cts:%s=%lld\n", key, value);
   std::fflush(stdout);

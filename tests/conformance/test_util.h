@@ -276,6 +276,8 @@ struct ChildRegistrar {
 
 // Prints "cts:<key>=<value>" for the parent to read.
 void ChildReport(const char* key, long long value);
+// The end of a child body that used device 0: resets it, finalizes and returns the exit code 0.
+int FinishChildOnDevice0();
 void ChildReportText(const char* key, const std::string& value);
 
 struct ChildResult {
