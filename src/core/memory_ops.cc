@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "acl/acl_rt.h"
+#include "base/device_copy.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/graph_capture.h"
@@ -129,7 +130,7 @@ Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t
 
   const bool staged_kind = kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
   if (stream == nullptr) {
-    std::memmove(dst, src, count);
+    CopyDeviceBytes(dst, src, count);
     NotifyWritten(d.value());
     return Status::Ok();
   }

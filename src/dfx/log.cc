@@ -83,16 +83,16 @@ std::string LogRoot() {
 }
 
 const char* ProcessName() {
-  static char name[32] = {0};
-  if (name[0] == '\0') {
-    FILE* f = std::fopen("/proc/self/comm", "re");
-    if (f != nullptr) {
-      if (std::fgets(name, sizeof name, f) != nullptr) name[std::strcspn(name, "\n")] = '\0';
+  // Read once, by whichever thread logs first (a thread-safe static initialisation).
+  static const std::string name = [] {
+    char buf[32] = {0};
+    if (FILE* f = std::fopen("/proc/self/comm", "re")) {
+      if (std::fgets(buf, sizeof buf, f) != nullptr) buf[std::strcspn(buf, "\n")] = '\0';
       std::fclose(f);
     }
-    if (name[0] == '\0') std::snprintf(name, sizeof name, "?");
-  }
-  return name;
+    return std::string(buf[0] != '\0' ? buf : "?");
+  }();
+  return name.c_str();
 }
 
 thread_local long t_tid = 0;

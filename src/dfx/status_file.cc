@@ -17,9 +17,17 @@
 namespace npurt::dfx {
 namespace {
 
-std::mutex g_mu;
-std::map<int32_t, uint64_t> g_failures;
-std::map<int32_t, std::string> g_device_logs;  // device -> this process's file
+// Never destroyed: the device-status publisher thread reads it until the process ends, after static
+// destructors ran.
+struct StatusState {
+  std::mutex mu;
+  std::map<int32_t, uint64_t> failures;
+  std::map<int32_t, std::string> device_logs;  // device -> this process's file
+};
+StatusState& S() {
+  static StatusState* s = new StatusState();
+  return *s;
+}
 
 std::string Escape(const std::string& s) {
   std::string out;
@@ -82,9 +90,9 @@ void RemoveStatus() {
 }
 
 void DeviceLog(int32_t device, const std::string& line) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  auto it = g_device_logs.find(device);
-  if (it == g_device_logs.end()) {
+  std::lock_guard<std::mutex> lock(S().mu);
+  auto it = S().device_logs.find(device);
+  if (it == S().device_logs.end()) {
     const std::string dir = fmt::format("{}/debug/device-{}", LogRoot(), device);
     if (!MakeDirs(dir)) return;
     time_t now = time(nullptr);
@@ -92,7 +100,7 @@ void DeviceLog(int32_t device, const std::string& line) {
     localtime_r(&now, &local);
     char stamp[32];
     std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &local);
-    it = g_device_logs.emplace(device, fmt::format("{}/device-{}_{}.log", dir, getpid(), stamp)).first;
+    it = S().device_logs.emplace(device, fmt::format("{}/device-{}_{}.log", dir, getpid(), stamp)).first;
   }
   if (FILE* f = std::fopen(it->second.c_str(), "ae")) {
     timeval tv;
@@ -107,14 +115,14 @@ void DeviceLog(int32_t device, const std::string& line) {
 }
 
 uint64_t DeviceFailures(int32_t device) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  auto it = g_failures.find(device);
-  return it == g_failures.end() ? 0 : it->second;
+  std::lock_guard<std::mutex> lock(S().mu);
+  auto it = S().failures.find(device);
+  return it == S().failures.end() ? 0 : it->second;
 }
 
 void CountDeviceFailure(int32_t device) {
-  std::lock_guard<std::mutex> lock(g_mu);
-  ++g_failures[device];
+  std::lock_guard<std::mutex> lock(S().mu);
+  ++S().failures[device];
 }
 
 }  // namespace npurt::dfx

@@ -402,9 +402,9 @@ void AiCorePool::RunBlock(Core& core, Job* job, uint32_t block) {
   BlockThreadState& st = *core.state;
   // Order matters for timeouts: the stale target is cleared before the watchdog can see this core run
   // the job, and the job's flag is re-checked once the block is interruptible.
-  st.timed_out_job = nullptr;
+  st.timed_out_job.store(nullptr, std::memory_order_relaxed);
   core.running.store(job, std::memory_order_seq_cst);
-  st.job = job;
+  st.job.store(job, std::memory_order_relaxed);
   st.block_idx = block + launch->block_offset;
   t_launch = launch;
   t_block_idx = st.block_idx;
@@ -436,7 +436,7 @@ void AiCorePool::RunBlock(Core& core, Job* job, uint32_t block) {
   }
   FlushPrint();
   core.running.store(nullptr, std::memory_order_seq_cst);
-  st.job = nullptr;
+  st.job.store(nullptr, std::memory_order_relaxed);
   t_launch = nullptr;
 
   switch (static_cast<BlockExit>(static_cast<int>(exit))) {
@@ -489,7 +489,7 @@ void AiCorePool::OnTimeout(Job* job) {
   job->timed_out.store(true, std::memory_order_seq_cst);
   auto interrupt = [job](Core& core) {
     if (core.running.load(std::memory_order_seq_cst) == job && core.state != nullptr) {
-      core.state->timed_out_job = job;
+      core.state->timed_out_job.store(job, std::memory_order_release);
       pthread_kill(core.thread, TimeoutSignal());
     }
   };
@@ -504,7 +504,10 @@ void AiCorePool::OnTimeout(Job* job) {
 }
 
 bool AiCorePool::FinishBlocks(Job* job, uint32_t count, bool resume, int32_t* code) {
-  if (job->finished.fetch_add(count, std::memory_order_acq_rel) + count != job->launch->num_blocks) return false;
+  // Read before counting: once this call's blocks are counted another thread may complete the job and
+  // recycle it (and its launch record) for another launch.
+  const uint32_t total = job->launch->num_blocks;
+  if (job->finished.fetch_add(count, std::memory_order_acq_rel) + count != total) return false;
   const int32_t c = Complete(job, resume);
   if (code != nullptr) *code = c;
   return true;

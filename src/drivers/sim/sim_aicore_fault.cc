@@ -129,7 +129,9 @@ void OnFaultSignal(int signo, siginfo_t* info, void* uctx) {
 void OnTimeoutSignal(int /*signo*/, siginfo_t* /*info*/, void* /*uctx*/) {
   BlockThreadState* t = BlockThreadForSignal();
   // Only the block of the launch that timed out leaves; a late signal finds another job (or none).
-  if (t == nullptr || !t->active || t->job == nullptr || t->job != t->timed_out_job) return;
+  if (t == nullptr || !t->active) return;
+  const void* job = t->job.load(std::memory_order_relaxed);
+  if (job == nullptr || job != t->timed_out_job.load(std::memory_order_acquire)) return;
   t->active = 0;
   siglongjmp(t->recovery, static_cast<int>(BlockExit::kTimeout));
 }

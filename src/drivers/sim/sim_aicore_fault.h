@@ -17,6 +17,7 @@
 #include <setjmp.h>
 #include <signal.h>
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -40,8 +41,11 @@ struct BlockFault {
 struct BlockThreadState {
   sigjmp_buf recovery;
   volatile sig_atomic_t active = 0;  // a block runs and may be interrupted
-  const void* volatile job = nullptr;
-  const void* volatile timed_out_job = nullptr;  // set by the watchdog before it signals
+  // Lock-free atomics (async-signal-safe): `job` is this thread's, `timed_out_job` is set by the
+  // watchdog thread before it signals this one.
+  std::atomic<const void*> job{nullptr};
+  std::atomic<const void*> timed_out_job{nullptr};
+  static_assert(std::atomic<const void*>::is_always_lock_free, "read by signal handlers");
   BlockFault fault;
   uint32_t block_idx = 0;
   // The thread's signal mask outside handlers: restored after leaving a handler through the recovery

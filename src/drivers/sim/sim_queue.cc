@@ -10,6 +10,7 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "base/clock.h"
+#include "base/device_copy.h"
 #include "drivers/sim/sim_device.h"
 #include "drivers/sim/sim_flag.h"
 
@@ -286,7 +287,7 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
     case hal::TaskKind::kNop:
       return Step::kDone;
     case hal::TaskKind::kCopy:
-      std::memmove(task.dst, task.src, task.size);
+      CopyDeviceBytes(task.dst, task.src, task.size);
       return Step::kDone;
     case hal::TaskKind::kCopy2d: {
       auto* d = static_cast<uint8_t*>(task.dst);
