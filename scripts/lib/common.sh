@@ -76,7 +76,7 @@ npurt_sanitizer_env() {
             export LSAN_OPTIONS="${LSAN_OPTIONS:-use_tls=0}"
             export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" ;;
         thread)
-            export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}" ;;
+            export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$NPURT_ROOT/tools/sanitizers/tsan.supp}" ;;
     esac
 }
 

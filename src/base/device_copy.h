@@ -1,28 +1,21 @@
-// Copies into simulated device memory. Device words are polled concurrently by value waits
-// (aclrtValueWait, stream waits on memory) with atomic loads, as hardware polls memory that DMA engines
-// write: a 4- or 8-byte aligned copy is therefore one atomic store, so that a poller never sees the
-// word torn (and the C++ memory model sees no data race). Larger copies are plain memmove.
+// Reads and writes of simulated device memory by the simulated copy engines (and by synchronous host
+// copies). Device words are polled concurrently by value waits (aclrtValueWait, stream waits on memory)
+// with atomic loads, as hardware polls memory that DMA engines write: a 4- or 8-byte aligned copy is
+// therefore one atomic store, so that a poller never sees the word torn. Everything else is plain
+// memmove/memset: like a DMA engine, these functions do not order themselves against kernels or other
+// engines touching the same bytes — that ordering is the program's (streams and events). They are out
+// of line so that ThreadSanitizer runs can attribute device-memory races to them (tools/sanitizers/).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 namespace npurt {
 
-inline void CopyDeviceBytes(void* dst, const void* src, size_t n) {
-  const auto d = reinterpret_cast<uintptr_t>(dst);
-  if (n == 8 && d % 8 == 0) {
-    uint64_t v;
-    std::memcpy(&v, src, 8);
-    __atomic_store_n(static_cast<uint64_t*>(dst), v, __ATOMIC_RELEASE);
-  } else if (n == 4 && d % 4 == 0) {
-    uint32_t v;
-    std::memcpy(&v, src, 4);
-    __atomic_store_n(static_cast<uint32_t*>(dst), v, __ATOMIC_RELEASE);
-  } else {
-    std::memmove(dst, src, n);
-  }
-}
+void CopyDeviceBytes(void* dst, const void* src, size_t n);
+// `rows` rows of `width` bytes between pitched layouts.
+void CopyDeviceRows(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t rows);
+void FillDeviceBytes(void* dst, uint8_t value, size_t n);
+void FillDeviceWords(uint32_t* dst, uint32_t value, size_t count);
 
 }  // namespace npurt

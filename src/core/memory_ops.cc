@@ -192,9 +192,7 @@ Status Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t
   t.spitch = spitch;
   t.height = height;
   if (stream == nullptr) {
-    auto* dp = static_cast<uint8_t*>(dst);
-    auto* sp = static_cast<const uint8_t*>(src);
-    for (size_t r = 0; r < height; ++r) std::memmove(dp + r * dpitch, sp + r * spitch, width);
+    CopyDeviceRows(dst, dpitch, src, spitch, width, height);
     NotifyWritten(d.value());
     return Status::Ok();
   }
@@ -235,7 +233,7 @@ Status Memset(void* dst, size_t max_count, int32_t value, size_t count, Stream* 
   if (!d.ok()) return d.status();
   if (count == 0) return Status::Ok();
   if (stream == nullptr) {
-    std::memset(dst, value & 0xff, count);
+    FillDeviceBytes(dst, static_cast<uint8_t>(value & 0xff), count);
     NotifyWritten(d.value());
     return Status::Ok();
   }

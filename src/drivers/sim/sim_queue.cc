@@ -289,19 +289,14 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
     case hal::TaskKind::kCopy:
       CopyDeviceBytes(task.dst, task.src, task.size);
       return Step::kDone;
-    case hal::TaskKind::kCopy2d: {
-      auto* d = static_cast<uint8_t*>(task.dst);
-      auto* s = static_cast<const uint8_t*>(task.src);
-      for (size_t row = 0; row < task.height; ++row) std::memmove(d + row * task.dpitch, s + row * task.spitch, task.size);
+    case hal::TaskKind::kCopy2d:
+      CopyDeviceRows(task.dst, task.dpitch, task.src, task.spitch, task.size, task.height);
       return Step::kDone;
-    }
     case hal::TaskKind::kFill8:
-      std::memset(task.dst, static_cast<int>(task.value & 0xff), task.size);
+      FillDeviceBytes(task.dst, static_cast<uint8_t>(task.value & 0xff), task.size);
       return Step::kDone;
     case hal::TaskKind::kFill32: {
-      auto* d = static_cast<uint32_t*>(task.dst);
-      const auto v = static_cast<uint32_t>(task.value);
-      for (size_t i = 0; i < task.size; ++i) d[i] = v;
+      FillDeviceWords(static_cast<uint32_t*>(task.dst), static_cast<uint32_t>(task.value), task.size);
       return Step::kDone;
     }
     case hal::TaskKind::kValueWrite:
@@ -446,20 +441,13 @@ SimQueue::Step SimQueue::ParkOnFlag(const hal::Task& task) {
     return Step::kDone;
   }
   ArmTimeout(token, task.timeout_ns);
-  // A Discard that came before the registration found nothing to cancel: release the wait here. (The
-  // queue may already have been resumed and moved on: the token tells.)
-  if (discard_through_.load(std::memory_order_acquire) >= seq) {
-    std::lock_guard<std::mutex> lock(park_mu_);
-    if (parked_site_ != nullptr && parked_token_ == token && parked_site_->Cancel(this, token)) {
-      parked_site_ = nullptr;
-      Resume(token, 0);
-    }
-  }
+  ReleaseIfDiscardedMeanwhile(seq, token);
   return Step::kPark;
 }
 
 SimQueue::Step SimQueue::ParkOnValue(const hal::Task& task) {
   if (ValueSatisfied(task.dst, task.value, task.aux)) return Step::kDone;
+  const uint64_t seq = head_ + 1;
   const uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed) + 1;
   head_state_.parked = true;
   ValueWaitList& waits = device_->value_waits();
@@ -477,7 +465,19 @@ SimQueue::Step SimQueue::ParkOnValue(const hal::Task& task) {
     return Step::kDone;
   }
   ArmTimeout(token, task.timeout_ns);
+  ReleaseIfDiscardedMeanwhile(seq, token);
   return Step::kPark;
+}
+
+void SimQueue::ReleaseIfDiscardedMeanwhile(uint64_t seq, uint64_t token) {
+  // A Discard that came before the registration found nothing to cancel: release the wait here. (The
+  // queue may already have been resumed and moved on: the token tells; `seq` was read before parking.)
+  if (discard_through_.load(std::memory_order_acquire) < seq) return;
+  std::lock_guard<std::mutex> lock(park_mu_);
+  if (parked_site_ != nullptr && parked_token_ == token && parked_site_->Cancel(this, token)) {
+    parked_site_ = nullptr;
+    Resume(token, 0);
+  }
 }
 
 void SimQueue::ArmTimeout(uint64_t token, uint64_t timeout_ns) {

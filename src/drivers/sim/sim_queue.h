@@ -103,6 +103,9 @@ class SimQueue final : public hal::Queue {
   void Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message);
   // Wakes host waiters once `seq` reaches the smallest target one of them registered.
   void NotifyHostWaiters(uint64_t seq);
+  // After parking the head task on a wait site: a Discard that ran before the registration found
+  // nothing to cancel, so the queue releases itself.
+  void ReleaseIfDiscardedMeanwhile(uint64_t seq, uint64_t token);
   void ScheduleIfIdle();
   void RunInline(const hal::Task& task, uint64_t seq);
   bool Discarding(uint64_t seq) const;
