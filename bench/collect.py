@@ -153,19 +153,22 @@ def collect(paths):
     return {k: round(v, 4) for k, v in out.items()}
 
 
-def table(results):
-    lines = [f"{'key':<26} {'value':>10}   {'target':<10} result"]
+def target_rows(results):
+    """(key, value or None, comparison, bound, held) for every target."""
     for key, (op, bound) in TARGETS.items():
         value = results.get(key)
+        held = value is not None and (value <= bound if op == "<=" else value >= bound)
+        yield key, value, op, bound, held
+
+
+def table(results):
+    lines = [f"{'key':<26} {'value':>10}   {'target':<10} result"]
+    for key, value, op, bound, held in target_rows(results):
         if value is None:
             lines.append(f"{key:<26} {'-':>10}   {op} {bound:<7g} MISSING")
-            continue
-        ok = value <= bound if op == "<=" else value >= bound
-        lines.append(f"{key:<26} {value:>10.4g}   {op} {bound:<7g} {'pass' if ok else 'FAIL'}")
-    held = sum(
-        1 for k, (op, b) in TARGETS.items()
-        if k in results and (results[k] <= b if op == "<=" else results[k] >= b))
-    lines.append(f"targets held: {held}/{len(TARGETS)}")
+        else:
+            lines.append(f"{key:<26} {value:>10.4g}   {op} {bound:<7g} {'pass' if held else 'FAIL'}")
+    lines.append(f"targets held: {sum(row[4] for row in target_rows(results))}/{len(TARGETS)}")
     if results.get("load_avg_1m", 0) > 1.5:
         lines.append(f"note: 1-minute load average was {results['load_avg_1m']:.1f} on "
                      "this machine during the run; absolute figures are noisy, compare the ratios")
@@ -175,13 +178,10 @@ def table(results):
 def markdown(results):
     """The target table as Markdown (docs/benchmarks.md "Measured")."""
     lines = ["| key | value | target | result |", "| --- | ---: | --- | --- |"]
-    for key, (op, bound) in TARGETS.items():
-        value = results.get(key)
-        if value is None:
-            lines.append(f"| `{key}` | - | {op} {bound:g} | missing |")
-            continue
-        ok = value <= bound if op == "<=" else value >= bound
-        lines.append(f"| `{key}` | {value:.4g} | {op} {bound:g} | {'pass' if ok else '**FAIL**'} |")
+    for key, value, op, bound, held in target_rows(results):
+        shown = "-" if value is None else f"{value:.4g}"
+        result = "missing" if value is None else ("pass" if held else "**FAIL**")
+        lines.append(f"| `{key}` | {shown} | {op} {bound:g} | {result} |")
     return "\n".join(lines)
 
 

@@ -28,6 +28,11 @@ inline void CpuRelax() {
 // (milliseconds); with a free core the call returns at once (a fraction of a microsecond).
 inline void YieldCore() { sched_yield(); }
 
+// Spins until `ready()` is true (returns true) or `keep_spinning(now_ns)`, asked every 64 pauses, says
+// stop (returns false); yields the core at each of those checks. The spin phase of every wait.
+template <typename Ready, typename KeepSpinning>
+bool SpinUntil(Ready&& ready, KeepSpinning&& keep_spinning);
+
 // Sleeps while *word == expected, until woken or until the absolute CLOCK_MONOTONIC deadline (ns;
 // UINT64_MAX = none). Returns false only when the deadline passed. Spurious wakeups return true.
 // `process_shared`: the word lives in memory shared with other processes, whose wakes must reach us
@@ -88,19 +93,23 @@ class WaitSignal {
 
 namespace npurt {
 
-template <typename Ready, typename BeforeSleep>
-bool WaitSignal::WaitUntil(Ready&& ready, uint64_t deadline_ns, uint64_t spin_ns, BeforeSleep&& before_sleep) {
-  if (ready()) return true;
-  const uint64_t spin_end = NowNs() + spin_ns;
+template <typename Ready, typename KeepSpinning>
+bool SpinUntil(Ready&& ready, KeepSpinning&& keep_spinning) {
   for (uint32_t i = 0;; ++i) {
     if (ready()) return true;
     if ((i & 63) == 63) {
-      const uint64_t now = NowNs();
-      if (now >= spin_end || now >= deadline_ns) break;
+      if (!keep_spinning(NowNs())) return false;
       YieldCore();
     }
     CpuRelax();
   }
+}
+
+template <typename Ready, typename BeforeSleep>
+bool WaitSignal::WaitUntil(Ready&& ready, uint64_t deadline_ns, uint64_t spin_ns, BeforeSleep&& before_sleep) {
+  if (ready()) return true;
+  const uint64_t spin_end = NowNs() + spin_ns;
+  if (SpinUntil(ready, [&](uint64_t now) { return now < spin_end && now < deadline_ns; })) return true;
   for (;;) {
     const uint32_t seen = epoch();
     sleepers_.fetch_add(1, std::memory_order_seq_cst);

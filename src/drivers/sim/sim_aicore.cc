@@ -234,7 +234,7 @@ AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue, 
   job->done.store(false, std::memory_order_relaxed);
   job->refs.store(queue != nullptr ? 1 : 2, std::memory_order_relaxed);
   job->deadline_ns = launch->timeout_ns != 0 ? NowNs() + launch->timeout_ns : 0;
-  job->allowed_cores = launch->max_cores != 0 && launch->max_cores < cores_ ? launch->max_cores : cores_;
+  job->allowed_cores = AllowedCores(*launch);
   launch->failure.clear();
   return job;
 }
@@ -267,17 +267,16 @@ void AiCorePool::RecycleJob(Job* job) {
 }
 
 bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code) {
-  // Executors serve one device each: the calling thread's core of this pool, made on first use.
-  Core& core = ExecutorCore();
-  Job* job = NewJob(launch, queue, &core);
   // With a core limit (aclrtSetStreamResLimit) only the cores may run it; otherwise the executor takes a
   // block too, and the cores are woken only for the rest: a hand-off to another thread and back costs
   // tens of microseconds when the cores sleep, longer than a small kernel runs.
-  const bool share = job->allowed_cores == cores_;
-  if (!share) {
-    Submit(job, true);
+  if (AllowedCores(*launch) != cores_) {
+    Submit(NewJob(launch, queue), true);
     return false;
   }
+  // Executors serve one device each: the calling thread's core of this pool, made on first use.
+  Core& core = ExecutorCore();
+  Job* job = NewJob(launch, queue, &core);
   // The executor's block is claimed before the job is published: until that block is counted the job
   // cannot complete, so the cores cannot finish it, recycle it for another launch and resume the queue
   // while this executor still uses it.

@@ -58,6 +58,10 @@ class AiCorePool {
   struct Core;
   class Watchdog;
 
+  // Cores 0 .. AllowedCores()-1 may run the launch's blocks (its core limit, else every core).
+  uint32_t AllowedCores(const hal::KernelLaunch& launch) const {
+    return launch.max_cores != 0 && launch.max_cores < cores_ ? launch.max_cores : cores_;
+  }
   Job* NewJob(hal::KernelLaunch* launch, SimQueue* queue, Core* executor = nullptr);
   void RecycleJob(Job* job);
   // Makes the job's unclaimed blocks claimable; wakes sleeping cores when `wake_cores`.

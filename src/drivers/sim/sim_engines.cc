@@ -53,13 +53,7 @@ void Scheduler::ExecutorLoop() {
     if (q == nullptr) {
       spinning_.fetch_add(1, std::memory_order_seq_cst);
       const uint64_t end = NowNs() + kExecutorSpinNs;
-      for (uint32_t i = 0; !ready(); ++i) {
-        if ((i & 63) == 63) {
-          if (NowNs() >= end) break;
-          YieldCore();
-        }
-        CpuRelax();
-      }
+      SpinUntil(ready, [&](uint64_t now) { return now < end; });
       // After this no Schedule counts on this executor: it sees their queues here or is woken.
       spinning_.fetch_sub(1, std::memory_order_seq_cst);
       if (!ready()) signal_.WaitUntil(ready, UINT64_MAX, 0);

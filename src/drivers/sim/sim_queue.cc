@@ -147,15 +147,10 @@ SimQueue::Cell* SimQueue::PeekHead() {
 // the usual idle protocol in Run() follows a fruitless linger.
 SimQueue::Cell* SimQueue::Linger() {
   const uint64_t end = NowNs() + kLingerNs;
-  for (uint32_t i = 0;; ++i) {
-    CpuRelax();
-    if (Cell* cell = PeekHead()) return cell;
-    if (device_->HasReadyQueues()) return nullptr;
-    if ((i & 63) == 63) {
-      if (NowNs() >= end) return nullptr;
-      YieldCore();
-    }
-  }
+  Cell* cell = nullptr;
+  SpinUntil([&] { return (cell = PeekHead()) != nullptr || device_->HasReadyQueues(); },
+            [&](uint64_t now) { return now < end; });
+  return cell;
 }
 
 void SimQueue::ReleaseDiscardedSignal(const hal::Task& task) {
@@ -402,18 +397,13 @@ bool SimQueue::SpinOnFlag(const SimFlag* flag, uint64_t target, uint64_t seq, ui
   const uint64_t end = NowNs() + spin_ns;
   flag_spin_.store(true, std::memory_order_relaxed);
   bool reached = false;
-  for (uint32_t i = 0;; ++i) {
-    if (flag->value() >= target) {
-      reached = true;
-      break;
-    }
-    if (device_->HasReadyQueues() || discard_through_.load(std::memory_order_relaxed) >= seq) break;
-    if ((i & 63) == 63) {
-      if (NowNs() >= end) break;
-      YieldCore();
-    }
-    CpuRelax();
-  }
+  // Stops early when another queue waits for an executor or the work is discarded.
+  SpinUntil(
+      [&] {
+        reached = flag->value() >= target;
+        return reached || device_->HasReadyQueues() || discard_through_.load(std::memory_order_relaxed) >= seq;
+      },
+      [&](uint64_t now) { return now < end; });
   flag_spin_.store(false, std::memory_order_relaxed);
   return reached;
 }
@@ -632,14 +622,9 @@ bool SimQueue::WaitHost(uint64_t seq, uint64_t deadline_ns) {
   // Spins like WaitSignal::WaitUntil, and for as long as the executor spins on a cross-process flag
   // (itself bounded): the completion of a round trip with another process then costs no wake-up.
   const uint64_t spin_end = NowNs() + kHostSpinNs;
-  for (uint32_t i = 0; !done(); ++i) {
-    if ((i & 63) == 63) {
-      const uint64_t now = NowNs();
-      if ((now >= spin_end && !flag_spin_.load(std::memory_order_relaxed)) || now >= deadline_ns) break;
-      YieldCore();
-    }
-    CpuRelax();
-  }
+  SpinUntil(done, [&](uint64_t now) {
+    return (now < spin_end || flag_spin_.load(std::memory_order_relaxed)) && now < deadline_ns;
+  });
   return done_signal_.WaitUntil(done, deadline_ns, 0, [&] {
     // Before each sleep: lower the target to `seq` with a read-modify-write (also when it is already
     // lower), which NotifyHostWaiters' pairs with.

@@ -145,14 +145,8 @@ void SimSharedFlag::WakePeers() {
 
 bool SimSharedFlag::WaitHost(uint64_t target, uint64_t deadline_ns) {
   const uint64_t spin_end = NowNs() + kHostSpinNs;
-  for (uint32_t i = 0; value() < target; ++i) {
-    if ((i & 63) == 63) {
-      const uint64_t now = NowNs();
-      if (now >= spin_end || now >= deadline_ns) break;
-      YieldCore();
-    }
-    CpuRelax();
-  }
+  SpinUntil([&] { return value() >= target; },
+            [&](uint64_t now) { return now < spin_end && now < deadline_ns; });
   // Sleeps on the epoch directly: a signal of any process wakes this thread, with no watcher between.
   for (;;) {
     if (value() >= target) return true;
