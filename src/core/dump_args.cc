@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/builtin_tasks.h"
 #include "core/device.h"
 #include "core/dump_config.h"
 #include "core/dump_writer.h"
@@ -28,22 +29,14 @@ int32_t WriteArgs(void* arg) {
   return 0;  // a dump failure never fails the stream
 }
 
-void FreeArgs(void* arg) { delete static_cast<ArgsDump*>(arg); }
-
 }  // namespace
 
 void SubmitKernelArgsDump(Stream* stream, const hal::KernelLaunch* launch, hal::Task* kernel_task) {
   const std::string dir = dump::ArgsPath();
   if (dir.empty()) return;
   kernel_task->id = NextTaskId();
-  auto* d = new ArgsDump{fmt::format("{}/{}.{}.{}", dir, launch->name, kernel_task->id, stream->id()), launch};
-  hal::Task t;
-  t.kind = hal::TaskKind::kCompute;
-  t.compute_fn = &WriteArgs;
-  t.host_arg = d;
-  t.cleanup = &FreeArgs;
-  t.cleanup_arg = d;
-  stream->Submit(t);
+  SubmitCompute(stream, &WriteArgs,
+                new ArgsDump{fmt::format("{}/{}.{}.{}", dir, launch->name, kernel_task->id, stream->id()), launch});
 }
 
 }  // namespace npurt::core
