@@ -11,6 +11,7 @@
 #include "core/dump_args.h"
 #include "core/dump_config.h"
 #include "core/kernel_memcheck.h"
+#include "core/launch_records.h"
 #include "core/overflow.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -20,70 +21,6 @@ namespace {
 
 // The unified buffer of a simulated core (drivers/sim AiCorePool): the most a launch may ask for.
 constexpr uint64_t kUnifiedBufferBytes = 192 * 1024;
-constexpr size_t kInlineArgs = 256;
-
-// One launch in flight: what the driver runs, and what keeps it valid until the task's cleanup.
-struct LaunchRecord {
-  hal::KernelLaunch hal;
-  KernelFunction* function = nullptr;
-  KernelBinary* binary = nullptr;  // retained while the launch is in flight
-  Device* check_overflow = nullptr;  // the stream's overflow switch was on (core/overflow.h)
-  std::unique_ptr<uint8_t[]> heap;
-  size_t heap_capacity = 0;
-  LaunchRecord* next_free = nullptr;
-  alignas(16) uint8_t inline_args[kInlineArgs];
-
-  uint8_t* Buffer(size_t size) {
-    if (size <= kInlineArgs) return inline_args;
-    if (heap_capacity < size) {
-      heap.reset(new uint8_t[size]);
-      heap_capacity = size;
-    }
-    return heap.get();
-  }
-};
-
-// Free list of records: pushed by the executor that finishes a launch (lock-free push), taken all at once
-// by a launching thread whose own list ran dry (one exchange), then popped from that thread's list without
-// any shared write. A lock here made launches and completions contend on every kernel once the executor
-// finishes one-block kernels itself. A thread that exits keeps its cached records (they are never freed).
-class RecordPool {
- public:
-  LaunchRecord* Acquire() {
-    LaunchRecord*& mine = Mine();
-    if (mine == nullptr) mine = returned_.exchange(nullptr, std::memory_order_acquire);
-    LaunchRecord* r = mine;
-    if (r == nullptr) return new LaunchRecord();
-    mine = r->next_free;
-    // The executor that finished the next record wrote it last: fetch it while this launch goes on.
-    if (mine != nullptr) __builtin_prefetch(mine, 1);
-    return r;
-  }
-  void Release(LaunchRecord* r) {
-    // Large argument buffers are not kept: a pool of big records would pin memory.
-    if (r->heap_capacity > 64 * 1024) {
-      r->heap.reset();
-      r->heap_capacity = 0;
-    }
-    LaunchRecord* head = returned_.load(std::memory_order_relaxed);
-    do {
-      r->next_free = head;
-    } while (!returned_.compare_exchange_weak(head, r, std::memory_order_release, std::memory_order_relaxed));
-  }
-
- private:
-  static LaunchRecord*& Mine() {
-    thread_local LaunchRecord* list = nullptr;
-    return list;
-  }
-
-  std::atomic<LaunchRecord*> returned_{nullptr};
-};
-
-RecordPool& Records() {
-  static RecordPool* pool = new RecordPool();  // never destroyed: executors may finish launches at exit
-  return *pool;
-}
 
 // The cores a launch may use (aclrtSetStreamResLimit, else aclrtSetDeviceResLimit): the tighter of the
 // cube- and vector-core limits, 0 when none is set.
@@ -97,18 +34,7 @@ uint32_t CoreLimit(const Stream* stream) {
   return own != 0 ? own : tighter(stream->device()->res_limit);
 }
 
-void FinishLaunch(void* arg) {
-  auto* r = static_cast<LaunchRecord*>(arg);
-  // Every block has finished (the cleanup runs after the task): the flag is stable.
-  if (r->check_overflow != nullptr && __atomic_load_n(&r->hal.overflowed, __ATOMIC_ACQUIRE) != 0) {
-    RaiseOverflow(r->check_overflow);
-  }
-  KernelBinary* binary = r->binary;
-  r->binary = nullptr;
-  r->function = nullptr;
-  Records().Release(r);
-  binary->EndLaunch();
-}
+void FinishLaunch(void* arg) { FinishLaunchRecord(static_cast<LaunchRecord*>(arg)); }
 
 }  // namespace
 
@@ -167,7 +93,8 @@ Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* strea
     return Err(ACL_ERROR_INVALID_PARAM, "numBlocks {} of kernel '{}' is out of range (1..{})", num_blocks,
                function->name(), kMaxKernelBlocks);
   }
-  LaunchRecord* r = Records().Acquire();
+  const RecordLease lease = AcquireLaunchRecord(stream);
+  LaunchRecord* r = lease.record;
   if (args.device_resident || args.size == 0) {
     r->hal.args = args.data;
   } else {
@@ -201,7 +128,7 @@ Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* strea
   t.cleanup = &FinishLaunch;
   t.cleanup_arg = r;
   if (dump::Switches() & dump::kArgs) [[unlikely]] SubmitKernelArgsDump(stream, &r->hal, &t);
-  stream->Submit(t);
+  CommitLaunchRecord(lease, stream->Submit(t));
   return Status::Ok();
 }
 

@@ -5,8 +5,8 @@
 // argument block. A host-side block (args builder, host args, args array) is copied into the launch's
 // own record at submission, placeholders patched to point into that copy, so the caller may reuse its
 // buffers as soon as the call returns; a device-resident block (aclrtLaunchKernel) is read by the kernel
-// when it runs, like any device memory. Records are recycled through a free list, so a launch costs no
-// allocation for blocks up to kInlineArgs bytes.
+// when it runs, like any device memory. Records are reused (core/launch_records.h), so a launch costs no
+// allocation for blocks up to LaunchRecord::kInlineArgs bytes.
 #pragma once
 
 #include <cstddef>

@@ -7,6 +7,7 @@
 #include "core/exception.h"
 #include "core/graph.h"
 #include "core/hooks.h"
+#include "core/launch_records.h"
 #include "core/thread_state.h"
 #include "dfx/log.h"
 #include "dfx/profiler.h"
@@ -36,7 +37,11 @@ Stream::Stream(Context* context, const StreamOptions& options)
   queue_ = device_->hal()->CreateQueue(q);
 }
 
-Stream::~Stream() = default;
+Stream::~Stream() {
+  // The queue first: its tasks are done, and an executor leaving it no longer touches a launch record.
+  queue_.reset();
+  DestroyLaunchRing(launch_ring.load(std::memory_order_acquire));
+}
 
 StatusOr<Stream*> Stream::Create(Context* context, const StreamOptions& options) {
   Stream* s = NewHandle<Stream>(context, options);

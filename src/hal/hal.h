@@ -100,6 +100,8 @@ using ComputeFn = int32_t (*)(void* arg);
 // why not, naming the allocation it missed; size 0 describes a faulting address.
 using MemoryCheckFn = std::string (*)(const void* addr, uint64_t size);
 
+// Field order: what every launch reads comes first and `failure` (touched only by failed launches) last,
+// so that the fields fit two cache lines; the driver fetches both at once when it reaches the task.
 struct KernelLaunch {
   npurt_kernel_entry entry = nullptr;  // include/npurt/kernel_abi.h
   const void* args = nullptr;
@@ -107,18 +109,21 @@ struct KernelLaunch {
   uint32_t num_blocks = 0;
   uint32_t block_offset = 0;           // added to every block index
   uint32_t max_cores = 0;              // aclrt*ResLimit: only cores 0 .. max_cores-1 run it (0 = every core)
+  uint32_t overflowed = 0;  // set (atomically) by blocks that reported a float overflow; core reads it after
   uint64_t timeout_ns = 0;             // 0 = no limit
   const char* name = "";               // the kernel's name, for messages
   void* owner = nullptr;
   MemoryCheckFn check_memory = nullptr;  // set when memory checking is on
   std::string failure;
-  uint32_t overflowed = 0;  // set (atomically) by blocks that reported a float overflow; core reads it after
 };
 
+// `kernel` comes right after the kind: a driver that sees a task published (its first line) can fetch
+// the launch at once, while the task's other lines are still on their way.
 struct Task {
   TaskKind kind = TaskKind::kNop;
   uint32_t id = 0;       // runtime-wide task id (exception info, profiling)
   uint32_t aux = 0;      // kValueWait: ValueCompare; kFail: error code
+  KernelLaunch* kernel = nullptr;  // kKernel
   void* dst = nullptr;   // copy/fill destination; value address
   const void* src = nullptr;
   size_t size = 0;       // copy bytes; fill8 bytes; fill32 words
@@ -133,7 +138,6 @@ struct Task {
   void* host_arg = nullptr;
   CleanupFn cleanup = nullptr;
   void* cleanup_arg = nullptr;
-  KernelLaunch* kernel = nullptr;  // kKernel
   const TaskList* batch = nullptr;  // kBatch: the list to run (unless `select` is set)
   SelectFn select = nullptr;        // kBatch: conditional list selection
 };

@@ -18,6 +18,7 @@ target_sources(npurt_conformance PRIVATE
   kernel_binary_test.cc
   kernel_args_test.cc
   kernel_launch_test.cc
+  kernel_records_test.cc
   kernel_dump_test.cc
   graph_kernel_test.cc
   kernel_fault_test.cc

@@ -11,6 +11,7 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "base/clock.h"
+#include "base/prefetch.h"
 #include "drivers/sim/sim_aicore_fault.h"
 #include "drivers/sim/sim_queue.h"
 
@@ -235,7 +236,9 @@ AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue, 
   job->refs.store(queue != nullptr ? 1 : 2, std::memory_order_relaxed);
   job->deadline_ns = launch->timeout_ns != 0 ? NowNs() + launch->timeout_ns : 0;
   job->allowed_cores = AllowedCores(*launch);
-  launch->failure.clear();
+  // Read before writing: the launch record belongs to the launching thread's cache, and a store here
+  // would cost its next launch a miss.
+  if (!launch->failure.empty()) launch->failure.clear();
   return job;
 }
 
@@ -415,6 +418,7 @@ void AiCorePool::RunBlock(Core& core, Job* job, uint32_t block) {
   ctx.ub_size = kUnifiedBufferBytes;
   ctx.services = launch->check_memory != nullptr ? &kServices : &kServicesNoCheck;
 
+  if (launch->args_size != 0) PrefetchLines(launch->args, launch->args_size < 256 ? launch->args_size : 256);
   volatile int exit = sigsetjmp(st.recovery, 0);
   if (exit == 0) {
     st.active = 1;

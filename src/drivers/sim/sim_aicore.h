@@ -50,6 +50,11 @@ class AiCorePool {
   // executor finished its last block): the caller un-parks the queue and goes on. Otherwise the core
   // finishing the last block resumes `queue` with the code (0 = success; launch->failure says why not).
   bool Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code);
+  // True when Start runs every block of `launch` on the calling executor and completes it there (one
+  // block, no core limit): nothing else can resume the queue, so it need not park.
+  bool RunsOnExecutorAlone(const hal::KernelLaunch& launch) const {
+    return launch.num_blocks == 1 && AllowedCores(launch) == cores_;
+  }
   // Synchronous mode: runs `launch` and returns its code once it completed.
   int32_t Run(hal::KernelLaunch* launch);
 

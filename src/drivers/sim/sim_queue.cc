@@ -4,13 +4,10 @@
 #include <string>
 #include <utility>
 
-#if defined(__x86_64__)
-#include <cpuid.h>
-#endif
-
 #include "acl/error_codes/rt_error_codes.h"
 #include "base/clock.h"
 #include "base/device_copy.h"
+#include "base/prefetch.h"
 #include "drivers/sim/sim_device.h"
 #include "drivers/sim/sim_flag.h"
 
@@ -28,20 +25,6 @@ constexpr int kTurnBudget = 256;
 constexpr uint64_t kLingerNs = 10000;
 // How long an executor spins on a cross-process flag before it parks the queue (SimQueue::SpinOnFlag).
 constexpr uint64_t kFlagSpinNs = 50000;
-
-// Prefetch-for-write of a cell the producer will fill next: its lines were last written by the
-// executor (Finish), so without it every Submit waits for them in the fence of ScheduleIfIdle.
-inline void PrefetchForWrite(const void* p) {
-#if defined(__x86_64__)
-  static const bool has_prefetchw = [] {
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    return __get_cpuid(0x80000001, &a, &b, &c, &d) != 0 && (c & bit_PRFCHW) != 0;
-  }();
-  if (has_prefetchw) asm volatile("prefetchw %0" : : "m"(*static_cast<const char*>(p)));
-#else
-  __builtin_prefetch(p, 1, 3);
-#endif
-}
 
 bool WritesMemory(hal::TaskKind kind) {
   switch (kind) {
@@ -122,6 +105,8 @@ uint64_t SimQueue::Submit(const hal::Task& task) {
   }
   cell->task = task;
   cell->seq.store(pos + 1, std::memory_order_release);
+  // The next cell's lines were last written by the executor (Finish): without this every Submit waits
+  // for them in the fence of ScheduleIfIdle.
   const auto* next = reinterpret_cast<const char*>(&cells_[(pos + 1) & (kCapacity - 1)]);
   for (size_t off = 0; off < sizeof(Cell); off += 64) PrefetchForWrite(next + off);
   ScheduleIfIdle();
@@ -139,7 +124,14 @@ void SimQueue::ScheduleIfIdle() {
 
 SimQueue::Cell* SimQueue::PeekHead() {
   Cell* cell = &cells_[head_ & (kCapacity - 1)];
-  return cell->seq.load(std::memory_order_acquire) == head_ + 1 ? cell : nullptr;
+  if (cell->seq.load(std::memory_order_acquire) != head_ + 1) return nullptr;
+  // The producer wrote the task's other lines, and a launch, too: fetch them all together rather than
+  // one miss at a time. The first line is taken for writing: Finish stores the cell's next sequence
+  // number there, which would otherwise wait for the producer's copy to be invalidated.
+  PrefetchForWrite(cell);
+  PrefetchLines(&cell->task, sizeof(cell->task));
+  if (cell->task.kind == hal::TaskKind::kKernel) PrefetchLines(cell->task.kernel, sizeof(hal::KernelLaunch));
+  return cell;
 }
 
 // Spins on the ring for the next task for up to kLingerNs; nullptr if none came or another queue is
@@ -316,13 +308,21 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
     }
     case hal::TaskKind::kKernel: {
       // Parked before the blocks become visible: the core finishing the last one resumes the queue. If
-      // this executor finished it (always so for one block), the queue is un-parked and goes on here;
-      // producers leave a parked queue alone, so nothing else saw the short park.
-      head_state_.parked = true;
-      state_.store(kParked, std::memory_order_release);
+      // this executor finished it, the queue is un-parked and goes on here; producers leave a parked
+      // queue alone, so nothing else saw the short park.
+      // A launch this executor runs alone (one block, no core limit) cannot be completed by anyone else,
+      // so it skips the park: producers read-modify-write state_ on every Submit, and two stores to it
+      // per kernel would cost each next launch a cache miss.
+      const bool alone = device_->aicore().RunsOnExecutorAlone(*task.kernel);
+      if (!alone) {
+        head_state_.parked = true;
+        state_.store(kParked, std::memory_order_release);
+      }
       if (!device_->aicore().Start(task.kernel, this, code)) return Step::kPark;
-      head_state_.parked = false;
-      state_.store(kRunning, std::memory_order_release);
+      if (!alone) {
+        head_state_.parked = false;
+        state_.store(kRunning, std::memory_order_release);
+      }
       if (*code != 0) *message = task.kernel->failure;
       return Step::kDone;
     }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -57,6 +58,8 @@ class SimQueue final : public hal::Queue {
     std::atomic<uint64_t> seq;
     hal::Task task;
   };
+  static_assert(offsetof(Cell, task) + offsetof(hal::Task, kernel) + sizeof(void*) <= 64,
+                "PeekHead reads a launch's address from the cell's first line");
 
   // Head-task progress for tasks that park (waits, host functions). Written by the executor before
   // parking and by Resume(); the scheduler's hand-off orders the two.

@@ -1,0 +1,177 @@
+#include "core/launch_records.h"
+
+#include <mutex>
+
+#include "base/prefetch.h"
+#include "core/kernel_binary.h"
+#include "core/overflow.h"
+#include "core/stream.h"
+
+namespace npurt::core {
+namespace {
+
+// Large argument buffers are not kept: records that live on would pin the memory.
+constexpr size_t kKeptHeapBytes = 64 * 1024;
+// Slots of a stream's ring: the simulated queue's depth, so a full queue of launches is served.
+constexpr uint32_t kMaxRingSlots = 256;
+// Slots a ring always turns over, so that each launch can take the next one's record back from the
+// executor's cache (PrefetchForWrite) before it is written, even when every launch is waited for.
+constexpr uint32_t kWarmSlots = 4;
+// A slot whose task was submitted but whose sequence number is not written yet.
+constexpr uint64_t kPending = UINT64_MAX;
+
+void DropLargeHeap(LaunchRecord* r) {
+  if (r->heap_capacity > kKeptHeapBytes) {
+    r->heap.reset();
+    r->heap_capacity = 0;
+  }
+}
+
+// Free list of records: pushed by the executor that finishes a launch (lock-free push), taken all at once
+// by a launching thread whose own list ran dry (one exchange), then popped from that thread's list without
+// any shared write. A thread that exits keeps its cached records (they are never freed).
+class RecordPool {
+ public:
+  LaunchRecord* Acquire() {
+    LaunchRecord*& mine = Mine();
+    if (mine == nullptr) mine = returned_.exchange(nullptr, std::memory_order_acquire);
+    LaunchRecord* r = mine;
+    if (r == nullptr) return new LaunchRecord();
+    mine = r->next_free;
+    // The executor that finished the next record wrote it last: fetch it while this launch goes on.
+    if (mine != nullptr) __builtin_prefetch(mine, 1);
+    return r;
+  }
+  void Release(LaunchRecord* r) {
+    DropLargeHeap(r);
+    LaunchRecord* head = returned_.load(std::memory_order_relaxed);
+    do {
+      r->next_free = head;
+    } while (!returned_.compare_exchange_weak(head, r, std::memory_order_release, std::memory_order_relaxed));
+  }
+
+ private:
+  static LaunchRecord*& Mine() {
+    thread_local LaunchRecord* list = nullptr;
+    return list;
+  }
+
+  std::atomic<LaunchRecord*> returned_{nullptr};
+};
+
+RecordPool& Pool() {
+  static RecordPool* pool = new RecordPool();  // never destroyed: executors may finish launches at exit
+  return *pool;
+}
+
+}  // namespace
+
+// Slots are reused in turn; `active` grows (up to kMaxRingSlots) past kWarmSlots only when the next slot
+// is still in flight, so a stream that synchronizes after each launch keeps a few records warm.
+struct LaunchRing {
+  struct Slot {
+    LaunchRecord* record = nullptr;
+    std::atomic<uint64_t> seq{0};  // the task that used it last (0: never; kPending: being submitted)
+  };
+
+  std::mutex mu;  // launchers of the stream (the executor never takes it)
+  uint32_t active = 0;
+  uint32_t next = 0;
+  Slot slots[kMaxRingSlots];
+
+  ~LaunchRing() {
+    for (Slot& s : slots) delete s.record;
+  }
+};
+
+uint8_t* LaunchRecord::Buffer(size_t size) {
+  if (size <= kInlineArgs) return inline_args;
+  if (heap_capacity < size) {
+    heap.reset(new uint8_t[size]);
+    heap_capacity = size;
+  }
+  return heap.get();
+}
+
+RecordLease AcquireLaunchRecord(Stream* stream) {
+  RecordLease lease;
+  // A recording stream's tasks go into a graph, which keeps their records until it is destroyed.
+  if (stream->recording() != nullptr) {
+    lease.record = Pool().Acquire();
+    return lease;
+  }
+  LaunchRing* ring = stream->launch_ring.load(std::memory_order_acquire);
+  if (ring == nullptr) {
+    auto* fresh = new LaunchRing();
+    if (stream->launch_ring.compare_exchange_strong(ring, fresh, std::memory_order_acq_rel)) {
+      ring = fresh;
+    } else {
+      delete fresh;  // another launcher made it first (`ring` holds its)
+    }
+  }
+  std::lock_guard<std::mutex> lock(ring->mu);
+  auto in_flight = [&](uint32_t i) {
+    const uint64_t seq = ring->slots[i].seq.load(std::memory_order_relaxed);
+    return seq == kPending || (seq != 0 && !stream->Passed(seq));
+  };
+  uint32_t i = ring->active == 0 ? 0 : ring->next % ring->active;
+  if (ring->active < kWarmSlots || in_flight(i)) {
+    if (ring->active == kMaxRingSlots) {
+      lease.record = Pool().Acquire();
+      return lease;
+    }
+    i = ring->active++;
+  }
+  LaunchRing::Slot& slot = ring->slots[i];
+  if (slot.record == nullptr) {
+    slot.record = new LaunchRecord();
+    slot.record->in_ring = true;
+  }
+  DropLargeHeap(slot.record);
+  slot.seq.store(kPending, std::memory_order_relaxed);
+  ring->next = i + 1;
+  // The next launch's record was last read by the executor: take its lines back while this one goes on.
+  if (const LaunchRecord* next = ring->slots[ring->next % ring->active].record; next != nullptr && next != slot.record) {
+    PrefetchForWrite(next);
+    PrefetchForWrite(reinterpret_cast<const char*>(next) + 64);
+  }
+  lease.record = slot.record;
+  lease.ring = ring;
+  lease.slot = i;
+  return lease;
+}
+
+void CommitLaunchRecord(const RecordLease& lease, uint64_t seq) {
+  if (lease.ring == nullptr) return;
+  LaunchRing::Slot& slot = lease.ring->slots[lease.slot];
+  if (seq != 0) {
+    slot.seq.store(seq, std::memory_order_relaxed);  // read by launchers under the ring's lock
+    return;
+  }
+  // The stream began recording after the check: the graph owns the record now. The slot gets a new one.
+  std::lock_guard<std::mutex> lock(lease.ring->mu);
+  slot.record->detached.store(true, std::memory_order_release);
+  slot.record = nullptr;
+  slot.seq.store(0, std::memory_order_relaxed);
+}
+
+void FinishLaunchRecord(LaunchRecord* r) {
+  // Every block has finished (the cleanup runs after the task): the flag is stable.
+  if (r->check_overflow != nullptr && __atomic_load_n(&r->hal.overflowed, __ATOMIC_ACQUIRE) != 0) {
+    RaiseOverflow(r->check_overflow);
+  }
+  KernelBinary* binary = r->binary;
+  // A ring record is only read here: the launcher writes it again once the queue passed this task.
+  if (!r->in_ring || r->detached.load(std::memory_order_acquire)) {
+    r->binary = nullptr;
+    r->function = nullptr;
+    r->in_ring = false;
+    r->detached.store(false, std::memory_order_relaxed);
+    Pool().Release(r);
+  }
+  binary->EndLaunch();
+}
+
+void DestroyLaunchRing(LaunchRing* ring) { delete ring; }
+
+}  // namespace npurt::core
