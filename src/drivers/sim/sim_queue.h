@@ -118,7 +118,9 @@ class SimQueue final : public hal::Queue {
   std::unique_ptr<Cell[]> cells_;
   alignas(64) std::atomic<uint64_t> tail_{0};  // last claimed sequence number
   alignas(64) uint64_t head_ = 0;              // last consumed sequence number (executor only)
-  std::atomic<uint64_t> completed_{0};
+  // Own line: host waiters spin on it, so a line the executor also writes for other reasons (head_, one
+  // store per task before this one) would make it travel to the executor and back twice per task.
+  alignas(64) std::atomic<uint64_t> completed_{0};
   // Own line: producers read-modify-write state_ on every Submit, while the executor writes head_,
   // completed_ and head_state_ on every task.
   alignas(64) std::atomic<uint32_t> state_{kIdle};
