@@ -25,6 +25,8 @@ RATIOS = {
     "alloc_mt_over_st": ("alloc_free_mt_ns", "alloc_free_ns"),  # memory (issue 4)
     # Kernels (issue 3).
     "kernel_roundtrip_over_handoff": ("kernel_roundtrip_us", "handoff_us"),
+    # The same against the floor measured interleaved with it in bench_kernel (no target: context).
+    "kernel_roundtrip_over_kernel_handoff": ("kernel_roundtrip_us", "kernel_handoff_us"),
     "ascendc_add_over_memcpy": ("ascendc_add_gbps", "host_memcpy_gbps"),
     "vector_add_over_memcpy": ("vector_add_gbps", "host_memcpy_gbps"),
     "gemm_over_onednn": ("gemm_1024_gflops", "onednn_gemm_1024_gflops"),  # operators (issue 6)
@@ -38,7 +40,8 @@ RATIOS = {
 }
 
 # Keys whose samples are single operations, so that their p99 means something per call.
-P99_KEYS = ("roundtrip_us", "handoff_us", "event_wait_us", "kernel_roundtrip_us", "ipc_event_roundtrip_us")
+P99_KEYS = ("roundtrip_us", "handoff_us", "event_wait_us", "kernel_roundtrip_us", "kernel_handoff_us",
+            "ipc_event_roundtrip_us")
 
 # Targets (issue "runtime core"): key -> (comparison, bound).
 TARGETS = {

@@ -5,6 +5,8 @@
 //                           batches outside the timed region.
 // kernel_roundtrip_us       launch an empty 1-block kernel and aclrtSynchronizeStream, per call (compare
 //                           with handoff_us of bench_roundtrip: kernel_roundtrip_over_handoff).
+// kernel_handoff_us         the bare hand-off floor (common/handoff.h), interleaved with the above in this
+//                           executable: kernel_roundtrip_over_kernel_handoff.
 // kernel_scaling            a compute-bound kernel on 8 x cores blocks: time on one AI core (the stream limited
 //                           with aclrtSetStreamResLimit) over time on all of them, i.e. the speed-up;
 // kernel_scaling_per_core   the same divided by the number of AI cores (1.0 = perfect scaling).
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "common/bench_util.h"
+#include "common/handoff.h"
 
 namespace npurt_bench {
 namespace {
@@ -94,6 +97,8 @@ void KernelRoundtrip(benchmark::State& state) {
   BENCH_CHECK(aclrtDestroyStream(stream));
 }
 BENCHMARK(KernelRoundtrip)->Name("kernel_roundtrip_us")->UseManualTime()->Unit(benchmark::kMicrosecond);
+// Its floor, interleaved with it in this executable (handoff_us of bench_roundtrip runs minutes apart).
+BENCHMARK(BareHandoff)->Name("kernel_handoff_us")->UseManualTime()->Unit(benchmark::kMicrosecond);
 
 // Median time (ns) of `reps` runs of the compute kernel on 8 x cores blocks, the stream limited to `cores`.
 double ComputeRunNs(aclrtStream stream, uint32_t cores, uint32_t blocks, void* out, int reps) {
