@@ -41,8 +41,10 @@ struct alignas(64) LaunchRecord {
   size_t heap_capacity = 0;
   LaunchRecord* next_free = nullptr;  // free-list records only
   bool in_ring = false;               // a stream ring's record: the cleanup returns nothing
-  // A ring record whose task went into a graph after all (capture began between the check and the
-  // submission): the graph owns it now, and its cleanup returns it to the free list.
+  // A ring record whose task went into a graph after all (another thread began a capture of the stream
+  // between the check and the submission): the graph owns it now, and its cleanup returns it to the free
+  // list. Should that graph be destroyed before the launching thread marks the record (a window of a few
+  // instructions), the cleanup leaves the record alone and it is leaked, never reused while in use.
   std::atomic<bool> detached{false};
   alignas(16) uint8_t inline_args[kInlineArgs];
 

@@ -105,7 +105,6 @@ struct AiCorePool::Core {
   uint8_t* ub = nullptr;
   size_t map_bytes = 0;
   Job* job_cache = nullptr;  // an executor's recycled jobs (only its thread touches the list)
-  Job solo;                  // an executor's job for the launches it runs alone (Start)
 };
 
 // Fails jobs whose deadline passed. One thread per pool, started by the first launch with a timeout.
@@ -280,24 +279,6 @@ bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code
   }
   // Executors serve one device each: the calling thread's core of this pool, made on first use.
   Core& core = ExecutorCore();
-  if (launch->num_blocks == 1 && launch->timeout_ns == 0) {
-    // One block and no deadline: no other thread ever sees this job (no core claims it, no watchdog
-    // watches it), so it needs none of the counting and recycling of a shared job, four locked
-    // instructions per kernel. A failure in the block (FailJob) finds no block left to skip.
-    Job& job = core.solo;
-    job.launch = launch;
-    job.queue = queue;
-    job.next = 1;
-    job.end = 1;
-    job.code.store(0, std::memory_order_relaxed);
-    job.timed_out.store(false, std::memory_order_relaxed);
-    job.deadline_ns = 0;
-    job.allowed_cores = cores_;
-    if (!launch->failure.empty()) launch->failure.clear();
-    RunBlock(core, &job, 0);
-    *code = job.code.load(std::memory_order_relaxed);
-    return true;
-  }
   Job* job = NewJob(launch, queue, &core);
   // The executor's block is claimed before the job is published: until that block is counted the job
   // cannot complete, so the cores cannot finish it, recycle it for another launch and resume the queue
