@@ -503,22 +503,17 @@ void SimQueue::CompleteHostTask(int32_t code) {
 }
 
 void SimQueue::Finish(Cell* cell, int32_t code, std::string message) {
-  const hal::Task& task = cell->task;  // the cell is recycled at the end
+  const hal::Task task = cell->task;  // copy out before the cell is recycled
   if (head_state_.parked) {
     std::lock_guard<std::mutex> lock(park_mu_);
     parked_site_ = nullptr;
   }
   ClearPark();
   head_state_.depth = 0;
-  // The completion is published first, and the bookkeeping that nobody waiting for this task needs
-  // (recycling the cell, waking a producer waiting for space, re-checking parked value waits) after it:
-  // each of those is a locked instruction that would otherwise delay the waiting host.
-  Complete(task, head_ + 1, code, std::move(message));
-  const bool wrote = WritesMemory(task.kind);
   cell->seq.store(head_ + kCapacity, std::memory_order_release);
   ++head_;
   space_signal_.NotifyIfSleeping();
-  if (wrote) device_->OnMemoryWritten();
+  Complete(task, head_, code, std::move(message));
 }
 
 void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message) {
@@ -536,6 +531,7 @@ void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::
     head_start_ns_ = 0;
   }
   if (task.cleanup != nullptr) task.cleanup(task.cleanup_arg);
+  if (WritesMemory(task.kind)) device_->OnMemoryWritten();
   completed_.store(seq, std::memory_order_release);
   NotifyHostWaiters(seq);
 }
@@ -562,7 +558,6 @@ void SimQueue::RunInline(const hal::Task& task, uint64_t seq) {
     code = RunInlineOne(task, task.value, 0, &message);
   }
   Complete(task, seq, code, std::move(message));
-  if (WritesMemory(task.kind)) device_->OnMemoryWritten();
 }
 
 int32_t SimQueue::RunInlineBatch(const hal::Task& batch, uint64_t base, int depth, std::string* message) {

@@ -103,8 +103,6 @@ class SimQueue final : public hal::Queue {
   Step ParkOnValue(const hal::Task& task);
   void ArmTimeout(uint64_t token, uint64_t timeout_ns);
   void Finish(Cell* cell, int32_t code, std::string message);
-  // Publishes the task's completion (error, profiling, cleanup, completion count, host waiters); the caller
-  // then re-checks parked value waits when the task wrote memory.
   void Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message);
   // Wakes host waiters once `seq` reaches the smallest target one of them registered.
   void NotifyHostWaiters(uint64_t seq);
