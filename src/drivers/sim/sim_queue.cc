@@ -164,9 +164,13 @@ void SimQueue::Run() {
     Cell* cell = PeekHead();
     if (cell == nullptr) cell = Linger();
     if (cell == nullptr) {
+      // Read before the queue is given up: once it is idle, another executor may take it over and move
+      // head_ (the re-check below must not read it then).
+      const uint64_t head = head_;
       state_.exchange(kIdle, std::memory_order_seq_cst);
-      // A producer may have published after the peek while it still saw kRunning.
-      if (PeekHead() != nullptr) {
+      // A producer may have published after the peek while it still saw kRunning (task head + 1 lives in
+      // cell `head`, as in PeekHead).
+      if (cells_[head & (kCapacity - 1)].seq.load(std::memory_order_acquire) == head + 1) {
         uint32_t idle = kIdle;
         if (state_.compare_exchange_strong(idle, kQueued, std::memory_order_acq_rel)) device_->Schedule(this);
       }
