@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -418,7 +419,8 @@ void AiCorePool::RunBlock(Core& core, Job* job, uint32_t block) {
   ctx.ub_size = kUnifiedBufferBytes;
   ctx.services = launch->check_memory != nullptr ? &kServices : &kServicesNoCheck;
 
-  if (launch->args_size != 0) PrefetchLines(launch->args, launch->args_size < 256 ? launch->args_size : 256);
+  // The argument block was written by the launching thread: fetch its first lines before the entry reads them.
+  if (launch->args_size != 0) PrefetchLines(launch->args, std::min<size_t>(launch->args_size, 256));
   volatile int exit = sigsetjmp(st.recovery, 0);
   if (exit == 0) {
     st.active = 1;

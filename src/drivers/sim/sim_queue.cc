@@ -123,8 +123,8 @@ void SimQueue::ScheduleIfIdle() {
 }
 
 SimQueue::Cell* SimQueue::PeekHead() {
-  Cell* cell = &cells_[head_ & (kCapacity - 1)];
-  if (cell->seq.load(std::memory_order_acquire) != head_ + 1) return nullptr;
+  Cell* cell = Published(head_);
+  if (cell == nullptr) return nullptr;
   // The producer wrote the task's other lines, and a launch, too: fetch them all together rather than
   // one miss at a time. The first line is taken for writing: Finish stores the cell's next sequence
   // number there, which would otherwise wait for the producer's copy to be invalidated.
@@ -168,9 +168,8 @@ void SimQueue::Run() {
       // head_ (the re-check below must not read it then).
       const uint64_t head = head_;
       state_.exchange(kIdle, std::memory_order_seq_cst);
-      // A producer may have published after the peek while it still saw kRunning (task head + 1 lives in
-      // cell `head`, as in PeekHead).
-      if (cells_[head & (kCapacity - 1)].seq.load(std::memory_order_acquire) == head + 1) {
+      // A producer may have published after the peek while it still saw kRunning.
+      if (Published(head) != nullptr) {
         uint32_t idle = kIdle;
         if (state_.compare_exchange_strong(idle, kQueued, std::memory_order_acq_rel)) device_->Schedule(this);
       }
@@ -313,10 +312,9 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
     case hal::TaskKind::kKernel: {
       // Parked before the blocks become visible: the core finishing the last one resumes the queue. If
       // this executor finished it, the queue is un-parked and goes on here; producers leave a parked
-      // queue alone, so nothing else saw the short park.
-      // A launch this executor runs alone (one block, no core limit) cannot be completed by anyone else,
-      // so it skips the park: producers read-modify-write state_ on every Submit, and two stores to it
-      // per kernel would cost each next launch a cache miss.
+      // queue alone, so nothing else saw the short park. A launch this executor runs alone (one block, no
+      // core limit) cannot be completed by anyone else and skips the park: producers read-modify-write
+      // state_ on every Submit, so two stores to it per kernel would cost each next launch a miss.
       const bool alone = device_->aicore().RunsOnExecutorAlone(*task.kernel);
       if (!alone) {
         head_state_.parked = true;

@@ -80,6 +80,12 @@ class SimQueue final : public hal::Queue {
     BatchFrame frames[hal::kMaxBatchDepth];
   };
 
+  // The cell of task head + 1 if it is published, else nullptr (no prefetch: safe to call with a head
+  // read before the queue was given up).
+  Cell* Published(uint64_t head) const {
+    Cell* cell = &cells_[head & (kCapacity - 1)];
+    return cell->seq.load(std::memory_order_acquire) == head + 1 ? cell : nullptr;
+  }
   Cell* PeekHead();
   Cell* Linger();
   Step Execute(const hal::Task& task, int32_t* code, std::string* message);
