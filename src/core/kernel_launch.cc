@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "base/shared_write.h"
 #include "base/futex.h"
 #include "core/device.h"
 #include "core/dump_args.h"
@@ -95,31 +96,36 @@ Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* strea
   }
   const RecordLease lease = AcquireLaunchRecord(stream);
   LaunchRecord* r = lease.record;
+  // A ring record was last read by the executor that ran its previous launch, usually of the same kernel:
+  // each field is stored only if it changed (base/shared_write.h), so that the record's lines stay shared
+  // by both cores instead of travelling to this one and back.
   if (args.device_resident || args.size == 0) {
-    r->hal.args = args.data;
+    StoreIfChanged(r->hal.args, args.data);
   } else {
     uint8_t* copy = r->Buffer(args.size);
-    std::memcpy(copy, args.data, args.size);
+    CopyChangedWords(copy, args.data, args.size);
     for (size_t i = 0; i < args.placeholder_count; ++i) {
       void* data = copy + args.placeholders[i].data_offset;
-      std::memcpy(copy + args.placeholders[i].param_offset, &data, sizeof data);
+      CopyChangedWords(copy + args.placeholders[i].param_offset, &data, sizeof data);
     }
-    r->hal.args = copy;
+    StoreIfChanged(r->hal.args, static_cast<const void*>(copy));
   }
-  r->hal.entry = function->desc().entry;
-  r->hal.args_size = args.size;
-  r->hal.num_blocks = num_blocks;
-  r->hal.block_offset = settings.block_offset;
-  r->hal.max_cores = CoreLimit(stream);
-  r->hal.timeout_ns = settings.timeout_set ? settings.timeout_ns
-                                           : Runtime::Get().op_execute_timeout_us.load(std::memory_order_relaxed) * 1000;
-  r->hal.name = function->name();
-  r->hal.owner = r;
-  r->hal.check_memory = MemcheckEnabled() ? &MemcheckDescribe : nullptr;
-  r->hal.overflowed = 0;
-  r->check_overflow = OverflowChecked(stream) ? stream->device() : nullptr;
-  r->function = function;
-  r->binary = function->binary();
+  StoreIfChanged(r->hal.entry, function->desc().entry);
+  StoreIfChanged(r->hal.args_size, args.size);
+  StoreIfChanged(r->hal.num_blocks, num_blocks);
+  StoreIfChanged(r->hal.block_offset, settings.block_offset);
+  StoreIfChanged(r->hal.max_cores, CoreLimit(stream));
+  StoreIfChanged(r->hal.timeout_ns, settings.timeout_set
+                                        ? settings.timeout_ns
+                                        : Runtime::Get().op_execute_timeout_us.load(std::memory_order_relaxed) * 1000);
+  StoreIfChanged(r->hal.name, function->name());
+  StoreIfChanged(r->hal.owner, static_cast<void*>(r));
+  StoreIfChanged(r->hal.check_memory, MemcheckEnabled() ? &MemcheckDescribe : nullptr);
+  // Set by blocks that overflowed (atomically); read once every block has finished.
+  if (__atomic_load_n(&r->hal.overflowed, __ATOMIC_RELAXED) != 0) r->hal.overflowed = 0;
+  StoreIfChanged(r->check_overflow, OverflowChecked(stream) ? stream->device() : nullptr);
+  StoreIfChanged(r->function, function);
+  StoreIfChanged(r->binary, function->binary());
   r->binary->BeginLaunch();
 
   hal::Task t;

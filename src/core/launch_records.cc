@@ -1,8 +1,6 @@
 #include "core/launch_records.h"
 
-#include <mutex>
 
-#include "base/prefetch.h"
 #include "core/kernel_binary.h"
 #include "core/overflow.h"
 #include "core/stream.h"
@@ -14,11 +12,11 @@ namespace {
 constexpr size_t kKeptHeapBytes = 64 * 1024;
 // Slots of a stream's ring: the simulated queue's depth, so a full queue of launches is served.
 constexpr uint32_t kMaxRingSlots = 256;
-// Slots a ring always turns over, so that each launch can take the next one's record back from the
-// executor's cache (PrefetchForWrite) before it is written, even when every launch is waited for.
-constexpr uint32_t kWarmSlots = 4;
-// A slot whose task was submitted but whose sequence number is not written yet.
-constexpr uint64_t kPending = UINT64_MAX;
+// Slots a ring always turns over: a launch reads the queue's completion count (a line the executor
+// writes after every task) only when the count it last saw does not cover its slot, so about once per
+// kWarmSlots launches while the executor keeps up. A power of two, like the queue's depth: a queue cell
+// then meets the same record each turn, and the cell's line that points at it is not rewritten.
+constexpr uint32_t kWarmSlots = 8;
 
 void DropLargeHeap(LaunchRecord* r) {
   if (r->heap_capacity > kKeptHeapBytes) {
@@ -71,12 +69,15 @@ RecordPool& Pool() {
 struct LaunchRing {
   struct Slot {
     LaunchRecord* record = nullptr;
-    std::atomic<uint64_t> seq{0};  // the task that used it last (0: never; kPending: being submitted)
+    uint64_t seq = 0;  // the task that used it last (0: never)
   };
 
-  std::mutex mu;  // launchers of the stream (the executor never takes it)
+  // Held by the launcher using the ring (the executor never touches the ring): everything below is read
+  // and written only by its holder.
+  std::atomic<bool> busy{false};
   uint32_t active = 0;
   uint32_t next = 0;
+  uint64_t completed_seen = 0;  // the stream's completion count when last read
   Slot slots[kMaxRingSlots];
 
   ~LaunchRing() {
@@ -109,14 +110,24 @@ RecordLease AcquireLaunchRecord(Stream* stream) {
       delete fresh;  // another launcher made it first (`ring` holds its)
     }
   }
-  std::lock_guard<std::mutex> lock(ring->mu);
+  // One launcher at a time uses the ring, from here until CommitLaunchRecord; a concurrent launcher on
+  // the same stream takes a free-list record rather than wait.
+  if (ring->busy.exchange(true, std::memory_order_acquire)) {
+    lease.record = Pool().Acquire();
+    return lease;
+  }
   auto in_flight = [&](uint32_t i) {
-    const uint64_t seq = ring->slots[i].seq.load(std::memory_order_relaxed);
-    return seq == kPending || (seq != 0 && !stream->Passed(seq));
+    const uint64_t seq = ring->slots[i].seq;
+    // The queue's completion count is written by the executor after every task: read it only when the
+    // count last seen does not cover this slot (once per turn of the ring while the executor keeps up).
+    if (seq <= ring->completed_seen) return false;
+    ring->completed_seen = stream->completed();
+    return seq > ring->completed_seen;
   };
   uint32_t i = ring->active == 0 ? 0 : ring->next % ring->active;
   if (ring->active < kWarmSlots || in_flight(i)) {
     if (ring->active == kMaxRingSlots) {
+      ring->busy.store(false, std::memory_order_release);
       lease.record = Pool().Acquire();
       return lease;
     }
@@ -128,13 +139,7 @@ RecordLease AcquireLaunchRecord(Stream* stream) {
     slot.record->in_ring = true;
   }
   DropLargeHeap(slot.record);
-  slot.seq.store(kPending, std::memory_order_relaxed);
   ring->next = i + 1;
-  // The next launch's record was last read by the executor: take its lines back while this one goes on.
-  if (const LaunchRecord* next = ring->slots[ring->next % ring->active].record; next != nullptr && next != slot.record) {
-    PrefetchForWrite(next);
-    PrefetchForWrite(reinterpret_cast<const char*>(next) + 64);
-  }
   lease.record = slot.record;
   lease.ring = ring;
   lease.slot = i;
@@ -145,14 +150,14 @@ void CommitLaunchRecord(const RecordLease& lease, uint64_t seq) {
   if (lease.ring == nullptr) return;
   LaunchRing::Slot& slot = lease.ring->slots[lease.slot];
   if (seq != 0) {
-    slot.seq.store(seq, std::memory_order_relaxed);  // read by launchers under the ring's lock
-    return;
+    slot.seq = seq;
+  } else {
+    // The stream began recording after the check: the graph owns the record now. The slot gets a new one.
+    slot.record->detached.store(true, std::memory_order_release);
+    slot.record = nullptr;
+    slot.seq = 0;
   }
-  // The stream began recording after the check: the graph owns the record now. The slot gets a new one.
-  std::lock_guard<std::mutex> lock(lease.ring->mu);
-  slot.record->detached.store(true, std::memory_order_release);
-  slot.record = nullptr;
-  slot.seq.store(0, std::memory_order_relaxed);
+  lease.ring->busy.store(false, std::memory_order_release);
 }
 
 void FinishLaunchRecord(LaunchRecord* r) {

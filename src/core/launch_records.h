@@ -5,8 +5,9 @@
 // other. A shared free list costs two of them per launch besides the record itself: the list head, and
 // the record's link, both last written by the executor that returned it. So a stream reuses its own
 // records instead: a ring of slots, each reused once the stream's queue has completed the task that
-// used it (the queue's completion count, which the launching thread reads anyway). The executor only
-// reads a ring record; nothing it writes comes back to the launcher.
+// used it (the queue's completion count). The executor only reads a ring record, and the launcher
+// stores only the fields that changed since the record's last launch (base/shared_write.h): relaunching
+// a kernel leaves the record's lines shared by both cores, so neither misses on them.
 //
 // The ring holds up to kMaxRingSlots records, made as launches need them, and lives as long as the
 // stream. Launches it cannot serve (every slot still in flight, or the stream records into a graph,
@@ -54,7 +55,8 @@ struct alignas(64) LaunchRecord {
 static_assert(offsetof(LaunchRecord, function) + sizeof(KernelFunction*) <= 128,
               "the fields an executor reads no longer fit the two lines it fetches");
 
-// A record taken for one launch: give it back with CommitLaunchRecord once the task is submitted.
+// A record taken for one launch: CommitLaunchRecord must follow once the task is submitted (a ring lease
+// holds the stream's ring until then; other launchers on the stream meanwhile take free-list records).
 struct RecordLease {
   LaunchRecord* record = nullptr;
   LaunchRing* ring = nullptr;  // null: from the free list

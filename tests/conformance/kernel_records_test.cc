@@ -133,5 +133,73 @@ TEST_F(KernelRecordsTest, ACapturedLaunchKeepsItsArgumentsWhileTheStreamLaunches
   for (size_t i = 1; i < values.size(); ++i) EXPECT_EQ(after[i], values[i] + 1) << "word " << i;
 }
 
+// A launch stores only the record fields that changed since the record's last launch: launches that
+// differ in kernel, block count, block offset and arguments take turns on one stream's records (each
+// record sees every shape in turn), and each must run with exactly its own.
+TEST_F(KernelRecordsTest, ReusedRecordsRunEachLaunchWithItsOwnKernelShapeAndArguments) {
+  Stream s;
+  std::mt19937 rng(75);
+  constexpr uint32_t kLaunches = 600, kMaxBlocks = 8;
+  const std::vector<uint32_t> values = RandomValues(kLaunches, 76);
+  DevBuf words(kLaunches * sizeof(uint32_t));
+  DevBuf ids(kLaunches * 3 * kMaxBlocks * sizeof(uint32_t));
+  ASSERT_ACL_OK(aclrtMemset(words.get(), words.size(), 0xff, words.size()));
+  ASSERT_ACL_OK(aclrtMemset(ids.get(), ids.size(), 0xff, ids.size()));
+  struct Shape {
+    uint32_t blocks = 0, offset = 0;
+  };
+  std::vector<Shape> shapes(kLaunches);
+  for (uint32_t i = 0; i < kLaunches; ++i) {
+    // Period 3 against the ring's power-of-two turn: every record meets every kind of launch.
+    if (i % 3 == 0) {
+      ASSERT_ACL_OK(LaunchSlot(s, words, i, values[i]));
+      continue;
+    }
+    Shape& shape = shapes[i];
+    shape.blocks = 1 + rng() % kMaxBlocks;
+    shape.offset = i % 3 == 1 ? 0 : 1 + rng() % 1000;
+    auto* out = static_cast<uint32_t*>(ids.get()) + i * 3 * kMaxBlocks;
+    std::vector<uint8_t> args = ArgBlock().Add(out).Add(shape.offset).Bytes();
+    aclrtLaunchKernelAttr attr;
+    attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET;
+    attr.value.blockDimOffset = shape.offset;
+    aclrtLaunchKernelCfg cfg{&attr, 1};
+    ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Func("cts_block_ids"), shape.blocks, s,
+                                                shape.offset != 0 ? &cfg : nullptr, args.data(), args.size(),
+                                                nullptr, 0));
+    if (i % 97 == 0) {
+      ASSERT_ACL_OK(aclrtSynchronizeStream(s));  // the ring also restarts from idle
+    }
+  }
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  const std::vector<uint32_t> got_words = FromDevice<uint32_t>(words, kLaunches);
+  const std::vector<uint32_t> got_ids = FromDevice<uint32_t>(ids, kLaunches * 3 * kMaxBlocks);
+  size_t wrong = 0;
+  for (uint32_t i = 0; i < kLaunches && wrong < 5; ++i) {
+    if (i % 3 == 0) {
+      if (got_words[i] != values[i]) {
+        ++wrong;
+        ADD_FAILURE() << "launch " << i << " stored " << got_words[i];
+      }
+      continue;
+    }
+    for (uint32_t b = 0; b < kMaxBlocks; ++b) {
+      const uint32_t* slot = &got_ids[(i * kMaxBlocks + b) * 3];
+      if (b < shapes[i].blocks) {
+        const uint32_t idx = shapes[i].offset + b;
+        if (slot[0] != idx || slot[1] != shapes[i].blocks || slot[2] != idx) {
+          ++wrong;
+          ADD_FAILURE() << "launch " << i << " block " << b << ": " << slot[0] << "/" << slot[1] << "/" << slot[2]
+                        << " instead of " << idx << "/" << shapes[i].blocks;
+        }
+      } else if (slot[0] != 0xffffffffu) {
+        ++wrong;
+        ADD_FAILURE() << "launch " << i << " ran a block " << b << " beyond its " << shapes[i].blocks;
+      }
+    }
+  }
+  EXPECT_EQ(wrong, 0u);
+}
+
 }  // namespace
 }  // namespace cts

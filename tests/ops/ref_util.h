@@ -108,7 +108,11 @@ struct HostTensor {
   std::vector<uint8_t> bytes;
 
   HostTensor() = default;
-  HostTensor(aclDataType dt, std::vector<int64_t> d) : dtype(dt), dims(std::move(d)) { bytes.resize(std::max<size_t>(1, numel() * Size(dt))); }
+  // At least one element of the widest type: GCC's -O3 -Wstringop-overflow cannot see that Put writes
+  // no wider than `dt` and would reject a one-element 4-byte tensor.
+  HostTensor(aclDataType dt, std::vector<int64_t> d) : dtype(dt), dims(std::move(d)) {
+    bytes.resize(std::max<size_t>(sizeof(double), numel() * Size(dt)));
+  }
   size_t numel() const {
     size_t n = 1;
     for (int64_t x : dims) n *= static_cast<size_t>(x);

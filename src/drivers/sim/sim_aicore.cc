@@ -271,6 +271,17 @@ void AiCorePool::RecycleJob(Job* job) {
 }
 
 bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code) {
+  // One block, every core allowed and no timeout: only this executor takes part, so no job is needed
+  // (no core claims a block, no watchdog looks for it) and the launch completes here.
+  if (launch->num_blocks == 1 && launch->timeout_ns == 0 && AllowedCores(*launch) == cores_) {
+    Core& core = ExecutorCore();
+    // Read before writing: the launch record belongs to the launching thread's cache.
+    if (!launch->failure.empty()) launch->failure.clear();
+    std::string message;
+    *code = ExecuteBlock(core, launch, nullptr, 0, &message);
+    if (*code != 0) launch->failure = std::move(message);
+    return true;
+  }
   // With a core limit (aclrtSetStreamResLimit) only the cores may run it; otherwise the executor takes a
   // block too, and the cores are woken only for the rest: a hand-off to another thread and back costs
   // tens of microseconds when the cores sleep, longer than a small kernel runs.
@@ -401,13 +412,22 @@ void AiCorePool::CoreLoop(Core* core) {
 }
 
 void AiCorePool::RunBlock(Core& core, Job* job, uint32_t block) {
-  hal::KernelLaunch* launch = job->launch;
+  std::string message;
+  const int32_t code = ExecuteBlock(core, job->launch, job, block, &message);
+  if (code != 0) FailJob(job, code, std::move(message));
+}
+
+int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job, uint32_t block,
+                                 std::string* message) {
   BlockThreadState& st = *core.state;
   // Order matters for timeouts: the stale target is cleared before the watchdog can see this core run
-  // the job, and the job's flag is re-checked once the block is interruptible.
-  st.timed_out_job.store(nullptr, std::memory_order_relaxed);
-  core.running.store(job, std::memory_order_seq_cst);
-  st.job.store(job, std::memory_order_relaxed);
+  // the job, and the job's flag is re-checked once the block is interruptible. A block without a job has
+  // no deadline: no watchdog looks for it.
+  if (job != nullptr) {
+    st.timed_out_job.store(nullptr, std::memory_order_relaxed);
+    core.running.store(job, std::memory_order_seq_cst);
+    st.job.store(job, std::memory_order_relaxed);
+  }
   st.block_idx = block + launch->block_offset;
   t_launch = launch;
   t_block_idx = st.block_idx;
@@ -428,7 +448,7 @@ void AiCorePool::RunBlock(Core& core, Job* job, uint32_t block) {
     // check. Against the watchdog, running (stored above) and timed_out are both sequentially
     // consistent: either it sees this core run the job and signals it, or this load sees its flag.
     std::atomic_signal_fence(std::memory_order_seq_cst);
-    if (job->timed_out.load(std::memory_order_seq_cst)) {
+    if (job != nullptr && job->timed_out.load(std::memory_order_seq_cst)) {
       st.active = 0;
       exit = static_cast<int>(BlockExit::kTimeout);
     } else {
@@ -440,39 +460,38 @@ void AiCorePool::RunBlock(Core& core, Job* job, uint32_t block) {
     pthread_sigmask(SIG_SETMASK, &st.normal_mask, nullptr);  // the handler's mask is still in force
   }
   FlushPrint();
-  core.running.store(nullptr, std::memory_order_seq_cst);
-  st.job.store(nullptr, std::memory_order_relaxed);
+  if (job != nullptr) {
+    core.running.store(nullptr, std::memory_order_seq_cst);
+    st.job.store(nullptr, std::memory_order_relaxed);
+  }
   t_launch = nullptr;
 
   switch (static_cast<BlockExit>(static_cast<int>(exit))) {
     case BlockExit::kNone:
-      break;
+      return 0;
     case BlockExit::kSignal: {
       const BlockFault& f = st.fault;
-      std::string message = fmt::format("kernel '{}' block {} on AI core {}: {}", launch->name, ctx.block_idx,
-                                        core.id, DescribeFault(f));
-      int32_t code = ACL_ERROR_RT_AICORE_EXCEPTION;
+      *message = fmt::format("kernel '{}' block {} on AI core {}: {}", launch->name, ctx.block_idx, core.id,
+                             DescribeFault(f));
       if ((f.signo == SIGSEGV || f.signo == SIGBUS) && launch->check_memory != nullptr) {
         const std::string where = launch->check_memory(reinterpret_cast<const void*>(f.address), 0);
         if (!where.empty()) {
-          message += "; " + where;
-          code = f.is_write ? ACL_ERROR_RT_AICORE_TRAP_WRITE_OVERFLOW : ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW;
+          *message += "; " + where;
+          return f.is_write ? ACL_ERROR_RT_AICORE_TRAP_WRITE_OVERFLOW : ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW;
         }
       }
-      FailJob(job, code, std::move(message));
-      break;
+      return ACL_ERROR_RT_AICORE_EXCEPTION;
     }
     case BlockExit::kFail:
-      FailJob(job, st.fault.fail_code,
-              fmt::format("kernel '{}' block {} on AI core {}: {}", launch->name, ctx.block_idx, core.id,
-                          st.fault.fail_message));
-      break;
+      *message = fmt::format("kernel '{}' block {} on AI core {}: {}", launch->name, ctx.block_idx, core.id,
+                             st.fault.fail_message);
+      return st.fault.fail_code;
     case BlockExit::kTimeout:
-      FailJob(job, ACL_ERROR_RT_AICORE_TIMEOUT,
-              fmt::format("kernel '{}' did not finish within its execution timeout of {} us (block {} was stopped)",
-                          launch->name, launch->timeout_ns / 1000, ctx.block_idx));
-      break;
+      *message = fmt::format("kernel '{}' did not finish within its execution timeout of {} us (block {} was stopped)",
+                             launch->name, launch->timeout_ns / 1000, ctx.block_idx);
+      return ACL_ERROR_RT_AICORE_TIMEOUT;
   }
+  return 0;
 }
 
 void AiCorePool::FailJob(Job* job, int32_t code, std::string message) {

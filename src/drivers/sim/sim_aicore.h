@@ -49,6 +49,7 @@ class AiCorePool {
   // others). Returns true with the launch's code in *code when the launch already completed here (the
   // executor finished its last block): the caller un-parks the queue and goes on. Otherwise the core
   // finishing the last block resumes `queue` with the code (0 = success; launch->failure says why not).
+  // A one-block launch with no core limit and no timeout runs on the executor alone, without a job.
   bool Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code);
   // True when Start runs every block of `launch` on the calling executor and completes it there (one
   // block, no core limit): nothing else can resume the queue, so it need not park.
@@ -81,6 +82,9 @@ class AiCorePool {
   // Maps the core's unified buffer between two guard pages.
   static void MapUnifiedBuffer(Core& core);
   void RunBlock(Core& core, Job* job, uint32_t block);
+  // Runs one block of `launch` on `core` and returns 0, or its failure code with *message. `job` is null
+  // for a launch the executor runs alone without a timeout (see Start).
+  int32_t ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job, uint32_t block, std::string* message);
   // Counts finished blocks; the one that finishes the last completes the job (resuming its queue unless
   // `resume` is false). Returns true if this call completed it, with the launch's code in *code.
   bool FinishBlocks(Job* job, uint32_t count, bool resume = true, int32_t* code = nullptr);

@@ -8,6 +8,7 @@
 #include "base/clock.h"
 #include "base/device_copy.h"
 #include "base/prefetch.h"
+#include "base/shared_write.h"
 #include "drivers/sim/sim_device.h"
 #include "drivers/sim/sim_flag.h"
 
@@ -16,7 +17,7 @@ namespace {
 
 // Executors spin this long on an empty queue set before sleeping; host waiters likewise.
 constexpr uint64_t kHostSpinNs = 20000;
-// Tasks run per turn before a busy queue yields its executor to other queues.
+// Tasks run per turn before a busy queue yields its executor to other queues (when one is waiting).
 constexpr int kTurnBudget = 256;
 // How long an executor that drained a queue keeps watching that queue's ring before giving it up
 // (unless another queue becomes ready first). A tight enqueue/synchronize loop then hands each task
@@ -103,12 +104,14 @@ uint64_t SimQueue::Submit(const hal::Task& task) {
       pos = tail_.load(std::memory_order_relaxed);
     }
   }
-  cell->task = task;
+  // Only the words that changed: a cell is mostly reused for the same kind of task, and its lines past
+  // the first then stay shared by this thread and the executor (which reads them without a miss).
+  CopyChangedWords(&cell->task, &task, sizeof(hal::Task));
   cell->seq.store(pos + 1, std::memory_order_release);
-  // The next cell's lines were last written by the executor (Finish): without this every Submit waits
-  // for them in the fence of ScheduleIfIdle.
-  const auto* next = reinterpret_cast<const char*>(&cells_[(pos + 1) & (kCapacity - 1)]);
-  for (size_t off = 0; off < sizeof(Cell); off += 64) PrefetchForWrite(next + off);
+  // The next cell's first line (its sequence number, and the task's id, always rewritten) was last
+  // written by the executor (Finish): without this every Submit waits for it in the fence of
+  // ScheduleIfIdle.
+  PrefetchForWrite(&cells_[(pos + 1) & (kCapacity - 1)]);
   ScheduleIfIdle();
   return pos + 1;
 }
@@ -176,9 +179,14 @@ void SimQueue::Run() {
       break;
     }
     if (--budget == 0) {
-      state_.store(kQueued, std::memory_order_release);
-      device_->Schedule(this);
-      break;
+      budget = kTurnBudget;
+      // Only another queue waiting for an executor is a reason to give this one up: rescheduled, it would
+      // likely move to another executor, whose caches have none of its lines.
+      if (device_->HasReadyQueues()) {
+        state_.store(kQueued, std::memory_order_release);
+        device_->Schedule(this);
+        break;
+      }
     }
     int32_t code = 0;
     std::string message;
