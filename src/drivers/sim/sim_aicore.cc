@@ -23,13 +23,14 @@ namespace {
 constexpr uint64_t kCoreSpinNs = 30000;
 constexpr size_t kPageBytes = 4096;
 
-// The block running on this thread, for the kernel services.
-thread_local hal::KernelLaunch* t_launch = nullptr;
-thread_local uint32_t t_block_idx = 0;
+// The running block's launch and index live in the thread's BlockThreadState (set by ExecuteBlock, which
+// has it at hand) rather than in TLS of their own: a thread_local of a shared library costs a call to
+// look up on every block, while the kernel services that read them are rare. The partial line a block
+// printed is TLS, and flagged in the state so that a block that printed nothing skips it.
 thread_local std::string t_print_line;
 
 void EmitLine(const std::string& line) {
-  const std::string out = fmt::format("[block {}] {}\n", t_block_idx, line);
+  const std::string out = fmt::format("[block {}] {}\n", CurrentBlockThread().block_idx, line);
   // The watchdog must not interrupt the block while it holds the stdout lock.
   sigset_t block, old;
   sigemptyset(&block);
@@ -50,17 +51,21 @@ void ServicePrint(const char* text, size_t len) {
       t_print_line.push_back(text[i]);
     }
   }
+  CurrentBlockThread().print_pending = !t_print_line.empty();
 }
 
-void FlushPrint() {
+void FlushPrint(BlockThreadState& st) {
+  st.print_pending = false;
   if (!t_print_line.empty()) {
     EmitLine(t_print_line);
     t_print_line.clear();
   }
 }
 
+hal::KernelLaunch* RunningLaunch() { return static_cast<hal::KernelLaunch*>(CurrentBlockThread().launch); }
+
 void ServiceCheckGlobal(const void* addr, uint64_t size, int32_t is_write, const char* what) {
-  hal::KernelLaunch* launch = t_launch;
+  hal::KernelLaunch* launch = RunningLaunch();
   if (launch == nullptr || launch->check_memory == nullptr) return;
   const std::string why = launch->check_memory(addr, size);
   if (why.empty()) return;
@@ -71,7 +76,7 @@ void ServiceCheckGlobal(const void* addr, uint64_t size, int32_t is_write, const
 }
 
 void ServiceReportOverflow() {
-  if (hal::KernelLaunch* launch = t_launch) __atomic_store_n(&launch->overflowed, 1u, __ATOMIC_RELAXED);
+  if (hal::KernelLaunch* launch = RunningLaunch()) __atomic_store_n(&launch->overflowed, 1u, __ATOMIC_RELAXED);
 }
 
 const npurt_kernel_services kServices = {sizeof(npurt_kernel_services), 0, &ServiceFail, &ServicePrint,
@@ -429,8 +434,7 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
     st.job.store(job, std::memory_order_relaxed);
   }
   st.block_idx = block + launch->block_offset;
-  t_launch = launch;
-  t_block_idx = st.block_idx;
+  st.launch = launch;
   npurt_kernel_block ctx{};
   ctx.block_idx = st.block_idx;
   ctx.block_num = launch->num_blocks;
@@ -459,12 +463,12 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
   if (exit == static_cast<int>(BlockExit::kSignal) || exit == static_cast<int>(BlockExit::kTimeout)) {
     pthread_sigmask(SIG_SETMASK, &st.normal_mask, nullptr);  // the handler's mask is still in force
   }
-  FlushPrint();
+  if (st.print_pending) FlushPrint(st);
   if (job != nullptr) {
     core.running.store(nullptr, std::memory_order_seq_cst);
     st.job.store(nullptr, std::memory_order_relaxed);
   }
-  t_launch = nullptr;
+  st.launch = nullptr;
 
   switch (static_cast<BlockExit>(static_cast<int>(exit))) {
     case BlockExit::kNone:

@@ -48,6 +48,10 @@ struct BlockThreadState {
   static_assert(std::atomic<const void*>::is_always_lock_free, "read by signal handlers");
   BlockFault fault;
   uint32_t block_idx = 0;
+  // The running block's launch (a hal::KernelLaunch, null between blocks) for the kernel services, and
+  // whether it left a partial printed line to flush when it ends.
+  void* launch = nullptr;
+  bool print_pending = false;
   // The thread's signal mask outside handlers: restored after leaving a handler through the recovery
   // point (sigsetjmp does not save the mask, which would cost a system call per block).
   sigset_t normal_mask;

@@ -119,7 +119,8 @@ uint64_t SimQueue::Submit(const hal::Task& task) {
 void SimQueue::ScheduleIfIdle() {
   // An RMW, not a plain load: it pairs with the executor's exchange(kIdle) in Run(), so either this
   // sees kIdle or the executor's re-check sees the task just published.
-  uint32_t state = state_.fetch_or(0, std::memory_order_seq_cst);
+  // (fetch_add rather than fetch_or: x86 has no fetch-or returning the old value, it would be a CAS loop.)
+  uint32_t state = state_.fetch_add(0, std::memory_order_seq_cst);
   if (state == kIdle && state_.compare_exchange_strong(state, kQueued, std::memory_order_acq_rel)) {
     device_->Schedule(this);
   }
@@ -522,8 +523,8 @@ void SimQueue::Finish(Cell* cell, int32_t code, std::string message) {
   head_state_.depth = 0;
   cell->seq.store(head_ + kCapacity, std::memory_order_release);
   ++head_;
-  space_signal_.NotifyIfSleeping();
   Complete(task, head_, code, std::move(message));
+  space_signal_.NotifyIfSleeping();  // after the completion, like the rest of Complete's bookkeeping
 }
 
 void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message) {
@@ -541,8 +542,10 @@ void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::
     head_start_ns_ = 0;
   }
   if (task.cleanup != nullptr) task.cleanup(task.cleanup_arg);
-  if (WritesMemory(task.kind)) device_->OnMemoryWritten();
   completed_.store(seq, std::memory_order_release);
+  // What nobody waiting for this task needs comes after its completion is published: each of these is a
+  // locked instruction (re-checking parked value waits, waking host waiters) that would hold it back.
+  if (WritesMemory(task.kind)) device_->OnMemoryWritten();
   NotifyHostWaiters(seq);
 }
 
