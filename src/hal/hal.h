@@ -118,12 +118,17 @@ struct KernelLaunch {
 };
 
 // `kernel` comes right after the kind: a driver that sees a task published (its first line) can fetch
-// the launch at once, while the task's other lines are still on their way.
+// the launch at once, while the task's other lines are still on their way. The cleanup's argument (a
+// kernel's launch record, which changes from launch to launch) shares that first line, which every task
+// rewrites anyway (its id): the other lines of a queue slot reused for the same kind of task then stay
+// unchanged, and shared by the threads on both sides of the queue.
 struct Task {
   TaskKind kind = TaskKind::kNop;
   uint32_t id = 0;       // runtime-wide task id (exception info, profiling)
   uint32_t aux = 0;      // kValueWait: ValueCompare; kFail: error code
   KernelLaunch* kernel = nullptr;  // kKernel
+  CleanupFn cleanup = nullptr;
+  void* cleanup_arg = nullptr;
   void* dst = nullptr;   // copy/fill destination; value address
   const void* src = nullptr;
   size_t size = 0;       // copy bytes; fill8 bytes; fill32 words
@@ -136,8 +141,6 @@ struct Task {
   HostFn host_fn = nullptr;
   ComputeFn compute_fn = nullptr;  // kCompute
   void* host_arg = nullptr;
-  CleanupFn cleanup = nullptr;
-  void* cleanup_arg = nullptr;
   const TaskList* batch = nullptr;  // kBatch: the list to run (unless `select` is set)
   SelectFn select = nullptr;        // kBatch: conditional list selection
 };

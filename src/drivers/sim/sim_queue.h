@@ -60,6 +60,8 @@ class SimQueue final : public hal::Queue {
   };
   static_assert(offsetof(Cell, task) + offsetof(hal::Task, kernel) + sizeof(void*) <= 64,
                 "PeekHead reads a launch's address from the cell's first line");
+  static_assert(offsetof(Cell, task) + offsetof(hal::Task, cleanup_arg) + sizeof(void*) <= 64,
+                "a kernel's launch record (cleanup_arg) must not make Submit rewrite a second line");
 
   // Head-task progress for tasks that park (waits, host functions). Written by the executor before
   // parking and by Resume(); the scheduler's hand-off orders the two.
