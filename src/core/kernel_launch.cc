@@ -6,8 +6,8 @@
 #include <memory>
 
 #include "acl/error_codes/rt_error_codes.h"
-#include "base/shared_write.h"
 #include "base/futex.h"
+#include "base/shared_write.h"
 #include "core/device.h"
 #include "core/dump_args.h"
 #include "core/dump_config.h"

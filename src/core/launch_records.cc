@@ -1,6 +1,5 @@
 #include "core/launch_records.h"
 
-
 #include "core/kernel_binary.h"
 #include "core/overflow.h"
 #include "core/stream.h"
@@ -14,8 +13,7 @@ constexpr size_t kKeptHeapBytes = 64 * 1024;
 constexpr uint32_t kMaxRingSlots = 256;
 // Slots a ring always turns over: a launch reads the queue's completion count (a line the executor
 // writes after every task) only when the count it last saw does not cover its slot, so about once per
-// kWarmSlots launches while the executor keeps up. A power of two, like the queue's depth: a queue cell
-// then meets the same record each turn, and the cell's line that points at it is not rewritten.
+// kWarmSlots launches while the executor keeps up.
 constexpr uint32_t kWarmSlots = 8;
 
 void DropLargeHeap(LaunchRecord* r) {
