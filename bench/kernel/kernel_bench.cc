@@ -3,6 +3,8 @@
 // kernel_launch_enqueue_ns  aclrtLaunchKernel of an empty kernel, host side: batches of kBatch launches are
 //                           timed (the mean per call of a batch is one sample), the stream drained between
 //                           batches outside the timed region.
+// kernel_launch_enqueue_gated_ns  the same with the stream held by a host function until the batch is in
+//                           (common/gated_enqueue.h): the launching thread's own cost.
 // kernel_roundtrip_us       launch an empty 1-block kernel and aclrtSynchronizeStream, per call (compare
 //                           with handoff_us of bench_roundtrip: kernel_roundtrip_over_handoff).
 // kernel_handoff_us         the bare hand-off floor (common/handoff.h), interleaved with the above in this
@@ -20,6 +22,7 @@
 #include <vector>
 
 #include "common/bench_util.h"
+#include "common/gated_enqueue.h"
 #include "common/handoff.h"
 
 namespace npurt_bench {
@@ -78,6 +81,23 @@ void KernelLaunchEnqueue(benchmark::State& state) {
   BENCH_CHECK(aclrtDestroyStream(stream));
 }
 BENCHMARK(KernelLaunchEnqueue)->Name("kernel_launch_enqueue_ns")->UseManualTime();
+
+void KernelLaunchEnqueueGated(benchmark::State& state) {
+  aclrtFuncHandle empty = K().empty;
+  aclrtStream stream = nullptr;
+  BENCH_CHECK(aclrtCreateStream(&stream));
+  RunGatedEnqueue(
+      state, stream, kBatch,
+      [](void* f, aclrtStream s) { BENCH_CHECK(aclrtLaunchKernel(static_cast<aclrtFuncHandle>(f), 1, nullptr, 0, s)); },
+      empty);
+  BENCH_CHECK(aclrtDestroyStream(stream));
+}
+// A fixed count, like launch_enqueue_gated_ns: most of the wall time (the hold's round trip per batch) is
+// not timed.
+BENCHMARK(KernelLaunchEnqueueGated)
+    ->Name("kernel_launch_enqueue_gated_ns")
+    ->UseManualTime()
+    ->Iterations(int64_t{kBatch} * 4000);
 
 void KernelRoundtrip(benchmark::State& state) {
   const Kernels& k = K();

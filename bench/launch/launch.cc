@@ -3,10 +3,11 @@
 // launch_enqueue_ns  batches of kBatch enqueues are timed (the mean per call of a batch is one sample);
 //                    the stream is synchronised between batches outside the timed region, so the queue
 //                    never fills and back-pressure is never measured.
-// launch_enqueue_gated_ns  the same with the stream held by a host function until the batch is enqueued,
-//                    so that nothing executes while the host enqueues: the producer's cost alone, without
-//                    the cache traffic of an executor consuming the queue at the same time.
+// launch_enqueue_gated_ns  the same with the stream held by a host function until the batch is enqueued
+//                    (common/gated_enqueue.h): the producer's cost alone, without the cache traffic of an
+//                    executor consuming the queue at the same time.
 #include "common/bench_util.h"
+#include "common/gated_enqueue.h"
 
 namespace npurt_bench {
 namespace {
@@ -44,52 +45,14 @@ void LaunchEnqueue(benchmark::State& state) {
 }
 BENCHMARK(LaunchEnqueue)->Name("launch_enqueue_ns")->UseManualTime()->Iterations(kIterations);
 
-struct Gate {
-  std::atomic<bool> open{false};
-  SpinThenSleep signal;
-  static void Hold(void* arg) {
-    auto* g = static_cast<Gate*>(arg);
-    g->signal.Wait([g] { return g->open.load(std::memory_order_acquire); }, 0);
-  }
-  void Release() {
-    open.store(true, std::memory_order_release);
-    signal.NotifyIfSleeping();
-  }
-};
-
 void LaunchEnqueueGated(benchmark::State& state) {
   UseDevice0();
   aclrtStream stream = nullptr;
   void* buf = nullptr;
   BENCH_CHECK(aclrtCreateStream(&stream));
   BENCH_CHECK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
-  {
-    Sampler sampler(state);
-    Gate gate;
-    int n = 0;
-    uint64_t t0 = 0;
-    for (auto _ : state) {
-      if (n == 0) {
-        state.PauseTiming();
-        gate.open.store(false, std::memory_order_relaxed);
-        BENCH_CHECK(aclrtLaunchHostFunc(stream, &Gate::Hold, &gate));
-        state.ResumeTiming();
-        t0 = NowNs();
-      }
-      BENCH_CHECK(aclrtMemsetAsync(buf, 4096, 0, 4, stream));
-      if (++n == kBatch) {
-        sampler.Add(NowNs() - t0, kBatch);
-        gate.Release();
-        BENCH_CHECK(aclrtSynchronizeStream(stream));
-        n = 0;
-      }
-    }
-    if (n != 0) {
-      sampler.Add(NowNs() - t0, static_cast<uint64_t>(n));
-      gate.Release();
-    }
-    BENCH_CHECK(aclrtSynchronizeStream(stream));
-  }
+  RunGatedEnqueue(state, stream, kBatch, [](void* b, aclrtStream s) { BENCH_CHECK(aclrtMemsetAsync(b, 4096, 0, 4, s)); },
+                  buf);
   BENCH_CHECK(aclrtFree(buf));
   BENCH_CHECK(aclrtDestroyStream(stream));
 }
