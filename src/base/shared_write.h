@@ -21,19 +21,29 @@ inline void StoreIfChanged(T& field, const U& value) {
 }
 
 // Copies `bytes` from `src` to `dst`, storing only the 8-byte words that differ (and the tail, if any,
-// when it differs).
-inline void CopyChangedWords(void* dst, const void* src, size_t bytes) {
+// when it differs). Returns which words it stored: bit w for word w (words from the 64th on, and the
+// tail, report as bit 63).
+inline uint64_t CopyChangedWords(void* dst, const void* src, size_t bytes) {
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
+  uint64_t written = 0;
   size_t off = 0;
   for (; off + sizeof(uint64_t) <= bytes; off += sizeof(uint64_t)) {
     uint64_t have;
     uint64_t want;
     std::memcpy(&have, d + off, sizeof have);
     std::memcpy(&want, s + off, sizeof want);
-    if (have != want) std::memcpy(d + off, &want, sizeof want);
+    if (have != want) {
+      std::memcpy(d + off, &want, sizeof want);
+      const size_t word = off / sizeof(uint64_t);
+      written |= uint64_t{1} << (word < 63 ? word : 63);
+    }
   }
-  if (off < bytes && std::memcmp(d + off, s + off, bytes - off) != 0) std::memcpy(d + off, s + off, bytes - off);
+  if (off < bytes && std::memcmp(d + off, s + off, bytes - off) != 0) {
+    std::memcpy(d + off, s + off, bytes - off);
+    written |= uint64_t{1} << 63;
+  }
+  return written;
 }
 
 }  // namespace npurt

@@ -104,14 +104,18 @@ uint64_t SimQueue::Submit(const hal::Task& task) {
       pos = tail_.load(std::memory_order_relaxed);
     }
   }
-  // Only the words that changed: a cell is mostly reused for the same kind of task, and its lines past
-  // the first then stay shared by this thread and the executor (which reads them without a miss).
-  CopyChangedWords(&cell->task, &task, sizeof(hal::Task));
+  // Only the words that changed: a cell is mostly reused for the same kind of task, and the lines that
+  // task leaves alone then stay shared by this thread and the executor (which reads them without a miss).
+  const uint64_t words = CopyChangedWords(&cell->task, &task, sizeof(hal::Task));
   cell->seq.store(pos + 1, std::memory_order_release);
-  // The next cell's first line (its sequence number, and the task's id, always rewritten) was last
-  // written by the executor (Finish): without this every Submit waits for it in the fence of
-  // ScheduleIfIdle.
-  PrefetchForWrite(&cells_[(pos + 1) & (kCapacity - 1)]);
+  // The next task will likely rewrite the same lines as this one (and the first line always: its
+  // sequence number and id), lines the executor last wrote (Finish) or read: take them back now, or the
+  // next Submit waits for them in the fence of ScheduleIfIdle.
+  const auto* next = reinterpret_cast<const char*>(&cells_[(pos + 1) & (kCapacity - 1)]);
+  PrefetchForWrite(next);
+  for (size_t line = 1; line < kLineWords.size(); ++line) {
+    if ((words & kLineWords[line]) != 0) PrefetchForWrite(next + line * 64);
+  }
   ScheduleIfIdle();
   return pos + 1;
 }

@@ -6,6 +6,7 @@
 // (an executor took it) -> Idle / Parked. A parked queue sits at a ParkSite until resumed.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -62,6 +63,16 @@ class SimQueue final : public hal::Queue {
                 "PeekHead reads a launch's address from the cell's first line");
   static_assert(offsetof(Cell, task) + offsetof(hal::Task, cleanup_arg) + sizeof(void*) <= 64,
                 "a kernel's launch record (cleanup_arg) must not make Submit rewrite a second line");
+  static_assert(sizeof(hal::Task) % sizeof(uint64_t) == 0 && sizeof(hal::Task) / sizeof(uint64_t) < 63,
+                "kLineWords maps each word of a task to one bit");
+  // For each line of a cell, the words of its task there (bits, as CopyChangedWords reports them).
+  static constexpr std::array<uint64_t, sizeof(Cell) / 64> kLineWords = [] {
+    std::array<uint64_t, sizeof(Cell) / 64> lines{};
+    for (size_t w = 0; w < sizeof(hal::Task) / sizeof(uint64_t); ++w) {
+      lines[(offsetof(Cell, task) + w * sizeof(uint64_t)) / 64] |= uint64_t{1} << w;
+    }
+    return lines;
+  }();
 
   // Head-task progress for tasks that park (waits, host functions). Written by the executor before
   // parking and by Resume(); the scheduler's hand-off orders the two.
