@@ -79,6 +79,21 @@ Status CheckDeviceRange(const void* ptr, size_t bytes, core::Stream* stream, con
   return Status::Ok();
 }
 
+namespace {
+
+// CheckDeviceRange for tensor `index` of `kind` ("input", "output"). Its name ("input 1") is formatted only
+// when the check fails: formatting it for every tensor of every launch cost more than the check.
+Status CheckTensorRange(const void* ptr, size_t bytes, core::Stream* stream, const char* kind, size_t index) {
+  Status first = CheckDeviceRange(ptr, bytes, stream, kind);
+  if (first.ok()) return first;
+  char what[48];
+  snprintf(what, sizeof(what), "%s %zu", kind, index);
+  Status named = CheckDeviceRange(ptr, bytes, stream, what);
+  return named.ok() ? first : named;  // (the memory changed in between: the first answer stands)
+}
+
+}  // namespace
+
 Status BindBuffers(const CompiledOp& op, const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
                    core::Stream* stream, BoundBuffers* bound, const std::vector<const std::vector<uint8_t>*>* consts) {
   if (inputs.size() != op.inputs.size() || outputs.size() != op.outputs.size()) {
@@ -87,7 +102,6 @@ Status BindBuffers(const CompiledOp& op, const std::vector<UserBuffer>& inputs, 
   }
   bound->inputs.resize(op.inputs.size());
   bound->outputs.resize(op.outputs.size());
-  char what[48];
   for (size_t i = 0; i < op.inputs.size(); ++i) {
     const size_t need = op.inputs[i].bytes();
     const UserBuffer& b = inputs[i];
@@ -109,8 +123,7 @@ Status BindBuffers(const CompiledOp& op, const std::vector<UserBuffer>& inputs, 
       return Err(ACL_ERROR_INVALID_PARAM, "{}: input buffer {} holds {} bytes, its tensor {} needs {}", op.type, i,
                  b.size, Describe(op.inputs[i]), need);
     }
-    snprintf(what, sizeof(what), "input %zu", i);
-    NPURT_RETURN_IF_ERROR(CheckDeviceRange(b.data, need, stream, what));
+    NPURT_RETURN_IF_ERROR(CheckTensorRange(b.data, need, stream, "input", i));
   }
   for (size_t i = 0; i < op.outputs.size(); ++i) {
     const size_t need = op.outputs[i].bytes();
@@ -123,8 +136,7 @@ Status BindBuffers(const CompiledOp& op, const std::vector<UserBuffer>& inputs, 
       return Err(ACL_ERROR_INVALID_PARAM, "{}: output buffer {} holds {} bytes, its tensor {} needs {}", op.type, i,
                  b.size, Describe(op.outputs[i]), need);
     }
-    snprintf(what, sizeof(what), "output %zu", i);
-    NPURT_RETURN_IF_ERROR(CheckDeviceRange(b.data, need, stream, what));
+    NPURT_RETURN_IF_ERROR(CheckTensorRange(b.data, need, stream, "output", i));
   }
   return Status::Ok();
 }

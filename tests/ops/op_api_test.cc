@@ -180,7 +180,9 @@ TEST_F(OpApiTest, BadInputFailsCleanlyAndNeverWritesPastTheOutput) {
   aclDataBuffer* hosts[] = {a.buf, hb};
   aclDataBuffer* good_out[] = {out.buf};
   EXPECT_EQ(aclopExecuteV2("Add", 2, in, hosts, 1, outd, good_out, nullptr, stream_), ACL_ERROR_INVALID_PARAM);
-  EXPECT_NE(RecentError().find("device memory"), std::string::npos);
+  const std::string host_error = RecentError();
+  EXPECT_NE(host_error.find("device memory"), std::string::npos) << host_error;
+  EXPECT_NE(host_error.find("input 1 "), std::string::npos) << "names the tensor: " << host_error;
   int junk = 0;
   aclTensorDesc* bad_in[] = {a.desc, reinterpret_cast<aclTensorDesc*>(&junk)};
   EXPECT_EQ(aclopExecuteV2("Add", 2, bad_in, ib, 1, outd, good_out, nullptr, stream_), ACL_ERROR_INVALID_PARAM);
