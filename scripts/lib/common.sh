@@ -73,7 +73,8 @@ npurt_sanitizer_env() {
             export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}"
             # LeakSanitizer of GCC 12 crashes walking the dynamic TLS of kernel binaries that were dlclose()d
             # ("Tracer caught signal 11" on a stale DTLS range): it does not use TLS as a root.
-            export LSAN_OPTIONS="${LSAN_OPTIONS:-use_tls=0}"
+            # tools/sanitizers/lsan.supp: what LSan cannot see is in use without TLS (libgomp's thread pool).
+            export LSAN_OPTIONS="${LSAN_OPTIONS:-use_tls=0:suppressions=$NPURT_ROOT/tools/sanitizers/lsan.supp}"
             export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}" ;;
         thread)
             export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$NPURT_ROOT/tools/sanitizers/tsan.supp}" ;;

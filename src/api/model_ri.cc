@@ -37,10 +37,12 @@ StatusOr<core::GraphTaskHandle*> ResolveGraphTask(aclmdlRITask task) {
 
 namespace {
 
-npurt::StatusOr<CaptureMode> ParseMode(aclmdlRICaptureMode mode) {
+// `mode` as an int (npurt::RawEnum): a caller may pass any value, and reading an invalid one as the enum
+// type is undefined.
+npurt::StatusOr<CaptureMode> ParseMode(int mode) {
   if (mode != ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && mode != ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL &&
       mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED) {
-    return Err(ACL_ERROR_INVALID_PARAM, "capture mode {} is invalid", static_cast<int>(mode));
+    return Err(ACL_ERROR_INVALID_PARAM, "capture mode {} is invalid", mode);
   }
   return static_cast<CaptureMode>(mode);
 }
@@ -67,7 +69,7 @@ aclError OnGraphStream(const char* fn, aclmdlRI modelRI, aclrtStream stream,
 }  // namespace
 
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
-  NPURT_API_ASSIGN(m, ParseMode(mode));
+  NPURT_API_ASSIGN(m, ParseMode(npurt::RawEnum(mode)));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   if (s->recording() != nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_RT_STREAM_CAPTURED, "stream {} is already recording", s->id()));
@@ -82,7 +84,7 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
 }
 
 aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
-  NPURT_API_ASSIGN(m, ParseMode(mode));
+  NPURT_API_ASSIGN(m, ParseMode(npurt::RawEnum(mode)));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   NPURT_API_CHECK(g->BeginCapture(s, m));
@@ -123,7 +125,7 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
 
 aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
   NPURT_API_NOT_NULL(mode);
-  NPURT_API_ASSIGN(m, ParseMode(*mode));
+  NPURT_API_ASSIGN(m, ParseMode(npurt::RawEnum(*mode)));
   *mode = static_cast<aclmdlRICaptureMode>(npurt::core::ExchangeThreadMode(m));
   return ACL_SUCCESS;
 }

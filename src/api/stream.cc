@@ -91,7 +91,7 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
   auto need = [&](size_t n) -> aclError {
     if (valueSize != n) {
       return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "attribute {} takes {} bytes, valueSize is {}",
-                                              int(attr), n, valueSize));
+                                              npurt::RawEnum(attr), n, valueSize));
     }
     return ACL_SUCCESS;
   };
@@ -122,7 +122,8 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
       break;
     }
     default:
-      return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "unknown stream config attribute {}", int(attr)));
+      return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "unknown stream config attribute {}",
+                                              npurt::RawEnum(attr)));
   }
   return ACL_SUCCESS;
 }

@@ -82,7 +82,7 @@ StatusOr<LaunchSettings> ParseLaunchConfig(const aclrtLaunchKernelCfg* cfg) {
                        1000ull;
         break;
       default:
-        return Err(ACL_ERROR_INVALID_PARAM, "launch attribute id {} is unknown", static_cast<int>(a.id));
+        return Err(ACL_ERROR_INVALID_PARAM, "launch attribute id {} is unknown", RawEnum(a.id));
     }
   }
   return s;

@@ -1,5 +1,7 @@
 #include "core/launch_records.h"
 
+#include <mutex>
+
 #include "core/kernel_binary.h"
 #include "core/overflow.h"
 #include "core/stream.h"
@@ -23,36 +25,32 @@ void DropLargeHeap(LaunchRecord* r) {
   }
 }
 
-// Free list of records: pushed by the executor that finishes a launch (lock-free push), taken all at once
-// by a launching thread whose own list ran dry (one exchange), then popped from that thread's list without
-// any shared write. A thread that exits keeps its cached records (they are never freed).
+// Free list of records for the launches a stream's ring does not serve (a graph capture, a second thread
+// launching into the same stream at the same moment, every ring slot in flight): pushed by the executor
+// that finishes a launch, taken by a launching thread. Under a mutex: these paths are rare, and a list
+// of its own per thread would strand its records when the thread exits.
 class RecordPool {
  public:
   LaunchRecord* Acquire() {
-    LaunchRecord*& mine = Mine();
-    if (mine == nullptr) mine = returned_.exchange(nullptr, std::memory_order_acquire);
-    LaunchRecord* r = mine;
-    if (r == nullptr) return new LaunchRecord();
-    mine = r->next_free;
-    // The executor that finished the next record wrote it last: fetch it while this launch goes on.
-    if (mine != nullptr) __builtin_prefetch(mine, 1);
-    return r;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (LaunchRecord* r = head_; r != nullptr) {
+        head_ = r->next_free;
+        return r;
+      }
+    }
+    return new LaunchRecord();
   }
   void Release(LaunchRecord* r) {
     DropLargeHeap(r);
-    LaunchRecord* head = returned_.load(std::memory_order_relaxed);
-    do {
-      r->next_free = head;
-    } while (!returned_.compare_exchange_weak(head, r, std::memory_order_release, std::memory_order_relaxed));
+    std::lock_guard<std::mutex> lock(mu_);
+    r->next_free = head_;
+    head_ = r;
   }
 
  private:
-  static LaunchRecord*& Mine() {
-    thread_local LaunchRecord* list = nullptr;
-    return list;
-  }
-
-  std::atomic<LaunchRecord*> returned_{nullptr};
+  std::mutex mu_;
+  LaunchRecord* head_ = nullptr;
 };
 
 RecordPool& Pool() {

@@ -201,7 +201,7 @@ Status CheckParam(const aclrtRandomParaInfo& p, const char* what) {
 }  // namespace
 
 Status SubmitRandomNum(Stream* stream, const aclrtRandomNumTaskInfo& info) {
-  const int32_t type = static_cast<int32_t>(info.randomNumFuncParaInfo.funcType);
+  const int32_t type = RawEnum(info.randomNumFuncParaInfo.funcType);  // any value may come in (RawEnum)
   const int32_t dtype = info.dataType;
   if (type < ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK || type > ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS) {
     return Err(ACL_ERROR_INVALID_PARAM, "random function type {} is not an aclrtRandomNumFuncType", type);

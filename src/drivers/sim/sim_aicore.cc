@@ -23,14 +23,11 @@ namespace {
 constexpr uint64_t kCoreSpinNs = 30000;
 constexpr size_t kPageBytes = 4096;
 
-// The running block's launch and index live in the thread's BlockThreadState (set by ExecuteBlock, which
-// has it at hand) rather than in TLS of their own: a thread_local of a shared library costs a call to
-// look up on every block, while the kernel services that read them are rare. The partial line a block
-// printed is TLS, and flagged in the state so that a block that printed nothing skips it.
-thread_local std::string t_print_line;
-
-void EmitLine(const std::string& line) {
-  const std::string out = fmt::format("[block {}] {}\n", CurrentBlockThread().block_idx, line);
+// The running block's launch, index and partial printed line live in the thread's BlockThreadState (set
+// by ExecuteBlock, which has it at hand) rather than in TLS of their own: a thread_local of a shared
+// library costs a call to look up on every block, while the kernel services that use them are rare.
+void EmitLine(const BlockThreadState& st, const std::string& line) {
+  const std::string out = fmt::format("[block {}] {}\n", st.block_idx, line);
   // The watchdog must not interrupt the block while it holds the stdout lock.
   sigset_t block, old;
   sigemptyset(&block);
@@ -43,23 +40,21 @@ void EmitLine(const std::string& line) {
 void ServiceFail(int32_t code, const char* message) { FailRunningBlock(code, message); }
 
 void ServicePrint(const char* text, size_t len) {
+  BlockThreadState& st = CurrentBlockThread();
   for (size_t i = 0; i < len; ++i) {
     if (text[i] == '\n') {
-      EmitLine(t_print_line);
-      t_print_line.clear();
+      EmitLine(st, st.print_line);
+      st.print_line.clear();
     } else {
-      t_print_line.push_back(text[i]);
+      st.print_line.push_back(text[i]);
     }
   }
-  CurrentBlockThread().print_pending = !t_print_line.empty();
 }
 
+// The end of a block: what it printed without a final newline.
 void FlushPrint(BlockThreadState& st) {
-  st.print_pending = false;
-  if (!t_print_line.empty()) {
-    EmitLine(t_print_line);
-    t_print_line.clear();
-  }
+  EmitLine(st, st.print_line);
+  st.print_line.clear();
 }
 
 hal::KernelLaunch* RunningLaunch() { return static_cast<hal::KernelLaunch*>(CurrentBlockThread().launch); }
@@ -463,7 +458,7 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
   if (exit == static_cast<int>(BlockExit::kSignal) || exit == static_cast<int>(BlockExit::kTimeout)) {
     pthread_sigmask(SIG_SETMASK, &st.normal_mask, nullptr);  // the handler's mask is still in force
   }
-  if (st.print_pending) FlushPrint(st);
+  if (!st.print_line.empty()) FlushPrint(st);
   if (job != nullptr) {
     core.running.store(nullptr, std::memory_order_seq_cst);
     st.job.store(nullptr, std::memory_order_relaxed);

@@ -49,9 +49,9 @@ struct BlockThreadState {
   BlockFault fault;
   uint32_t block_idx = 0;
   // The running block's launch (a hal::KernelLaunch, null between blocks) for the kernel services, and
-  // whether it left a partial printed line to flush when it ends.
+  // the line it is printing (flushed when the block ends). Not async-signal-safe: handlers never touch them.
   void* launch = nullptr;
-  bool print_pending = false;
+  std::string print_line;
   // The thread's signal mask outside handlers: restored after leaving a handler through the recovery
   // point (sigsetjmp does not save the mask, which would cost a system call per block).
   sigset_t normal_mask;
