@@ -48,8 +48,8 @@ class Stream final : public HandleObject {
   Graph* recording() const { return recording_.load(std::memory_order_acquire); }
   void set_recording(Graph* graph) { recording_.store(graph, std::memory_order_release); }
   // True once every task up to `seq` completed.
-  bool Passed(uint64_t seq) const { return queue_->completed() >= seq; }
   uint64_t completed() const { return queue_->completed(); }  // the last task completed, in order
+  bool Passed(uint64_t seq) const { return completed() >= seq; }
   bool Idle() const { return queue_->completed() >= queue_->submitted(); }
   // Waits for all work submitted so far; returns the stream's sticky error, or a timeout error.
   Status Synchronize(int64_t timeout_ms);

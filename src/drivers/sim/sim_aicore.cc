@@ -273,7 +273,7 @@ void AiCorePool::RecycleJob(Job* job) {
 bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code) {
   // One block, every core allowed and no timeout: only this executor takes part, so no job is needed
   // (no core claims a block, no watchdog looks for it) and the launch completes here.
-  if (launch->num_blocks == 1 && launch->timeout_ns == 0 && AllowedCores(*launch) == cores_) {
+  if (RunsOnExecutorAlone(*launch) && launch->timeout_ns == 0) {
     Core& core = ExecutorCore();
     // Read before writing: the launch record belongs to the launching thread's cache.
     if (!launch->failure.empty()) launch->failure.clear();
