@@ -3,7 +3,8 @@
  *
  * 1. An exception callback is registered (aclrtExceptionInfoCallbackRegister). A stream in stop-on-failure
  *    mode (aclrtSetStreamFailureMode) gets ScaleWithBadBlock, whose block 3 writes through a wild pointer,
- *    followed by a copy. aclrtSynchronizeStream returns ACL_ERROR_RT_AICORE_EXCEPTION (507015), the
+ *    followed by a copy. aclrtSynchronizeStream returns ACL_ERROR_RT_VECTOR_CORE_EXCEPTION (507035: Ascend C kernels run on
+ *    the vector cores of the Ascend910B family), the
  *    callback reports the task, stream, device and kernel (aclrtGetFuncHandleFromExceptionInfo +
  *    aclrtGetFunctionName), and the copy after the failed kernel was discarded.
  * 2. The device keeps working: Scale runs on a new stream and its result is checked.
@@ -94,7 +95,7 @@ int main()
     const char* syncMsg = aclGetRecentErrMsg();
     std::printf("aclrtSynchronizeStream returned %d\n  %s\n", static_cast<int>(syncRet),
                 syncMsg != nullptr ? syncMsg : "(no message)");
-    bool ok = syncRet == ACL_ERROR_RT_AICORE_EXCEPTION;
+    bool ok = syncRet == ACL_ERROR_RT_VECTOR_CORE_EXCEPTION;
     {
         std::lock_guard<std::mutex> lock(g_mutex);
         std::printf("exception callback: kernel %s, task %u (launched %u), stream %u (created %d), device %u, "
@@ -102,7 +103,7 @@ int main()
                     g_kernelName.c_str(), g_taskId, launchedTask, g_streamId, failingId, g_deviceId, g_errorCode);
         ok = ok && g_exceptions.load() == 1 && g_kernelName == "ScaleWithBadBlock" && g_taskId == launchedTask &&
              g_streamId == static_cast<uint32_t>(failingId) && g_deviceId == 0 &&
-             g_errorCode == static_cast<uint32_t>(ACL_ERROR_RT_AICORE_EXCEPTION);
+             g_errorCode == static_cast<uint32_t>(ACL_ERROR_RT_VECTOR_CORE_EXCEPTION);
     }
     CHECK_ACL(aclrtMemcpy(back.data(), bytes, copy, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
     bool copyDiscarded = true;

@@ -113,7 +113,11 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
-  *status = e->Complete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  // CANN: an event with no record is "recorded" only in new mode (aclrtCreateEventExWithFlag); events
+  // of aclrtCreateEvent/aclrtCreateEventWithFlag stay NOT_READY until a record executes. aclrtQueryEvent
+  // (above) reports such an event as complete in both modes.
+  const bool complete = e->ever_recorded() ? e->Complete() : e->reusable();
+  *status = complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 

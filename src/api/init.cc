@@ -135,7 +135,10 @@ const char* aclrtGetSocName(void) {
 aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
   NPURT_API_NOT_NULL(cannAttrList);
   NPURT_API_NOT_NULL(num);
-  static const aclCannAttr kAttrs[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16};
+  // JIT_COMPILE: operators are compiled when a program first runs them (aclopCompile, aclopExecuteV2,
+  // aclnn*: oneDNN primitives built for the shapes at hand, kept in the compile cache), as CANN's online
+  // compilation does.
+  static const aclCannAttr kAttrs[] = {ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16, ACL_CANN_ATTR_JIT_COMPILE};
   *cannAttrList = kAttrs;
   *num = sizeof kAttrs / sizeof kAttrs[0];
   return ACL_SUCCESS;
@@ -146,10 +149,8 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
   switch (cannAttr) {
     case ACL_CANN_ATTR_INF_NAN:
     case ACL_CANN_ATTR_BF16:
-      *value = 1;
-      return ACL_SUCCESS;
     case ACL_CANN_ATTR_JIT_COMPILE:
-      *value = 0;
+      *value = 1;
       return ACL_SUCCESS;
     default:
       return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "unknown CANN attribute {}", int(cannAttr)));

@@ -8,6 +8,30 @@
 
 namespace npurt::api {
 
+namespace {
+
+// CANN's placeholder for an optional input a call does not use is a descriptor of ACL_DT_UNDEFINED (with a
+// null data buffer). The operators take their optional inputs last (Conv2D's bias and offset_w, GEMM's C...),
+// so trailing placeholders are dropped and the operator is compiled for the inputs actually given.
+Status DropOmittedOptionalInputs(const char* op_type, UnwrappedCall* out) {
+  auto& inputs = out->call.inputs;
+  size_t given = inputs.size();
+  while (given > 0 && inputs[given - 1].dtype == ACL_DT_UNDEFINED) --given;
+  for (size_t i = 0; i < given; ++i) {
+    if (inputs[i].dtype == ACL_DT_UNDEFINED) {
+      return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                 "{}: input {} is an omitted optional input (ACL_DT_UNDEFINED) but input {} after it is given; "
+                 "npurt's operators take omitted optional inputs only after the last input given",
+                 op_type, i, given - 1);
+    }
+  }
+  inputs.resize(given);
+  out->consts.resize(given);
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status Unwrap(const char* op_type, int num_inputs, const aclTensorDesc* const input_desc[], int num_outputs,
               const aclTensorDesc* const output_desc[], const aclopAttr* attr, UnwrappedCall* out) {
   if (op_type == nullptr || op_type[0] == '\0') return Err(ACL_ERROR_INVALID_PARAM, "opType is null or empty");
@@ -40,6 +64,7 @@ Status Unwrap(const char* op_type, int num_inputs, const aclTensorDesc* const in
     }
     out->call.requested[i] = d->spec;
   }
+  NPURT_RETURN_IF_ERROR(DropOmittedOptionalInputs(op_type, out));
   if (attr == nullptr) {
     out->call.attrs = &ops::EmptyAttrs();
   } else {

@@ -34,6 +34,9 @@ class Event final : public HandleObject {
   // True if every record so far has executed (also true if never recorded).
   bool Complete() const { return flag_->value() >= recorded(); }
   bool ever_recorded() const { return recorded() != 0; }
+  // Made by aclrtCreateEventExWithFlag (CANN's "new mode" events): a never-recorded one reports its
+  // recorded status as complete; the older creation calls make events that report NOT_READY until recorded.
+  bool reusable() const { return reusable_; }
 
   Status Record(Stream* stream);
   Status Reset(Stream* stream);

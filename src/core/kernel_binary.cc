@@ -17,10 +17,16 @@
 #include <fmt/format.h>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "core/runtime.h"
 #include "dfx/log.h"
 
 namespace npurt::core {
 namespace {
+
+// SoCs whose AI cores are split into cube (AIC) and vector (AIV) cores: Ascend910B*, Ascend910_93*.
+bool SocHasSeparateVectorCores(const std::string& soc) {
+  return soc.rfind("Ascend910B", 0) == 0 || soc.rfind("Ascend910_93", 0) == 0;
+}
 
 #if defined(__x86_64__)
 constexpr uint16_t kHostMachine = EM_X86_64;
@@ -224,8 +230,11 @@ StatusOr<KernelBinary*> KernelBinary::Open(const std::string& dl_path, const std
   bin->origin_ = origin;
   Dl_info info;
   if (dladdr(table, &info) != 0) bin->image_ = info.dli_fbase;
+  const bool split_cores = SocHasSeparateVectorCores(Runtime::Get().soc_name());
   for (uint32_t i = 0; i < table->kernel_count; ++i) {
-    KernelFunction* f = NewHandle<KernelFunction>(bin, table->kernels[i]);
+    const uint32_t type = table->kernels[i]->kernel_type;
+    const bool vector = type == ACL_KERNEL_TYPE_VECTOR || (type == ACL_KERNEL_TYPE_AICORE && split_cores);
+    KernelFunction* f = NewHandle<KernelFunction>(bin, table->kernels[i], vector);
     if (f == nullptr) {
       bin->Unload().ok();
       return Err(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "out of handle slots for kernel functions");

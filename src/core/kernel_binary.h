@@ -36,17 +36,21 @@ class KernelFunction final : public HandleObject {
   const npurt_kernel_param& param(uint32_t i) const { return desc_->params[i]; }
   // "add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z)" for messages.
   std::string Signature() const;
+  // The kernel runs on vector cores (AIV): a vector kernel, or a kernel of no stated type on a SoC with
+  // separate cube and vector cores (the Ascend910B family), where Ascend C's vector kernels are AIV kernels.
+  bool on_vector_cores() const { return on_vector_cores_; }
 
  private:
   friend class KernelBinary;
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  KernelFunction(KernelBinary* binary, const npurt_kernel_desc* desc)
-      : HandleObject(HandleTag::kFunction), binary_(binary), desc_(desc) {}
+  KernelFunction(KernelBinary* binary, const npurt_kernel_desc* desc, bool on_vector_cores)
+      : HandleObject(HandleTag::kFunction), binary_(binary), desc_(desc), on_vector_cores_(on_vector_cores) {}
   ~KernelFunction() override = default;
 
   KernelBinary* binary_;
   const npurt_kernel_desc* desc_;
+  bool on_vector_cores_;
 };
 
 class KernelBinary final : public HandleObject {

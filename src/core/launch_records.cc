@@ -1,6 +1,8 @@
 #include "core/launch_records.h"
 
+#include <cstring>
 #include <mutex>
+#include <thread>
 
 #include "core/kernel_binary.h"
 #include "core/overflow.h"
@@ -154,6 +156,32 @@ void CommitLaunchRecord(const RecordLease& lease, uint64_t seq) {
     slot.seq = 0;
   }
   lease.ring->busy.store(false, std::memory_order_release);
+}
+
+std::vector<InFlightLaunch> InFlightLaunchesInto(Stream* stream, uintptr_t lo, uintptr_t hi) {
+  std::vector<InFlightLaunch> found;
+  LaunchRing* ring = stream->launch_ring.load(std::memory_order_acquire);
+  if (ring == nullptr || stream->Idle()) return found;
+  while (ring->busy.exchange(true, std::memory_order_acquire)) std::this_thread::yield();
+  const uint64_t completed = stream->completed();
+  for (uint32_t i = 0; i < ring->active; ++i) {
+    const LaunchRing::Slot& slot = ring->slots[i];
+    // In flight: submitted (the ring is held, so no launch between acquire and commit is counted) and
+    // not completed; its record is not rewritten before the queue passes it.
+    if (slot.record == nullptr || slot.seq <= completed) continue;
+    const hal::KernelLaunch& k = slot.record->hal;
+    const auto* args = static_cast<const uint8_t*>(k.args);
+    for (size_t off = 0; args != nullptr && off + sizeof(uint64_t) <= k.args_size; off += sizeof(uint64_t)) {
+      uint64_t word;
+      std::memcpy(&word, args + off, sizeof word);
+      if (word >= lo && word < hi) {
+        found.push_back({slot.seq, k.name});
+        break;
+      }
+    }
+  }
+  ring->busy.store(false, std::memory_order_release);
+  return found;
 }
 
 void FinishLaunchRecord(LaunchRecord* r) {

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "hal/hal.h"
 
@@ -70,6 +71,17 @@ RecordLease AcquireLaunchRecord(Stream* stream);
 void CommitLaunchRecord(const RecordLease& lease, uint64_t seq);
 // The task's cleanup (executor thread, after the launch completed): releases what the record holds.
 void FinishLaunchRecord(LaunchRecord* record);
+
+// A launch of `stream` still in flight whose argument block holds a pointer into [lo, hi).
+struct InFlightLaunch {
+  uint64_t seq = 0;        // its task's sequence number on the stream
+  const char* name = "";   // the kernel's name
+};
+// The in-flight launches of `stream`'s ring whose arguments point into [lo, hi) (8-byte aligned words of
+// the argument block, the natural layout of pointer parameters). Launches served by the free list (a
+// second thread launching into the stream at the same moment, every ring slot in flight) are not seen.
+// Any thread; takes the ring for the scan (a launcher meanwhile takes a free-list record).
+std::vector<InFlightLaunch> InFlightLaunchesInto(Stream* stream, uintptr_t lo, uintptr_t hi);
 
 // Called by ~Stream, when no task of the stream is left in flight.
 void DestroyLaunchRing(LaunchRing* ring);

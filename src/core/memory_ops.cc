@@ -12,6 +12,7 @@
 #include "core/mem_host_register.h"
 #include "core/runtime.h"
 #include "core/stream.h"
+#include "core/sync_copy_order.h"
 #include "hal/hal.h"
 
 namespace npurt::core {
@@ -86,6 +87,12 @@ void NotifyWritten(const MemSpan& dst) {
   if (dst.device != nullptr) dst.device->hal()->NotifyMemoryWritten();
 }
 
+// A synchronous copy from device memory goes after the kernels in flight that write it
+// (core/sync_copy_order.h).
+void OrderSyncRead(const char* api, const MemSpan& src) {
+  if (src.device != nullptr) OrderAfterKernelsWriting(api, src.device, src.alloc_base, src.alloc_size);
+}
+
 }  // namespace
 
 StatusOr<MemSpan> ResolveSpan(const void* ptr, size_t size, const char* what) {
@@ -112,6 +119,8 @@ StatusOr<MemSpan> ResolveSpan(const void* ptr, size_t size, const char* what) {
                what, ptr, size, info.base, info.size, info.base + info.size - p, ptr);
   }
   span.device = dev;
+  span.alloc_base = info.base;
+  span.alloc_size = info.size;
   return span;
 }
 
@@ -130,6 +139,7 @@ Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t
 
   const bool staged_kind = kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
   if (stream == nullptr) {
+    OrderSyncRead("aclrtMemcpy", s.value());
     CopyDeviceBytes(dst, src, count);
     NotifyWritten(d.value());
     return Status::Ok();
@@ -192,6 +202,7 @@ Status Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t
   t.spitch = spitch;
   t.height = height;
   if (stream == nullptr) {
+    OrderSyncRead("aclrtMemcpy2d", s.value());
     CopyDeviceRows(dst, dpitch, src, spitch, width, height);
     NotifyWritten(d.value());
     return Status::Ok();

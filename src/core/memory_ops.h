@@ -18,6 +18,8 @@ struct MemSpan {
   void* ptr = nullptr;
   Device* device = nullptr;  // nullptr = host memory
   bool pinned = false;       // host memory from aclrtMallocHost
+  uintptr_t alloc_base = 0;  // device memory: the allocation that holds the range
+  size_t alloc_size = 0;
 };
 
 // Validates that [ptr, ptr+size) is usable as `what` ("dst", "src"): device ranges must be inside one

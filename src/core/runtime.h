@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/acl_rt.h"
 #include "base/status.h"
 #include "core/config.h"
 #include "core/device.h"
@@ -50,7 +51,9 @@ class Runtime {
   // Process-wide settings.
   std::atomic<uint64_t> op_wait_timeout_ms{0};     // aclrtSetOpWaitTimeout (0 = forever)
   std::atomic<uint64_t> op_execute_timeout_us{0};  // aclrtSetOpExecuteTimeOut family (0 = default)
-  std::atomic<int32_t> sat_mode{0};
+  // aclrtSetDeviceSatMode. Devices start in INF/NAN mode (IEEE results), as the Ascend910B family does
+  // (the official sample 4_reliability/overflow_detection starts from it).
+  std::atomic<int32_t> sat_mode{ACL_RT_OVERFLOW_MODE_INFNAN};
   Status GetSysParam(int32_t opt, int64_t* value) const;
   void SetSysParam(int32_t opt, int64_t value);
 

@@ -95,7 +95,12 @@ Status Stream::Synchronize(int64_t timeout_ms) {
   if (!queue_->WaitHost(target, DeadlineFromMs(timeout_ms))) {
     return Err(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream {} did not finish within {} ms", id_, timeout_ms);
   }
-  return StickyError();
+  Status error = StickyError();
+  // As in CANN's runtime, a synchronize reports the stream's error once and, unless the stream stops on
+  // failure, clears it: later tasks run and the next synchronize reports only new failures. A
+  // stop-on-failure stream keeps it, so what follows the failed task stays discarded.
+  if (!error.ok() && failure_mode() != ACL_STOP_ON_FAILURE) queue_->ClearError();
+  return error;
 }
 
 void Stream::Destroy(bool force) {

@@ -109,7 +109,11 @@ struct KernelLaunch {
   uint32_t num_blocks = 0;
   uint32_t block_offset = 0;           // added to every block index
   uint32_t max_cores = 0;              // aclrt*ResLimit: only cores 0 .. max_cores-1 run it (0 = every core)
-  uint32_t overflowed = 0;  // set (atomically) by blocks that reported a float overflow; core reads it after
+  uint16_t overflowed = 0;  // set (atomically) by blocks that reported a float overflow; core reads it after
+  // The kernel runs on vector cores (AIV): its faults are reported with ACL's VECTOR_CORE codes (507034..)
+  // instead of the AI core ones (507014..), as on SoCs with separate cube and vector cores. (Two 16-bit
+  // fields in one word keep the launch within the two cache lines the driver fetches.)
+  uint16_t on_vector_cores = 0;
   uint64_t timeout_ns = 0;             // 0 = no limit
   const char* name = "";               // the kernel's name, for messages
   void* owner = nullptr;
@@ -231,6 +235,9 @@ class Queue {
   virtual void Discard() = 0;
   // Completes the running kHostFunc task of this queue with `code` (0 = success).
   virtual void CompleteHostTask(int32_t code) = 0;
+  // True while the task at the head is parked on a wait (a flag, a value, a notify): it completes only
+  // when something outside the queue signals it. A snapshot, for decisions that must not block on it.
+  virtual bool ParkedOnWait() const { return false; }
 };
 
 // Opaque bytes that let another process open a shared flag (Device::OpenSharedFlag).

@@ -96,7 +96,14 @@ Status CheckTensorRange(const void* ptr, size_t bytes, core::Stream* stream, con
 
 Status BindBuffers(const CompiledOp& op, const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
                    core::Stream* stream, BoundBuffers* bound, const std::vector<const std::vector<uint8_t>*>* consts) {
-  if (inputs.size() != op.inputs.size() || outputs.size() != op.outputs.size()) {
+  // Buffers past the operator's inputs are those of omitted optional inputs (CANN's placeholder: a null
+  // data buffer, or none), which the operator was compiled without.
+  size_t given = inputs.size();
+  while (given > op.inputs.size() && (!inputs[given - 1].present || (inputs[given - 1].data == nullptr &&
+                                                                      inputs[given - 1].size == 0))) {
+    --given;
+  }
+  if (given != op.inputs.size() || outputs.size() != op.outputs.size()) {
     return Err(ACL_ERROR_INVALID_PARAM, "{}: {} input(s) and {} output(s) given, the operator was compiled for {} and {}",
                op.type, inputs.size(), outputs.size(), op.inputs.size(), op.outputs.size());
   }

@@ -298,12 +298,13 @@ TEST_F(DeviceInfoTest, BaseDeviceCapabilityAgreesWithDeviceInfo) {
 }
 
 TEST_F(DeviceInfoTest, FeatureCapabilities) {
-  for (aclrtDevFeatureType f : {ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV}) {
-    int32_t v = -1;
-    EXPECT_ACL_OK(aclrtGetDeviceCapability(0, f, &v));
-    EXPECT_TRUE(v == ACL_DEV_FEATURE_SUPPORT || v == ACL_DEV_FEATURE_NOT_SUPPORT) << v;
-  }
-  int32_t v = 0;
+  int32_t v = -1;
+  EXPECT_ACL_OK(aclrtGetDeviceCapability(0, ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV, &v));
+  EXPECT_EQ(ACL_DEV_FEATURE_SUPPORT, v) << "kernel tasks of a model instance can be updated";
+  v = -1;
+  EXPECT_ACL_OK(aclrtGetDeviceCapability(0, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, &v));
+  EXPECT_EQ(ACL_DEV_FEATURE_NOT_SUPPORT, v);
+  v = 0;
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclrtGetDeviceCapability(0, static_cast<aclrtDevFeatureType>(777), &v));
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM,
                  aclrtGetDeviceCapability(0, ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV, nullptr));
@@ -338,6 +339,7 @@ TEST_F(DeviceInfoTest, StatusUuidUtilizationAndSatMode) {
   aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
   ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
   const aclrtFloatOverflowMode original = mode;
+  EXPECT_EQ(ACL_RT_OVERFLOW_MODE_INFNAN, original) << "devices start in INF/NAN mode (every test restores it)";
   ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
   ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
   EXPECT_EQ(ACL_RT_OVERFLOW_MODE_INFNAN, mode);

@@ -48,12 +48,16 @@ TEST_F(EventTest, CreateRejectsBadFlagsAndArguments) {
   }).join();
 }
 
-TEST_F(EventTest, StatusBeforeAnyRecordIsComplete) {
+// CANN (and the official sample 1_basic_features/event/0_event_status): the recorded status of a
+// never-recorded event is NOT_READY for events of aclrtCreateEvent/aclrtCreateEventWithFlag and COMPLETE for
+// the "new mode" events of aclrtCreateEventExWithFlag; aclrtQueryEvent and the wait status say complete.
+TEST_F(EventTest, StatusBeforeAnyRecordFollowsTheCreationMode) {
   for (bool reusable : {false, true}) {
     Event e(ACL_EVENT_SYNC, reusable);
-    aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    aclrtEventRecordedStatus rs = reusable ? ACL_EVENT_RECORDED_STATUS_NOT_READY : ACL_EVENT_RECORDED_STATUS_COMPLETE;
     ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
-    EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, rs);
+    EXPECT_EQ(reusable ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY, rs)
+        << (reusable ? "aclrtCreateEventExWithFlag" : "aclrtCreateEventWithFlag");
     aclrtEventStatus legacy = ACL_EVENT_STATUS_RESERVED;
     ASSERT_ACL_OK(aclrtQueryEvent(e, &legacy));
     EXPECT_EQ(ACL_EVENT_STATUS_COMPLETE, legacy);
@@ -62,6 +66,17 @@ TEST_F(EventTest, StatusBeforeAnyRecordIsComplete) {
     EXPECT_EQ(ACL_EVENT_WAIT_STATUS_COMPLETE, ws);
     EXPECT_ACL_OK(aclrtSynchronizeEvent(e)) << "synchronizing a never-recorded event returns at once";
   }
+  aclrtEvent plain = nullptr;
+  ASSERT_ACL_OK(aclrtCreateEvent(&plain));
+  aclrtEventRecordedStatus rs = ACL_EVENT_RECORDED_STATUS_COMPLETE;
+  ASSERT_ACL_OK(aclrtQueryEventStatus(plain, &rs));
+  EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_NOT_READY, rs) << "aclrtCreateEvent";
+  Stream s;
+  ASSERT_ACL_OK(aclrtRecordEvent(plain, s));
+  ASSERT_ACL_OK(aclrtSynchronizeEvent(plain));
+  ASSERT_ACL_OK(aclrtQueryEventStatus(plain, &rs));
+  EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, rs) << "once its record executed";
+  ASSERT_ACL_OK(aclrtDestroyEvent(plain));
 }
 
 TEST_F(EventTest, QueryStatusNumberingsWhilePendingAndAfterCompletion) {

@@ -22,6 +22,7 @@ target_sources(npurt_conformance PRIVATE
   kernel_dump_test.cc
   graph_kernel_test.cc
   kernel_fault_test.cc
+  sync_copy_order_test.cc
   kernel_vector_test.cc)
 target_include_directories(npurt_conformance PRIVATE ${_npurt_cts_kernel_dir})
 target_link_libraries(npurt_conformance PRIVATE npurt_cts_chevron)

@@ -99,6 +99,72 @@ TEST_F(OpApiTest, HandlesRunRepeatedlyAndRejectMismatchedBuffers) {
   EXPECT_NE(RecentError().find("not a live operator handle"), std::string::npos);
 }
 
+// CANN's placeholder for an unused optional input: a descriptor of ACL_DT_UNDEFINED with a null data buffer
+// (the classic acl_compile_and_execute_conv2d sample passes one for Conv2D's bias). Every entry point takes it.
+TEST_F(OpApiTest, OmittedOptionalInputPlaceholderIsAcceptedEverywhere) {
+  std::uniform_int_distribution<int64_t> dim(3, 17);
+  const int64_t m = dim(rng_), k = dim(rng_), n = dim(rng_);
+  DevTensor x(Random(ACL_FLOAT, {m, k}, rng_)), w(Random(ACL_FLOAT, {k, n}, rng_));
+  std::vector<double> want(static_cast<size_t>(m * n), 0.0);
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      for (int64_t q = 0; q < k; ++q) want[i * n + j] += x.host.at(i * k + q) * w.host.at(q * n + j);
+  aclTensorDesc* none = aclCreateTensorDesc(ACL_DT_UNDEFINED, 0, nullptr, ACL_FORMAT_UNDEFINED);
+  aclDataBuffer* none_buf = aclCreateDataBuffer(nullptr, 0);
+  ASSERT_NE(none, nullptr);
+  ASSERT_NE(none_buf, nullptr);
+  const aclTensorDesc* in_desc[] = {x.desc, w.desc, none};
+  const aclDataBuffer* ib[] = {x.buf, w.buf, none_buf};
+  {
+    DevTensor y(HostTensor(ACL_FLOAT, {m, n}));
+    const aclTensorDesc* out_desc[] = {y.desc};
+    aclDataBuffer* ob[] = {y.buf};
+    ASSERT_EQ(aclopExecuteV2("MatMul", 3, const_cast<aclTensorDesc**>(in_desc), const_cast<aclDataBuffer**>(ib), 1,
+                             const_cast<aclTensorDesc**>(out_desc), ob, nullptr, stream_),
+              ACL_SUCCESS)
+        << RecentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    ExpectClose(y.Read(), want, TolFor(ACL_FLOAT, 20), "aclopExecuteV2 with an omitted bias");
+  }
+  {
+    DevTensor y(HostTensor(ACL_FLOAT, {m, n}));
+    const aclTensorDesc* out_desc[] = {y.desc};
+    aclDataBuffer* ob[] = {y.buf};
+    ASSERT_EQ(aclopCompile("MatMul", 3, in_desc, 1, out_desc, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+              ACL_SUCCESS)
+        << RecentError();
+    ASSERT_EQ(aclopCompileAndExecute("MatMul", 3, in_desc, ib, 1, out_desc, ob, nullptr, ACL_ENGINE_SYS,
+                                     ACL_COMPILE_SYS, nullptr, stream_),
+              ACL_SUCCESS)
+        << RecentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    ExpectClose(y.Read(), want, TolFor(ACL_FLOAT, 20), "aclopCompileAndExecute with an omitted bias");
+  }
+  {
+    DevTensor y(HostTensor(ACL_FLOAT, {m, n}));
+    const aclTensorDesc* out_desc[] = {y.desc};
+    aclDataBuffer* ob[] = {y.buf};
+    aclopHandle* h = nullptr;
+    ASSERT_EQ(aclopCreateHandle("MatMul", 3, in_desc, 1, out_desc, nullptr, &h), ACL_SUCCESS) << RecentError();
+    ASSERT_EQ(aclopExecWithHandle(h, 3, ib, 1, ob, stream_), ACL_SUCCESS) << RecentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    ExpectClose(y.Read(), want, TolFor(ACL_FLOAT, 20), "a handle with an omitted bias");
+    const aclDataBuffer* real[] = {x.buf, w.buf, x.buf};
+    EXPECT_EQ(aclopExecWithHandle(h, 3, real, 1, ob, stream_), ACL_ERROR_INVALID_PARAM)
+        << "a real buffer where the handle was compiled without the input";
+    aclopDestroyHandle(h);
+  }
+  // A placeholder before an input that is given cannot be dropped: refused, with a message.
+  DevTensor y(HostTensor(ACL_FLOAT, {m, n}));
+  const aclTensorDesc* middle[] = {x.desc, none, w.desc};
+  const aclTensorDesc* out_desc[] = {y.desc};
+  EXPECT_EQ(aclopCompile("MatMul", 3, middle, 1, out_desc, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+  EXPECT_NE(RecentError().find("omitted optional input"), std::string::npos) << RecentError();
+  aclDestroyDataBuffer(none_buf);
+  aclDestroyTensorDesc(none);
+}
+
 TEST_F(OpApiTest, CastAndCastHandle) {
   DevTensor src(Random(ACL_FLOAT, {100}, rng_, -1000, 1000)), dst(HostTensor(ACL_FLOAT16, {100}));
   ASSERT_EQ(aclopCast(src.desc, src.buf, dst.desc, dst.buf, 0, stream_), ACL_SUCCESS) << RecentError();

@@ -71,7 +71,7 @@ void ServiceCheckGlobal(const void* addr, uint64_t size, int32_t is_write, const
 }
 
 void ServiceReportOverflow() {
-  if (hal::KernelLaunch* launch = RunningLaunch()) __atomic_store_n(&launch->overflowed, 1u, __ATOMIC_RELAXED);
+  if (hal::KernelLaunch* launch = RunningLaunch()) __atomic_store_n(&launch->overflowed, uint16_t{1}, __ATOMIC_RELAXED);
 }
 
 const npurt_kernel_services kServices = {sizeof(npurt_kernel_services), 0, &ServiceFail, &ServicePrint,

@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 
+#include "acl/error_codes/rt_error_codes.h"
+
 namespace npurt::drivers::sim {
 namespace {
 
@@ -214,6 +216,17 @@ void FailRunningBlock(int32_t code, const char* message) {
   t->fault.fail_code = code;
   std::snprintf(t->fault.fail_message, sizeof t->fault.fail_message, "%s", message);
   siglongjmp(t->recovery, static_cast<int>(BlockExit::kFail));
+}
+
+int32_t KernelFaultCode(const hal::KernelLaunch& launch, int32_t code) {
+  if (code == 0 || launch.on_vector_cores == 0) return code;
+  switch (code) {
+    case ACL_ERROR_RT_AICORE_EXCEPTION: return ACL_ERROR_RT_VECTOR_CORE_EXCEPTION;
+    case ACL_ERROR_RT_AICORE_TIMEOUT: return ACL_ERROR_RT_VECTOR_CORE_TIMEOUT;
+    case ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW: return ACL_ERROR_RT_VECTOR_CORE_TRAP_READ_OVERFLOW;
+    case ACL_ERROR_RT_AICORE_TRAP_WRITE_OVERFLOW: return ACL_ERROR_RT_VECTOR_CORE_TRAP_WRITE_OVERFLOW;
+    default: return code;
+  }
 }
 
 std::string DescribeFault(const BlockFault& f) {

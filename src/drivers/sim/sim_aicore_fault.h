@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <string>
 
+#include "hal/hal.h"
+
 namespace npurt::drivers::sim {
 
 // Why a block left through the recovery point.
@@ -68,6 +70,10 @@ void PrepareBlockThread();
 
 // Leaves the running block through its recovery point with a kernel-reported failure.
 [[noreturn]] void FailRunningBlock(int32_t code, const char* message);
+
+// The code a failed kernel task reports: the AI core fault codes (exception, timeout, trap read/write
+// overflow) become their vector-core counterparts for a launch on vector cores; other codes stay.
+int32_t KernelFaultCode(const hal::KernelLaunch& launch, int32_t code);
 
 // Human-readable description of a fault ("invalid write of address 0x10 (SIGSEGV: address not mapped)").
 std::string DescribeFault(const BlockFault& fault);

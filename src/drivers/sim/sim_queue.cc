@@ -9,6 +9,7 @@
 #include "base/device_copy.h"
 #include "base/prefetch.h"
 #include "base/shared_write.h"
+#include "drivers/sim/sim_aicore_fault.h"
 #include "drivers/sim/sim_device.h"
 #include "drivers/sim/sim_flag.h"
 
@@ -282,7 +283,10 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
     }
     *code = head_state_.resume_code;
     if (*code == ACL_ERROR_RT_TASK_TIMEOUT) *message = "wait task timed out";
-    if (*code != 0 && task.kind == hal::TaskKind::kKernel) *message = task.kernel->failure;
+    if (*code != 0 && task.kind == hal::TaskKind::kKernel) {
+      *code = KernelFaultCode(*task.kernel, *code);
+      *message = task.kernel->failure;
+    }
     ClearPark();
     return Step::kDone;
   }
@@ -338,7 +342,10 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
         head_state_.parked = false;
         state_.store(kRunning, std::memory_order_release);
       }
-      if (*code != 0) *message = task.kernel->failure;
+      if (*code != 0) {
+        *code = KernelFaultCode(*task.kernel, *code);
+        *message = task.kernel->failure;
+      }
       return Step::kDone;
     }
     case hal::TaskKind::kFail:
@@ -615,7 +622,7 @@ int32_t SimQueue::RunInlineOne(const hal::Task& task, uint64_t base, int depth, 
       }
       break;
     case hal::TaskKind::kKernel:
-      code = device_->aicore().Run(task.kernel);
+      code = KernelFaultCode(*task.kernel, device_->aicore().Run(task.kernel));
       if (code != 0) *message = task.kernel->failure;
       break;
     case hal::TaskKind::kHostFunc:
@@ -654,6 +661,11 @@ bool SimQueue::WaitHost(uint64_t seq, uint64_t deadline_ns) {
 std::string SimQueue::error_message() const {
   std::lock_guard<std::mutex> lock(error_mu_);
   return error_message_;
+}
+
+bool SimQueue::ParkedOnWait() const {
+  std::lock_guard<std::mutex> lock(park_mu_);
+  return parked_site_ != nullptr;
 }
 
 void SimQueue::ClearError() {

@@ -38,6 +38,7 @@ class SimQueue final : public hal::Queue {
   void SetStopOnFailure(bool stop) override { stop_on_failure_.store(stop, std::memory_order_release); }
   void Discard() override;
   void CompleteHostTask(int32_t code) override;
+  bool ParkedOnWait() const override;
 
   // Executor side.
   void Run();
@@ -153,7 +154,7 @@ class SimQueue final : public hal::Queue {
   std::atomic<uint64_t> next_token_{0};
   // The registration the queue is parked on, guarded by park_mu_ so that Discard and timeouts never
   // reach a site (a flag) that the finished task has already released.
-  std::mutex park_mu_;
+  mutable std::mutex park_mu_;
   ParkSite* parked_site_ = nullptr;
   uint64_t parked_token_ = 0;
   // Synchronous mode: completion of an inline host function.
