@@ -164,12 +164,14 @@ aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValu
   return ACL_SUCCESS;
 }
 
-// Stops the stream: discards the tasks that have not started (a parked wait is released) and waits
-// for the running one, at most kStopWaitMs.
+// Stops the stream: discards the tasks that have not started (a parked wait is released), interrupts a
+// running kernel (it fails with ACL_ERROR_RT_INTERNAL_ERROR, which the next synchronize reports, as the
+// official sample 1_stream_with_failure_mode shows on an NPU) and waits for the stream to drain, at most
+// kStopWaitMs.
 aclError aclrtStreamStop(aclrtStream stream) {
   constexpr uint64_t kStopWaitMs = 30000;
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  s->queue()->Discard();
+  s->queue()->Abort(ACL_ERROR_RT_INTERNAL_ERROR, "its stream was stopped (aclrtStreamStop)");
   if (!s->queue()->WaitHost(s->queue()->submitted(), npurt::NowNs() + kStopWaitMs * 1000000ull)) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream {}'s running task did not "
                                             "finish within {} ms of the stop", s->id(), kStopWaitMs));

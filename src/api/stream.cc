@@ -255,9 +255,12 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
   return ACL_SUCCESS;
 }
 
+// Discards the stream's queued tasks and interrupts its running kernel, which fails as an AI core
+// (vector core) exception: the next aclrtSynchronizeStream reports it, as on an NPU (the official sample
+// 1_basic_features/stream/1_stream_with_failure_mode shows 507035).
 aclError aclrtStreamAbort(aclrtStream stream) {
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
-  s->queue()->Discard();
+  s->queue()->Abort(ACL_ERROR_RT_AICORE_EXCEPTION, "its stream was aborted (aclrtStreamAbort)");
   return ACL_SUCCESS;
 }
 

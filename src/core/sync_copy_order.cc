@@ -57,7 +57,7 @@ void OrderAfterKernelsWriting(const char* api, Device* device, uintptr_t alloc_b
       const char* outcome = "It ran first, as on an NPU, where the kernel would have run by the time the copy starts.";
       if (!WaitUnlessParked(*s, l.seq - 1, std::min<uint64_t>(deadline, start + kReachGraceMs * 1000000))) {
         outcome = "Its stream had not reached it (other work or a wait before it): the copy did not wait.";
-      } else if (!WaitUnlessParked(*s, l.seq, deadline)) {
+      } else if (!WaitUnlessParked(*s, l.seq, std::min<uint64_t>(deadline, NowNs() + kFinishGraceMs * 1000000))) {
         outcome = "It is still running (or its stream waits): the copy did not wait for it to finish.";
       }
       WarnRace(api, device, alloc_base, alloc_size, *s, l, outcome);

@@ -15,6 +15,9 @@
 //    that takes longer would not have run on an NPU either, and the copy goes ahead;
 //  - not while the launch's stream is parked on a wait (an event, a value, a notify) that the host may be
 //    about to satisfy after the copy: that would deadlock the program;
+//  - a launch its stream has reached is given kFinishGraceMs to finish: a short kernel (the race this
+//    is for) finishes in that time; a kernel that runs longer would race the copy on an NPU too (a host
+//    polling a running kernel's progress words), and the copy goes ahead;
 //  - at most kMaxOrderWaitMs in all; past it the copy goes ahead, as the racy program asked;
 //  - only the source: a synchronous write of memory that a running kernel polls (a host-to-device flag) is
 //    the program's way of signalling the kernel and is never held back.
@@ -29,6 +32,7 @@ namespace npurt::core {
 class Device;
 
 inline constexpr uint64_t kReachGraceMs = 200;
+inline constexpr uint64_t kFinishGraceMs = 100;
 inline constexpr uint64_t kMaxOrderWaitMs = 5000;
 
 // `api` names the call for the warning ("aclrtMemcpy"); [alloc_base, +alloc_size) is the allocation of

@@ -235,6 +235,14 @@ class Queue {
   virtual void Discard() = 0;
   // Completes the running kHostFunc task of this queue with `code` (0 = success).
   virtual void CompleteHostTask(int32_t code) = 0;
+  // aclrtStreamAbort / aclrtStreamStop: discards every task not yet started (as Discard) and interrupts a
+  // running kernel, which fails with `code` and `reason` (a string literal) in its message; a running
+  // task of another kind finishes. True if a kernel was interrupted. Returns once the interruption was
+  // delivered (or nothing was running), without waiting for the queue to drain.
+  virtual bool Abort(int32_t /*code*/, const char* /*reason*/) {
+    Discard();
+    return false;
+  }
   // True while the task at the head is parked on a wait (a flag, a value, a notify): it completes only
   // when something outside the queue signals it. A snapshot, for decisions that must not block on it.
   virtual bool ParkedOnWait() const { return false; }

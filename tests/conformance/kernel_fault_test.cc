@@ -5,6 +5,7 @@
 // allocation an access missed. Kernel printf reaches stdout as whole lines.
 #include <chrono>
 #include <mutex>
+#include <random>
 #include <thread>
 
 #include "kernel_cts_chevron.h"
@@ -307,6 +308,58 @@ TEST_F(KernelFaultTest, KernelPrintfReachesStdoutAsWholeLines) {
     const std::string split = "[block " + std::to_string(b) + "] split line 8\n";
     EXPECT_NE(r.output.find(split), std::string::npos) << split << " in:\n" << r.output;
   }
+}
+
+}  // namespace
+}  // namespace cts
+
+namespace cts {
+namespace {
+
+// aclrtStreamAbort and aclrtStreamStop interrupt a running kernel (the official sample
+// 1_basic_features/stream/1_stream_with_failure_mode): its task fails, what was queued behind it is
+// discarded, the next synchronize reports it, and the stream stays usable. Covers a kernel the executor runs
+// alone (1 block) and one whose blocks the AI cores share (more blocks than cores, so some never start).
+class StreamInterruptTest : public KernelFaultTest {
+ protected:
+  void InterruptSpinningKernel(uint32_t flags, aclError (*interrupt)(aclrtStream), aclError expected,
+                               const char* reason) {
+    std::mt19937 rng(std::random_device{}());
+    for (uint32_t blocks : {1u, 1u + static_cast<uint32_t>(rng() % 7)}) {
+      SCOPED_TRACE(blocks);
+      Stream s(0, flags);
+      DevBuf started(8), stop(4), buf(4096);
+      ASSERT_ACL_OK(aclrtMemset(started.get(), 8, 0, 8));
+      ASSERT_ACL_OK(aclrtMemset(stop.get(), 4, 0, 4));  // never set: the kernel spins until interrupted
+      const std::vector<uint8_t> before = RandomBytes(buf.size(), static_cast<uint32_t>(rng()));
+      ASSERT_ACL_OK(buf.Upload(before.data(), buf.size()));
+      std::vector<uint8_t> args = ArgBlock().Add(started.get()).Add(stop.get()).Bytes();
+      ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Func("cts_spin_started"), blocks, s, nullptr, args.data(),
+                                                  args.size(), nullptr, 0));
+      ASSERT_ACL_OK(aclrtMemsetAsync(buf.get(), buf.size(), 0x5a, buf.size(), s));
+      // Interrupted while it runs (a kernel that has not started is simply discarded).
+      for (int polls = 0; FromDevice<uint64_t>(started, 1)[0] == 0; ++polls) ASSERT_LT(polls, 1000) << "never started";
+      ASSERT_ACL_OK(interrupt(s));
+      EXPECT_EQ(expected, aclrtSynchronizeStream(s));
+      const std::string msg = TakeErrorMessage();
+      EXPECT_NE(std::string::npos, msg.find("cts_spin_started")) << msg;
+      EXPECT_NE(std::string::npos, msg.find(reason)) << msg;
+      EXPECT_EQ(before, buf.Read()) << "the fill queued behind the kernel was discarded";
+      ASSERT_ACL_OK(aclrtMemsetAsync(buf.get(), buf.size(), 0x5b, buf.size(), s));
+      ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+      EXPECT_TRUE(AllBytesAre(buf.Read().data(), buf.size(), 0x5b)) << "the stream stays usable";
+    }
+  }
+};
+
+TEST_F(StreamInterruptTest, AbortInterruptsTheRunningKernel) {
+  if (!Backend().deferred_execution) GTEST_SKIP() << "a synchronous backend runs each launch to completion at submission";
+  InterruptSpinningKernel(0, &aclrtStreamAbort, ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, "aclrtStreamAbort");
+}
+
+TEST_F(StreamInterruptTest, StopInterruptsTheRunningKernel) {
+  if (!Backend().deferred_execution) GTEST_SKIP() << "a synchronous backend runs each launch to completion at submission";
+  InterruptSpinningKernel(ACL_STREAM_DEVICE_USE_ONLY, &aclrtStreamStop, ACL_ERROR_RT_INTERNAL_ERROR, "aclrtStreamStop");
 }
 
 }  // namespace

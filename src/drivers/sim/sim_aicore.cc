@@ -427,6 +427,13 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
     st.timed_out_job.store(nullptr, std::memory_order_relaxed);
     core.running.store(job, std::memory_order_seq_cst);
     st.job.store(job, std::memory_order_relaxed);
+  } else {
+    // Interruptible by its stream (Interrupt): an interruption meant for an earlier launch through the
+    // same record is forgotten first. Both are this thread's own line: no store reaches another core.
+    if (st.interrupted_launch.load(std::memory_order_relaxed) != nullptr) {
+      st.interrupted_launch.store(nullptr, std::memory_order_relaxed);
+    }
+    st.solo_launch.store(launch, std::memory_order_release);
   }
   st.block_idx = block + launch->block_offset;
   st.launch = launch;
@@ -455,13 +462,16 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
       st.active = 0;
     }
   }
-  if (exit == static_cast<int>(BlockExit::kSignal) || exit == static_cast<int>(BlockExit::kTimeout)) {
+  if (exit == static_cast<int>(BlockExit::kSignal) || exit == static_cast<int>(BlockExit::kTimeout) ||
+      exit == static_cast<int>(BlockExit::kInterrupt)) {
     pthread_sigmask(SIG_SETMASK, &st.normal_mask, nullptr);  // the handler's mask is still in force
   }
   if (!st.print_line.empty()) FlushPrint(st);
   if (job != nullptr) {
     core.running.store(nullptr, std::memory_order_seq_cst);
     st.job.store(nullptr, std::memory_order_relaxed);
+  } else {
+    st.solo_launch.store(nullptr, std::memory_order_relaxed);
   }
   st.launch = nullptr;
 
@@ -489,6 +499,10 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
       *message = fmt::format("kernel '{}' did not finish within its execution timeout of {} us (block {} was stopped)",
                              launch->name, launch->timeout_ns / 1000, ctx.block_idx);
       return ACL_ERROR_RT_AICORE_TIMEOUT;
+    case BlockExit::kInterrupt:
+      *message = fmt::format("kernel '{}' block {} on AI core {} was interrupted: {}", launch->name, ctx.block_idx,
+                             core.id, st.interrupt_reason.load(std::memory_order_relaxed));
+      return st.interrupt_code.load(std::memory_order_relaxed);
   }
   return 0;
 }
@@ -509,6 +523,15 @@ void AiCorePool::FailJob(Job* job, int32_t code, std::string message) {
 }
 
 void AiCorePool::OnTimeout(Job* job) {
+  InterruptJob(job, ACL_ERROR_RT_AICORE_TIMEOUT,
+               fmt::format("kernel '{}' did not finish within its execution timeout of {} us", job->launch->name,
+                           job->launch->timeout_ns / 1000));
+}
+
+void AiCorePool::InterruptJob(Job* job, int32_t code, std::string message) {
+  // The code first, so that the interrupted blocks' own failures (a timeout exit) do not replace it.
+  int32_t none = 0;
+  if (job->code.compare_exchange_strong(none, code, std::memory_order_acq_rel)) job->launch->failure = message;
   job->timed_out.store(true, std::memory_order_seq_cst);
   auto interrupt = [job](Core& core) {
     if (core.running.load(std::memory_order_seq_cst) == job && core.state != nullptr) {
@@ -521,9 +544,39 @@ void AiCorePool::OnTimeout(Job* job) {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& core : executor_cores_) interrupt(*core);
   }
-  FailJob(job, ACL_ERROR_RT_AICORE_TIMEOUT,
-          fmt::format("kernel '{}' did not finish within its execution timeout of {} us", job->launch->name,
-                      job->launch->timeout_ns / 1000));
+  FailJob(job, code, std::move(message));
+}
+
+bool AiCorePool::Interrupt(const hal::KernelLaunch* launch, int32_t code, const char* reason) {
+  // A launch with a job: a core running one of its blocks names the job.
+  Job* job = nullptr;
+  auto find = [&](Core& core) {
+    Job* j = core.running.load(std::memory_order_seq_cst);
+    if (j != nullptr && j->launch == launch) job = j;
+  };
+  for (auto& core : core_state_) find(*core);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& core : executor_cores_) find(*core);
+    for (Job* j : active_) {
+      if (j->launch == launch) job = j;
+    }
+    if (job == nullptr) {
+      // A launch running alone on its executor (no job).
+      for (auto& core : executor_cores_) {
+        BlockThreadState* st = core->state;
+        if (st == nullptr || st->solo_launch.load(std::memory_order_seq_cst) != launch) continue;
+        st->interrupt_code.store(code, std::memory_order_relaxed);
+        st->interrupt_reason.store(reason, std::memory_order_relaxed);
+        st->interrupted_launch.store(launch, std::memory_order_release);
+        pthread_kill(core->thread, TimeoutSignal());
+        return true;
+      }
+      return false;
+    }
+  }
+  InterruptJob(job, code, fmt::format("kernel '{}' was interrupted: {}", launch->name, reason));
+  return true;
 }
 
 bool AiCorePool::FinishBlocks(Job* job, uint32_t count, bool resume, int32_t* code) {

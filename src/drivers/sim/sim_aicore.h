@@ -58,6 +58,10 @@ class AiCorePool {
   }
   // Synchronous mode: runs `launch` and returns its code once it completed.
   int32_t Run(hal::KernelLaunch* launch);
+  // Interrupts `launch` if it is running (aclrtStreamAbort / aclrtStreamStop): it starts no further
+  // blocks, its running blocks are stopped (sim_aicore_fault.h) and it fails with `code`, `reason` (a
+  // string literal) in its message. False if no block of it runs. Any thread.
+  bool Interrupt(const hal::KernelLaunch* launch, int32_t code, const char* reason);
 
  private:
   struct Job;
@@ -91,6 +95,9 @@ class AiCorePool {
   // Records the job's first failure and stops it from starting further blocks.
   void FailJob(Job* job, int32_t code, std::string message);
   void OnTimeout(Job* job);
+  // Fails `job` with `code` (unless it already failed), stops it from starting blocks and interrupts the
+  // cores running one of its blocks.
+  void InterruptJob(Job* job, int32_t code, std::string message);
   int32_t Complete(Job* job, bool resume);
   void CoreLoop(Core* core);
   void EnsureStarted();

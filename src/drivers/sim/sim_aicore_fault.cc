@@ -133,7 +133,14 @@ void OnTimeoutSignal(int /*signo*/, siginfo_t* /*info*/, void* /*uctx*/) {
   // Only the block of the launch that timed out leaves; a late signal finds another job (or none).
   if (t == nullptr || !t->active) return;
   const void* job = t->job.load(std::memory_order_relaxed);
-  if (job == nullptr || job != t->timed_out_job.load(std::memory_order_acquire)) return;
+  if (job == nullptr) {
+    // A launch running alone on its executor, interrupted by its stream's abort or stop.
+    const void* solo = t->solo_launch.load(std::memory_order_relaxed);
+    if (solo == nullptr || solo != t->interrupted_launch.load(std::memory_order_acquire)) return;
+    t->active = 0;
+    siglongjmp(t->recovery, static_cast<int>(BlockExit::kInterrupt));
+  }
+  if (job != t->timed_out_job.load(std::memory_order_acquire)) return;
   t->active = 0;
   siglongjmp(t->recovery, static_cast<int>(BlockExit::kTimeout));
 }

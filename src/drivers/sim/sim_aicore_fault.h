@@ -26,7 +26,8 @@
 namespace npurt::drivers::sim {
 
 // Why a block left through the recovery point.
-enum class BlockExit : int { kNone = 0, kSignal, kFail, kTimeout };
+// kInterrupt: the block's launch was interrupted from outside (aclrtStreamAbort, aclrtStreamStop).
+enum class BlockExit : int { kNone = 0, kSignal, kFail, kTimeout, kInterrupt };
 
 struct BlockFault {
   int signo = 0;
@@ -48,6 +49,13 @@ struct BlockThreadState {
   std::atomic<const void*> job{nullptr};
   std::atomic<const void*> timed_out_job{nullptr};
   static_assert(std::atomic<const void*>::is_always_lock_free, "read by signal handlers");
+  // A launch the executor runs alone, without a job (AiCorePool::Start): `solo_launch` is this thread's
+  // while its block runs; an interrupter sets `interrupt_code`, `interrupt_reason` (a string literal) and
+  // then `interrupted_launch` before it signals, and the block leaves only if the two launches match.
+  std::atomic<const void*> solo_launch{nullptr};
+  std::atomic<const void*> interrupted_launch{nullptr};
+  std::atomic<int32_t> interrupt_code{0};
+  std::atomic<const char*> interrupt_reason{""};
   BlockFault fault;
   uint32_t block_idx = 0;
   // The running block's launch (a hal::KernelLaunch, null between blocks) for the kernel services, and

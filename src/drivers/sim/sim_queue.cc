@@ -161,7 +161,9 @@ void SimQueue::ReleaseDiscardedSignal(const hal::Task& task) {
 }
 
 bool SimQueue::Discarding(uint64_t seq) const {
-  if (seq <= discard_through_.load(std::memory_order_acquire)) return true;
+  if (seq <= discard_through_.load(std::memory_order_acquire) && seq != abort_runs_.load(std::memory_order_acquire)) {
+    return true;
+  }
   return stop_on_failure_.load(std::memory_order_acquire) && error_.load(std::memory_order_acquire) != 0;
 }
 
@@ -198,7 +200,10 @@ void SimQueue::Run() {
     std::string message;
     // Profiling: a task that parked started when it first reached the head, not when it resumed.
     if (!head_state_.parked && hal::ActiveTaskObserver() != nullptr) head_start_ns_ = NowNs();
-    if (!Discarding(head_ + 1) && !SkippedByLabel(cell->task)) {
+    // A kernel resuming from its park was already running when a discard came: it finishes with its own
+    // result (an interrupted kernel's failure), not as a discarded task.
+    const bool running_kernel = head_state_.resumed && cell->task.kind == hal::TaskKind::kKernel;
+    if (running_kernel || (!Discarding(head_ + 1) && !SkippedByLabel(cell->task))) {
       if (Execute(cell->task, &code, &message) == Step::kPark) break;
     } else {
       ReleaseDiscardedSignal(cell->task);
@@ -332,6 +337,7 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
       // queue alone, so nothing else saw the short park. A launch this executor runs alone (one block, no
       // core limit) cannot be completed by anyone else and skips the park: producers read-modify-write
       // state_ on every Submit, so two stores to it per kernel would cost each next launch a miss.
+      running_kernel_.store(task.kernel, std::memory_order_release);
       const bool alone = device_->aicore().RunsOnExecutorAlone(*task.kernel);
       if (!alone) {
         head_state_.parked = true;
@@ -539,6 +545,7 @@ void SimQueue::Finish(Cell* cell, int32_t code, std::string message) {
 }
 
 void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message) {
+  if (task.kind == hal::TaskKind::kKernel) running_kernel_.store(nullptr, std::memory_order_relaxed);
   if (code != 0) {
     int32_t none = 0;
     if (error_.compare_exchange_strong(none, code, std::memory_order_acq_rel)) {
@@ -661,6 +668,38 @@ bool SimQueue::WaitHost(uint64_t seq, uint64_t deadline_ns) {
 std::string SimQueue::error_message() const {
   std::lock_guard<std::mutex> lock(error_mu_);
   return error_message_;
+}
+
+bool SimQueue::Abort(int32_t code, const char* reason) {
+  const uint64_t target = tail_.load(std::memory_order_acquire);
+  // A kernel at the head (next to run, or running) has started on an NPU by the time the host aborts:
+  // it is not discarded but runs and is interrupted below, so that its stream reports the interruption
+  // as the hardware's does. (The cell is read under its sequence number: re-checked after the read.)
+  const uint64_t head = completed() + 1;
+  if (head <= target) {
+    const Cell& cell = cells_[(head - 1) & (kCapacity - 1)];
+    if (cell.seq.load(std::memory_order_acquire) == head) {
+      const auto kind = static_cast<hal::TaskKind>(
+          __atomic_load_n(reinterpret_cast<const uint8_t*>(&cell.task.kind), __ATOMIC_ACQUIRE));
+      if (kind == hal::TaskKind::kKernel && cell.seq.load(std::memory_order_acquire) == head) {
+        abort_runs_.store(head, std::memory_order_release);
+      }
+    }
+  }
+  Discard();
+  // The running task: a kernel is interrupted. Its block may be about to start (the executor took the task
+  // before the discard), so the interruption is retried until it lands or the task completes; a task of
+  // another kind finishes by itself. Bounded: past kAbortRetryNs the caller's own wait takes over.
+  constexpr uint64_t kAbortRetryNs = 1000000000;
+  const uint64_t deadline = NowNs() + kAbortRetryNs;
+  while (completed() < target) {
+    if (hal::KernelLaunch* k = running_kernel_.load(std::memory_order_acquire)) {
+      if (device_->aicore().Interrupt(k, code, reason)) return true;
+    }
+    if (NowNs() >= deadline) break;
+    WaitHost(target, NowNs() + 100000);
+  }
+  return false;
 }
 
 bool SimQueue::ParkedOnWait() const {

@@ -39,6 +39,7 @@ class SimQueue final : public hal::Queue {
   void Discard() override;
   void CompleteHostTask(int32_t code) override;
   bool ParkedOnWait() const override;
+  bool Abort(int32_t code, const char* reason) override;
 
   // Executor side.
   void Run();
@@ -138,6 +139,11 @@ class SimQueue final : public hal::Queue {
   std::unique_ptr<Cell[]> cells_;
   alignas(64) std::atomic<uint64_t> tail_{0};  // last claimed sequence number
   alignas(64) uint64_t head_ = 0;              // last consumed sequence number (executor only)
+  // The kernel launch the head task runs (null when the head is no kernel): written by the executor on
+  // its own line, read by Abort.
+  std::atomic<hal::KernelLaunch*> running_kernel_{nullptr};
+  // The head kernel an abort lets run (to interrupt it) although it is within the discarded range.
+  std::atomic<uint64_t> abort_runs_{0};
   // Own line: host waiters spin on it, so a line the executor also writes for other reasons (head_, one
   // store per task before this one) would make it travel to the executor and back twice per task.
   alignas(64) std::atomic<uint64_t> completed_{0};

@@ -137,6 +137,13 @@ extern "C" __global__ __aicore__ void cts_rendezvous(__gm__ uint32_t* flags, __g
   }
 }
 
+// Raises *started (a 64-bit word, for aclrtValueWait), then runs until *stop becomes non-zero.
+extern "C" __global__ __aicore__ void cts_spin_started(__gm__ uint64_t* started, __gm__ uint32_t* stop) {
+  if (AscendC::GetBlockIdx() == 0) __atomic_store_n(started, uint64_t{1}, __ATOMIC_RELEASE);
+  while (__atomic_load_n(stop, __ATOMIC_ACQUIRE) == 0) {
+  }
+}
+
 // Runs until *stop becomes non-zero (the timeout tests never set it).
 extern "C" __global__ __aicore__ void cts_spin(__gm__ uint32_t* stop) {
   while (__atomic_load_n(stop, __ATOMIC_ACQUIRE) == 0) {
