@@ -23,6 +23,7 @@
 #include "acl/acl_prof.h"
 #include "mstx/ms_tools_ext.h"
 #include "profiling/aprof_pub.h"
+#include "kernel_test_util.h"
 #include "test_util.h"
 
 namespace cts {
@@ -41,6 +42,7 @@ static_assert(sizeof(RawRecord) == 48, "raw record");
 enum : uint8_t { kTask = 1, kSubmit = 2, kApi = 3, kMark = 4, kRange = 5, kMemory = 6, kTaskName = 7, kStep = 8,
                  kOpInfo = 9 };
 constexpr uint8_t kComputeKind = 11;  // hal::TaskKind::kCompute, the kind operators run as
+constexpr uint8_t kKernelKind = 12;   // hal::TaskKind::kKernel
 
 std::vector<std::string> ListDir(const std::string& dir, const std::string& prefix) {
   std::vector<std::string> out;
@@ -250,6 +252,46 @@ TEST_F(ProfTest, OperatorTasksCarryTheirOpTypeAndTensors) {
     EXPECT_EQ(kComputeKind, task_kinds[r.task_id]);
   }
   EXPECT_EQ(runs, ops) << "one op info record per aclopExecuteV2";
+}
+
+// A kernel launch names its task with the kernel's name and block count (op_summary's Op Name and Block
+// Num for kernels).
+class ProfKernelTest : public KernelTest {};
+
+TEST_F(ProfKernelTest, KernelTasksCarryTheirNameAndBlockCount) {
+  std::mt19937 rng(static_cast<uint32_t>(::testing::UnitTest::GetInstance()->random_seed()) + 7);
+  const uint32_t blocks = 1 + rng() % 40;
+  const std::string dir = MakeTempDir("prof_kernel");
+  ASSERT_ACL_OK(aclprofInit(dir.c_str(), dir.size()));
+  aclprofConfig* cfg = Config(ACL_PROF_TASK_TIME);
+  ASSERT_NE(nullptr, cfg);
+  ASSERT_ACL_OK(aclprofStart(cfg));
+  {
+    Stream s;
+    DevBuf out(3 * blocks * sizeof(uint32_t));
+    std::vector<uint8_t> args = ArgBlock().Add(out.get()).Add(uint32_t{0}).Bytes();
+    ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Func("cts_block_ids"), blocks, s, nullptr, args.data(), args.size(),
+                                                nullptr, 0));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+    const std::vector<uint32_t> ids = FromDevice<uint32_t>(out, 3 * blocks);
+    for (uint32_t i = 0; i < blocks; ++i) ASSERT_EQ(i, ids[3 * i]) << "block " << i << " ran";
+  }
+  ASSERT_ACL_OK(aclprofStop(cfg));
+  ASSERT_ACL_OK(aclprofDestroyConfig(cfg));
+  auto recs = ReadRecords(dir);
+  auto strings = ReadStrings(dir);
+  ASSERT_ACL_OK(aclprofFinalize());
+  int named = 0;
+  for (const auto& r : recs) {
+    if (r.type != kTaskName) continue;
+    ++named;
+    EXPECT_EQ("cts_block_ids", strings[r.a]);
+    EXPECT_EQ(blocks, r.b) << "the launch's block count";
+    bool ran = false;
+    for (const auto& t : recs) ran |= t.type == kTask && t.task_id == r.task_id && t.kind == kKernelKind;
+    EXPECT_TRUE(ran) << "the name record names a kernel task that ran";
+  }
+  EXPECT_EQ(1, named);
 }
 
 TEST_F(ProfTest, MsproftxAndMemoryWithoutTasks) {

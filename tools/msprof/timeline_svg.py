@@ -1,8 +1,8 @@
-"""Renders an msprof timeline.json (Chrome trace) as a self-contained HTML page with one SVG: a row per
-track (host threads, then per device its streams and engines), task slices labelled and coloured by
-name, launch and event flows as arrows, the memory counter as a step line, msproftx marks and ranges.
-No scripts, no network: it opens anywhere and renders headless (the README screenshot). For traces of
-more than MAX_SLICES slices use Perfetto instead. Standard library only."""
+"""Renders an msprof timeline (msprof_{ts}.json, a Chrome trace) as a self-contained HTML page with one
+SVG: a row per track (host threads, then per device its streams and engines), task slices labelled and
+coloured by name, launch and event flows as arrows, the memory counter as a step line, msproftx marks and
+ranges. No scripts, no network: it opens anywhere and renders headless (the README screenshot). For
+traces of more than MAX_SLICES slices use Perfetto instead. Standard library only."""
 
 import html
 
