@@ -104,7 +104,15 @@ void* Resolve(const char* name) {
   return p;
 }
 
+// Depth of acl* calls on this thread. Only the outermost call is the program's: the runtime calls its own
+// exported functions too (aclopExecuteV2 reads its buffers with aclGetDataBufferAddr), and through the PLT
+// those calls land here; they are part of the outer call's time, not calls of the program.
+namespace {
+thread_local int g_depth = 0;
+}  // namespace
+
 uint64_t Start(int runtime_api) {
+  if (g_depth++ > 0) return 0;
   Sink& s = TheSink();
   // Every acl* entry point is CANN's AscendCL level (--ascendcl). aclrt* calls are AscendCL API too: CANN's
   // Runtime level (--runtime-api) is the rt* layer below them, which npurt does not have.
@@ -115,6 +123,7 @@ uint64_t Start(int runtime_api) {
 
 void End(int index, int runtime_api, uint64_t start_ns) {
   (void)runtime_api;
+  --g_depth;
   if (start_ns == 0) return;
   ThreadBuffer& b = Mine();
   Record r{};
