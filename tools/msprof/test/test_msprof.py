@@ -176,7 +176,7 @@ def check_trace(path, with_tx_and_memory):
     return trace, tasks
 
 
-def check_summaries(files, trace_tasks, expect_apis):
+def check_summaries(files, trace_tasks, expect_apis, trace=None):
     """The CSVs against each other and against the timeline's task slices."""
     total_tasks = sum(EXPECTED_TASKS.values())
     tt = load_csv(files["task_time"], TASK_TIME)
@@ -252,6 +252,24 @@ def check_summaries(files, trace_tasks, expect_apis):
               calls.get("aclrtRecordEvent") == ROUNDS and calls.get("aclInit") == 1 and
               calls.get("aclrtMallocHost", 0) == 0 and calls.get("aclGetDataBufferAddr", 0) == 0,
               "api_statistic counts the program's calls, not the runtime's own calls of its API (got %s)" % calls)
+    # Each API's figures again, from the timeline's API slices (their durations are the same 0.001 us
+    # roundings that CANN's statistics start from): population variance, not the sample one.
+    slices = {}
+    for e in (trace or {}).get("traceEvents", []):
+        if e["ph"] == "X" and e.get("cat") == "api":
+            slices.setdefault(e["name"], []).append(e["dur"])
+    for a in apis:
+        durs = slices.get(a["API Name"])
+        if trace is None or durs is None:
+            continue
+        avg = round(sum(durs) / len(durs), 3)
+        var = round(sum((d - avg) ** 2 for d in durs) / len(durs), 3)
+        if not (int(a["Count"]) == len(durs) and abs(float(a["Avg(us)"]) - avg) < 0.0015 and
+                abs(float(a["Variance"]) - var) < 0.0015 * max(1.0, var) and
+                abs(float(a["Max(us)"]) - max(durs)) < 0.0015 and abs(float(a["Min(us)"]) - min(durs)) < 0.0015):
+            check(False, "api_statistic %s = the timeline's %d slices (avg %.3f, variance %.3f): %s" %
+                  (a["API Name"], len(durs), avg, var, a))
+            break
     for a in apis:
         n, lo, hi, avg, var = (int(a["Count"]), float(a["Min(us)"]), float(a["Max(us)"]), float(a["Avg(us)"]),
                                float(a["Variance"]))
@@ -269,8 +287,8 @@ def check_prof(prof, with_tx_and_memory=True, expect_apis=True):
     files = output_files(prof)
     if not os.path.isfile(files.get("msprof", "")):
         return None
-    _trace, tasks = check_trace(files["msprof"], with_tx_and_memory)
-    apis = check_summaries(files, tasks, expect_apis)
+    trace, tasks = check_trace(files["msprof"], with_tx_and_memory)
+    apis = check_summaries(files, tasks, expect_apis, trace)
     with open(os.path.join(prof, "mindstudio_profiler_output", "README.txt")) as f:
         readme = f.read()
     check(all(n in readme for n in ("op_summary_", "op_statistic_", "api_statistic_", "task_time_", "msprof_")),
