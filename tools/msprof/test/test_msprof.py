@@ -312,6 +312,16 @@ def main():
           msprof_summary.API_STATISTIC_COLUMNS == API_STATISTIC and msprof_summary.TASK_TIME_COLUMNS == TASK_TIME,
           "msprof_summary's column lists are CANN's")
     have_apis = bool(os.environ.get("NPURT_APITRACE_LIB"))
+    # The raw op description is parsed defensively: a damaged string is skipped, never a crash.
+    d = msprof_summary.parse_op_detail("Conv2D|%d|1:0:%d,3,7,7;27:2:|0:1:2,5" % (COLS, ROWS))
+    check(d == {"type": "Conv2D", "block": COLS, "inputs": [(1, 0, [ROWS, 3, 7, 7]), (27, 2, [])],
+                "outputs": [(0, 1, [2, 5])]}, "parse_op_detail reads a description (got %s)" % d)
+    check(msprof_summary.tensor_columns(d["inputs"]) == ("%d,3,7,7;" % ROWS, "FLOAT16;DT_BF16", "NCHW;ND"),
+          "CANN's spelling of shapes (a scalar is empty), data types and formats")
+    for bad in ("", "#12", "Add|x|0:2:1|0:2:1", "|1||", "Add|1|0:2|0:2:1,2"):
+        r = msprof_summary.parse_op_detail(bad)
+        check(r is None or r["inputs"] == [], "a damaged description is refused or loses only its bad tensor: %r -> %s"
+              % (bad, r))
 
     prof = run_msprof(args, os.path.join(args.work, "full"), "--msproftx=on", "--task-memory=on")
     if prof and check_prof(prof, True, have_apis):
