@@ -58,7 +58,13 @@ int32_t OnAclInit(const char* config, size_t len, void*) {
     return 0;
   }
   uint64_t mask = 0;
-  if (SwitchOn(p, "task_time", true)) mask |= ACL_PROF_TASK_TIME;
+  // task_time is on, off or a level as in CANN: l1 (= on) or l0 (tasks without the operator details).
+  if (p.contains("task_time") && p["task_time"].is_string() && p["task_time"].get<std::string>() == "l0") {
+    mask |= ACL_PROF_TASK_TIME_L0;
+  } else if (SwitchOn(p, "task_time", true) ||
+             (p.contains("task_time") && p["task_time"].is_string() && p["task_time"].get<std::string>() == "l1")) {
+    mask |= ACL_PROF_TASK_TIME;
+  }
   if (SwitchOn(p, "ascendcl", true)) mask |= ACL_PROF_ACL_API;
   if (SwitchOn(p, "runtime_api", false)) mask |= ACL_PROF_RUNTIME_API;
   if (SwitchOn(p, "task_memory", false)) mask |= ACL_PROF_TASK_MEMORY;

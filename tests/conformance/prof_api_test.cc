@@ -549,12 +549,16 @@ TEST_F(ProfTest, MsprofEnvironmentStartsProfilingAtLoad) {
   EXPECT_NE(std::string::npos, text.str().find("\"lost\":0")) << text.str();
 }
 
-TEST_F(ProfTest, AclInitJsonProfilerSection) {
+class ProfJsonTest : public ProfTest, public ::testing::WithParamInterface<const char*> {};
+
+// task_time takes CANN's values: on, l1 (the same) and l0.
+TEST_P(ProfJsonTest, AclInitJsonProfilerSection) {
   const std::string out = MakeTempDir("prof_json");
   const std::string json_path = out + "/acl.json";
   {
     std::ofstream f(json_path);
-    f << "{\"profiler\": {\"switch\": \"on\", \"output\": \"" << out << "\", \"task_time\": \"on\"}}";
+    f << "{\"profiler\": {\"switch\": \"on\", \"output\": \"" << out << "\", \"task_time\": \"" << GetParam()
+      << "\"}}";
   }
   ChildResult r = RunChild("prof_command_mode", {{"PROF_TEST_JSON", json_path}});
   ASSERT_EQ(0, r.exit_code) << r.output;
@@ -569,6 +573,7 @@ TEST_F(ProfTest, AclInitJsonProfilerSection) {
   while (in.read(reinterpret_cast<char*>(&rec), sizeof rec)) tasks += rec.type == kTask;
   EXPECT_EQ(1, tasks);
 }
+INSTANTIATE_TEST_SUITE_P(TaskTimeLevels, ProfJsonTest, ::testing::Values("on", "l1", "l0"));
 
 // A profiled process that forks: each process writes its own records (no device use after fork).
 CTS_CHILD(prof_fork) {
