@@ -7,6 +7,10 @@
 // log_off_overhead   likewise for the log's level check at ERROR level (NPURT_LOG_DEBUG on submit).
 // prof_on_overhead   launch_enqueue_ns with task-time profiling on over off, batches of each interleaved
 //                    in one run so that drift cancels. <= 1.5.
+// prof_op_on_overhead  the host cost of an operator launch (aclopExecuteV2 of a float32 Add) with
+//                    task-time profiling on over off: on adds the submit record and the operator's
+//                    kOpInfo record (its name and tensors, interned once per op and thread:
+//                    ops/op_prof.cc). Batches interleaved in one run; reported, no target.
 // prof_records_kept  records written / records expected (2 per task: submission and execution) while
 //                    1,000,000 tasks are submitted back to back with task-time profiling on; 1.0 means
 //                    no record was lost (target), and the `lost` counter gives the count itself.
@@ -22,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/acl_op.h"
 #include "acl/acl_prof.h"
 #include "common/bench_util.h"
 
@@ -149,6 +154,65 @@ void ProfOnOverhead(benchmark::State& state) {
   state.counters["off_ns"] = Median(off);
 }
 BENCHMARK(ProfOnOverhead)->Name("prof_on_overhead")->Iterations(8);
+
+// One Add of float32 [kOpElems] on its own stream, launched kBatch times per batch (the stream drains
+// outside the timed region, as Launcher::Batch).
+struct OpLauncher {
+  static constexpr int64_t kOpElems = 256;
+  aclrtStream stream = nullptr;
+  void *a = nullptr, *b = nullptr, *c = nullptr;
+  aclTensorDesc* desc[3] = {};
+  aclDataBuffer* buf[3] = {};
+  OpLauncher() {
+    UseDevice0();
+    BENCH_CHECK(aclrtCreateStream(&stream));
+    const size_t bytes = kOpElems * sizeof(float);
+    std::vector<float> host(kOpElems);
+    for (int64_t i = 0; i < kOpElems; ++i) host[static_cast<size_t>(i)] = 0.5f * static_cast<float>(i % 19) - 3.0f;
+    void** ptrs[3] = {&a, &b, &c};
+    for (int i = 0; i < 3; ++i) {
+      BENCH_CHECK(aclrtMalloc(ptrs[i], bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+      BENCH_CHECK(aclrtMemcpy(*ptrs[i], bytes, host.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE));
+      desc[i] = aclCreateTensorDesc(ACL_FLOAT, 1, &kOpElems, ACL_FORMAT_ND);
+      buf[i] = aclCreateDataBuffer(*ptrs[i], bytes);
+    }
+  }
+  ~OpLauncher() {
+    BENCH_CHECK(aclrtSynchronizeStream(stream));
+    for (int i = 0; i < 3; ++i) {
+      aclDestroyTensorDesc(desc[i]);
+      BENCH_CHECK(aclDestroyDataBuffer(buf[i]));
+    }
+    for (void* p : {a, b, c}) BENCH_CHECK(aclrtFree(p));
+    BENCH_CHECK(aclrtDestroyStream(stream));
+  }
+  double Batch() {
+    const uint64_t t0 = NowNs();
+    for (int i = 0; i < kBatch; ++i) {
+      BENCH_CHECK(aclopExecuteV2("Add", 2, desc, buf, 1, desc + 2, buf + 2, nullptr, stream));
+    }
+    const uint64_t t1 = NowNs();
+    BENCH_CHECK(aclrtSynchronizeStream(stream));
+    return static_cast<double>(t1 - t0) / kBatch;
+  }
+};
+
+void ProfOpOnOverhead(benchmark::State& state) {
+  OpLauncher l;
+  Session session(ACL_PROF_TASK_TIME);
+  (void)l.Batch();  // compiles the op
+  std::vector<double> off, on;
+  for (auto _ : state) {
+    for (int i = 0; i < 10; ++i) off.push_back(l.Batch());
+    session.Start();
+    for (int i = 0; i < 10; ++i) on.push_back(l.Batch());
+    session.Stop();
+  }
+  state.counters["p50_ns"] = Median(on) / Median(off);
+  state.counters["on_ns"] = Median(on);
+  state.counters["off_ns"] = Median(off);
+}
+BENCHMARK(ProfOpOnOverhead)->Name("prof_op_on_overhead")->Iterations(8);
 
 void ProfLostRecords(benchmark::State& state) {
   constexpr int kTasks = 1000000;

@@ -3,8 +3,8 @@
 // aclprof* control calls return ACL_ERROR_PROF_ALREADY_RUN.
 //
 //   NPURT_PROF_RAW_DIR   directory for the raw data (msprof creates PROF_*/raw and passes it)
-//   NPURT_PROF_MASK      data types (ACL_PROF_* bits, hex or decimal; default task time + APIs + memory
-//                        + msproftx)
+//   NPURT_PROF_MASK      data types (ACL_PROF_* bits, hex or decimal; default CANN's: task time and
+//                        the AscendCL API)
 #include <unistd.h>
 
 #include <cstdlib>
@@ -22,8 +22,9 @@ namespace {
 
 using npurt::dfx::Profiler;
 
-constexpr uint64_t kDefaultMask = ACL_PROF_TASK_TIME | ACL_PROF_ACL_API | ACL_PROF_RUNTIME_API |
-                                  ACL_PROF_TASK_MEMORY | ACL_PROF_MSPROFTX;
+// CANN's defaults (msprof and the aclInit "profiler" section): task time and AscendCL API on; runtime API,
+// task memory and msproftx off.
+constexpr uint64_t kDefaultMask = ACL_PROF_TASK_TIME | ACL_PROF_ACL_API;
 // Hook component id of the profiler (outside the aclRegisterType range users pass).
 constexpr int32_t kProfilerHookType = 0x7fff0001;
 
@@ -57,10 +58,16 @@ int32_t OnAclInit(const char* config, size_t len, void*) {
     return 0;
   }
   uint64_t mask = 0;
-  if (SwitchOn(p, "task_time", true)) mask |= ACL_PROF_TASK_TIME;
+  // task_time is on, off or a level as in CANN: l1 (= on) or l0 (tasks without the operator details).
+  if (p.contains("task_time") && p["task_time"].is_string() && p["task_time"].get<std::string>() == "l0") {
+    mask |= ACL_PROF_TASK_TIME_L0;
+  } else if (SwitchOn(p, "task_time", true) ||
+             (p.contains("task_time") && p["task_time"].is_string() && p["task_time"].get<std::string>() == "l1")) {
+    mask |= ACL_PROF_TASK_TIME;
+  }
   if (SwitchOn(p, "ascendcl", true)) mask |= ACL_PROF_ACL_API;
-  if (SwitchOn(p, "runtime_api", true)) mask |= ACL_PROF_RUNTIME_API;
-  if (SwitchOn(p, "task_memory", true)) mask |= ACL_PROF_TASK_MEMORY;
+  if (SwitchOn(p, "runtime_api", false)) mask |= ACL_PROF_RUNTIME_API;
+  if (SwitchOn(p, "task_memory", false)) mask |= ACL_PROF_TASK_MEMORY;
   if (SwitchOn(p, "msproftx", false)) mask |= ACL_PROF_MSPROFTX;
   std::string output;
   if (p.contains("output") && p["output"].is_string()) output = p["output"].get<std::string>();

@@ -15,8 +15,11 @@ enum class RecordType : uint8_t {
   kMark = 4,       // msproftx instant marker: t0, a = string id of the message, stream (or -1)
   kRange = 5,      // msproftx range (push/pop or start/stop): t0..t1, a = string id
   kMemory = 6,     // device memory in use after an allocation or free: t0, a = bytes in use, b = delta
-  kTaskName = 7,   // names task `task_id` (kernels, operators): a = string id
+  kTaskName = 7,   // names task `task_id` (kernels, operators): a = string id, b = a kernel's block count
   kStep = 8,       // aclprofGetStepTimestamp: t0, a = step index, b = tag (0 start, 1 end)
+  kOpInfo = 9,     // an operator task `task_id` (aclop*, aclnn*, CBLAS): a = string id of its name, b = string
+                   // id of "<op type>|<block num>|<inputs>|<outputs>", tensors ';'-separated, each
+                   // "<aclDataType>:<aclFormat>:<dims, comma-separated>" (what op_summary shows)
 };
 
 struct Record {

@@ -72,6 +72,9 @@ KindInfo DescribeKind(hal::TaskKind kind) {
     case hal::TaskKind::kValueUpdate: return {"NOTIFY_RECORD", "SCHEDULER"};
     case hal::TaskKind::kLabelSet: return {"LABEL_SET", "SCHEDULER"};
     case hal::TaskKind::kLabelSwitch: return {"LABEL_SWITCH", "SCHEDULER"};
+    // Operators (named by their kOpInfo record) and the runtime's own compute steps.
+    case hal::TaskKind::kCompute: return {"COMPUTE", "AI_CORE"};
+    case hal::TaskKind::kKernel: return {"KERNEL", "AI_CORE"};
     default: break;
   }
   // Compute work (kernels, operators) and kinds added after this table: the AI-core engine.
@@ -537,6 +540,7 @@ void ProfRecordSubmitSlow(int32_t device, int32_t stream, const hal::Task& task)
     n.tid = CurrentTid();
     n.t0 = NowNs();
     n.a = CachedNameId(kernel);
+    n.b = task.kernel->num_blocks;  // op_summary's Block Num
     PushRecord(n);
   }
   Record r{};
@@ -584,6 +588,19 @@ void ProfNameTask(uint32_t task_id, std::string_view name) {
   r.tid = CurrentTid();
   r.t0 = NowNs();
   r.a = ProfString(name);
+  Push(r);
+}
+
+void ProfRecordOpInfo(uint32_t task_id, uint64_t name_id, uint64_t detail_id) {
+  if (!ProfOn(prof_bits::kAnyTaskTime)) return;
+  Record r{};
+  r.type = RecordType::kOpInfo;
+  r.stream = -1;
+  r.task_id = task_id;
+  r.tid = CurrentTid();
+  r.t0 = NowNs();
+  r.a = name_id;
+  r.b = detail_id;
   Push(r);
 }
 

@@ -115,6 +115,9 @@ void ProfRecordMemory(int32_t device, uint64_t bytes_in_use, int64_t delta);
 void ProfRecordApi(const char* name, uint64_t start_ns, uint64_t end_ns);
 // Names a task (kernels and operators call it at submission so the timeline shows their name).
 void ProfNameTask(uint32_t task_id, std::string_view name);
+// Describes operator task `task_id`: its name and the interned "<type>|<block num>|<inputs>|<outputs>"
+// string (prof_record.h, kOpInfo). Operators call it at submission (ops/op_prof.h builds the strings).
+void ProfRecordOpInfo(uint32_t task_id, uint64_t name_id, uint64_t detail_id);
 void ProfRecordMark(std::string_view message, int32_t stream);
 void ProfRecordRange(std::string_view message, uint64_t start_ns, uint64_t end_ns);
 void ProfRecordStep(uint64_t index, uint32_t tag, int32_t stream, uint64_t ns);

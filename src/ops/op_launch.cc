@@ -14,6 +14,7 @@
 #include "dfx/log.h"
 #include "hal/hal.h"
 #include "ops/op_dump.h"
+#include "ops/op_prof.h"
 
 namespace npurt::ops {
 namespace {
@@ -165,6 +166,7 @@ Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream, const 
   t.host_arg = r;
   t.cleanup = &FreeRecord;
   t.cleanup_arg = r;
+  TagOpTask(r->op, name, static_cast<uint32_t>(r->cores), &t);  // before Submit: the run may free r
   stream->Submit(t);
   return Status::Ok();
 }

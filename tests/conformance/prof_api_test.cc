@@ -14,13 +14,16 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "acl/acl_op.h"
 #include "acl/acl_prof.h"
 #include "mstx/ms_tools_ext.h"
 #include "profiling/aprof_pub.h"
+#include "kernel_test_util.h"
 #include "test_util.h"
 
 namespace cts {
@@ -36,7 +39,10 @@ struct RawRecord {  // docs/profiling.md "Raw data"
   uint64_t t0, t1, a, b;
 };
 static_assert(sizeof(RawRecord) == 48, "raw record");
-enum : uint8_t { kTask = 1, kSubmit = 2, kApi = 3, kMark = 4, kRange = 5, kMemory = 6, kTaskName = 7, kStep = 8 };
+enum : uint8_t { kTask = 1, kSubmit = 2, kApi = 3, kMark = 4, kRange = 5, kMemory = 6, kTaskName = 7, kStep = 8,
+                 kOpInfo = 9 };
+constexpr uint8_t kComputeKind = 11;  // hal::TaskKind::kCompute, the kind operators run as
+constexpr uint8_t kKernelKind = 12;   // hal::TaskKind::kKernel
 
 std::vector<std::string> ListDir(const std::string& dir, const std::string& prefix) {
   std::vector<std::string> out;
@@ -169,6 +175,123 @@ TEST_F(ProfTest, TaskTimeOnlyRecordsTasks) {
   EXPECT_EQ(0, n[kMark]) << "msproftx is off";
   EXPECT_EQ(0, n[kRange]);
   EXPECT_EQ(0, n[kMemory]) << "task memory is off";
+}
+
+// The interned strings of this process's session under <dir>/PROF_*/raw (strings.<pid>.tsv: "id\ttext").
+std::map<uint64_t, std::string> ReadStrings(const std::string& dir) {
+  std::map<uint64_t, std::string> out;
+  for (const auto& prof : ListDir(dir, "PROF_")) {
+    std::ifstream in(prof + "/raw/strings." + std::to_string(getpid()) + ".tsv");
+    std::string line;
+    while (std::getline(in, line)) {
+      const size_t tab = line.find('\t');
+      if (tab != std::string::npos) out[std::stoull(line.substr(0, tab))] = line.substr(tab + 1);
+    }
+  }
+  return out;
+}
+
+// Operator tasks carry their op type, shapes, data types and formats into the profile (op_summary), not
+// just their task kind: every aclopExecuteV2 Add is a kOpInfo record naming its task.
+TEST_F(ProfTest, OperatorTasksCarryTheirOpTypeAndTensors) {
+  std::mt19937 rng(static_cast<uint32_t>(::testing::UnitTest::GetInstance()->random_seed()) + 41);
+  const int64_t rows = 2 + static_cast<int64_t>(rng() % 30), cols = 1 + static_cast<int64_t>(rng() % 17);
+  const int runs = 2 + static_cast<int>(rng() % 4);
+  const int64_t dims[2] = {rows, cols};
+  const size_t n = static_cast<size_t>(rows * cols), bytes = n * sizeof(float);
+  std::uniform_real_distribution<float> uni(-8.0f, 8.0f);
+  std::vector<float> ha(n), hb(n), hc(n);
+  for (size_t i = 0; i < n; ++i) ha[i] = uni(rng), hb[i] = uni(rng);
+  const std::string dir = MakeTempDir("prof_ops");
+  ASSERT_ACL_OK(aclprofInit(dir.c_str(), dir.size()));
+  aclprofConfig* cfg = Config(ACL_PROF_TASK_TIME);
+  ASSERT_NE(nullptr, cfg);
+  ASSERT_ACL_OK(aclprofStart(cfg));
+  {
+    Stream s;
+    DevBuf a(bytes), b(bytes), c(bytes);
+    ASSERT_ACL_OK(a.Upload(ha.data(), bytes));
+    ASSERT_ACL_OK(b.Upload(hb.data(), bytes));
+    aclTensorDesc* in_desc[2] = {aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND),
+                                 aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND)};
+    aclTensorDesc* out_desc[1] = {aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND)};
+    aclDataBuffer* in_buf[2] = {aclCreateDataBuffer(a.get(), bytes), aclCreateDataBuffer(b.get(), bytes)};
+    aclDataBuffer* out_buf[1] = {aclCreateDataBuffer(c.get(), bytes)};
+    for (int i = 0; i < runs; ++i) {
+      EXPECT_ACL_OK(aclopExecuteV2("Add", 2, in_desc, in_buf, 1, out_desc, out_buf, nullptr, s));
+    }
+    EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+    ASSERT_ACL_OK(c.Download(hc.data(), bytes));
+    for (size_t i = 0; i < n; ++i) ASSERT_FLOAT_EQ(ha[i] + hb[i], hc[i]) << i;
+    for (auto* d : in_desc) aclDestroyTensorDesc(d);
+    aclDestroyTensorDesc(out_desc[0]);
+    for (auto* d : in_buf) EXPECT_ACL_OK(aclDestroyDataBuffer(d));
+    EXPECT_ACL_OK(aclDestroyDataBuffer(out_buf[0]));
+  }
+  ASSERT_ACL_OK(aclprofStop(cfg));
+  ASSERT_ACL_OK(aclprofDestroyConfig(cfg));
+  auto recs = ReadRecords(dir);
+  auto strings = ReadStrings(dir);
+  ASSERT_ACL_OK(aclprofFinalize());
+  std::map<uint32_t, uint8_t> task_kinds;
+  for (const auto& r : recs) {
+    if (r.type == kTask) task_kinds[r.task_id] = r.kind;
+  }
+  const std::string tensor = "0:2:" + std::to_string(rows) + "," + std::to_string(cols);  // ACL_FLOAT, ND
+  int ops = 0;
+  for (const auto& r : recs) {
+    if (r.type != kOpInfo) continue;
+    ++ops;
+    EXPECT_EQ("Add", strings[r.a]) << "the op's name";
+    const std::string detail = strings[r.b];
+    const std::string type_part = detail.substr(0, detail.find('|'));
+    EXPECT_EQ("Add", type_part) << detail;
+    const std::string tensors = detail.substr(detail.find('|', type_part.size() + 1));
+    EXPECT_EQ("|" + tensor + ";" + tensor + "|" + tensor, tensors) << "inputs | outputs: " << detail;
+    ASSERT_EQ(1u, task_kinds.count(r.task_id)) << "the op info names a task that ran: " << r.task_id;
+    EXPECT_EQ(kComputeKind, task_kinds[r.task_id]);
+  }
+  EXPECT_EQ(runs, ops) << "one op info record per aclopExecuteV2";
+}
+
+// A kernel launch names its task with the kernel's name and block count (op_summary's Op Name and Block
+// Num for kernels).
+class ProfKernelTest : public KernelTest {};
+
+TEST_F(ProfKernelTest, KernelTasksCarryTheirNameAndBlockCount) {
+  std::mt19937 rng(static_cast<uint32_t>(::testing::UnitTest::GetInstance()->random_seed()) + 7);
+  const uint32_t blocks = 1 + rng() % 40;
+  const std::string dir = MakeTempDir("prof_kernel");
+  ASSERT_ACL_OK(aclprofInit(dir.c_str(), dir.size()));
+  aclprofConfig* cfg = Config(ACL_PROF_TASK_TIME);
+  ASSERT_NE(nullptr, cfg);
+  ASSERT_ACL_OK(aclprofStart(cfg));
+  {
+    Stream s;
+    DevBuf out(3 * blocks * sizeof(uint32_t));
+    std::vector<uint8_t> args = ArgBlock().Add(out.get()).Add(uint32_t{0}).Bytes();
+    ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Func("cts_block_ids"), blocks, s, nullptr, args.data(), args.size(),
+                                                nullptr, 0));
+    ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+    const std::vector<uint32_t> ids = FromDevice<uint32_t>(out, 3 * blocks);
+    for (uint32_t i = 0; i < blocks; ++i) ASSERT_EQ(i, ids[3 * i]) << "block " << i << " ran";
+  }
+  ASSERT_ACL_OK(aclprofStop(cfg));
+  ASSERT_ACL_OK(aclprofDestroyConfig(cfg));
+  auto recs = ReadRecords(dir);
+  auto strings = ReadStrings(dir);
+  ASSERT_ACL_OK(aclprofFinalize());
+  int named = 0;
+  for (const auto& r : recs) {
+    if (r.type != kTaskName) continue;
+    ++named;
+    EXPECT_EQ("cts_block_ids", strings[r.a]);
+    EXPECT_EQ(blocks, r.b) << "the launch's block count";
+    bool ran = false;
+    for (const auto& t : recs) ran |= t.type == kTask && t.task_id == r.task_id && t.kind == kKernelKind;
+    EXPECT_TRUE(ran) << "the name record names a kernel task that ran";
+  }
+  EXPECT_EQ(1, named);
 }
 
 TEST_F(ProfTest, MsproftxAndMemoryWithoutTasks) {
@@ -426,12 +549,16 @@ TEST_F(ProfTest, MsprofEnvironmentStartsProfilingAtLoad) {
   EXPECT_NE(std::string::npos, text.str().find("\"lost\":0")) << text.str();
 }
 
-TEST_F(ProfTest, AclInitJsonProfilerSection) {
+class ProfJsonTest : public ProfTest, public ::testing::WithParamInterface<const char*> {};
+
+// task_time takes CANN's values: on, l1 (the same) and l0.
+TEST_P(ProfJsonTest, AclInitJsonProfilerSection) {
   const std::string out = MakeTempDir("prof_json");
   const std::string json_path = out + "/acl.json";
   {
     std::ofstream f(json_path);
-    f << "{\"profiler\": {\"switch\": \"on\", \"output\": \"" << out << "\", \"task_time\": \"on\"}}";
+    f << "{\"profiler\": {\"switch\": \"on\", \"output\": \"" << out << "\", \"task_time\": \"" << GetParam()
+      << "\"}}";
   }
   ChildResult r = RunChild("prof_command_mode", {{"PROF_TEST_JSON", json_path}});
   ASSERT_EQ(0, r.exit_code) << r.output;
@@ -446,6 +573,7 @@ TEST_F(ProfTest, AclInitJsonProfilerSection) {
   while (in.read(reinterpret_cast<char*>(&rec), sizeof rec)) tasks += rec.type == kTask;
   EXPECT_EQ(1, tasks);
 }
+INSTANTIATE_TEST_SUITE_P(TaskTimeLevels, ProfJsonTest, ::testing::Values("on", "l1", "l0"));
 
 // A profiled process that forks: each process writes its own records (no device use after fork).
 CTS_CHILD(prof_fork) {

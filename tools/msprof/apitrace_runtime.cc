@@ -32,7 +32,6 @@ struct Sink {
   std::mutex mu;
   std::FILE* file = nullptr;
   bool acl_on = false;
-  bool rt_on = false;
   bool ready = false;
 };
 
@@ -44,7 +43,6 @@ Sink& TheSink() {
     uint64_t mask = 0x101;
     if (const char* m = std::getenv("NPURT_PROF_MASK")) mask = std::strtoull(m, nullptr, 0);
     s->acl_on = (mask & 0x1) != 0;
-    s->rt_on = (mask & 0x100) != 0;
     const std::string pid = std::to_string(getpid());
     s->file = std::fopen((std::string(dir) + "/apitrace." + pid + ".bin").c_str(), "ae");
     if (std::FILE* names = std::fopen((std::string(dir) + "/apitrace_names." + pid + ".tsv").c_str(), "we")) {
@@ -106,14 +104,26 @@ void* Resolve(const char* name) {
   return p;
 }
 
+// Depth of acl* calls on this thread. Only the outermost call is the program's: the runtime calls its own
+// exported functions too (aclopExecuteV2 reads its buffers with aclGetDataBufferAddr), and through the PLT
+// those calls land here; they are part of the outer call's time, not calls of the program.
+namespace {
+thread_local int g_depth = 0;
+}  // namespace
+
 uint64_t Start(int runtime_api) {
+  if (g_depth++ > 0) return 0;
   Sink& s = TheSink();
-  if (!s.ready || !(runtime_api ? s.rt_on : s.acl_on)) return 0;
+  // Every acl* entry point is CANN's AscendCL level (--ascendcl). aclrt* calls are AscendCL API too: CANN's
+  // Runtime level (--runtime-api) is the rt* layer below them, which npurt does not have.
+  (void)runtime_api;
+  if (!s.ready || !s.acl_on) return 0;
   return NowNs();
 }
 
 void End(int index, int runtime_api, uint64_t start_ns) {
   (void)runtime_api;
+  --g_depth;
   if (start_ns == 0) return;
   ThreadBuffer& b = Mine();
   Record r{};

@@ -12,7 +12,8 @@ extern const char* const kNames[];
 extern const int kNameCount;
 
 void* Resolve(const char* name);
-// Returns the start time, or 0 when this kind of API is not being recorded.
+// Returns the start time, or 0 when API calls are not being recorded (ACL_PROF_ACL_API off). runtime_api is
+// 1 for aclrt* calls; they are CANN's AscendCL level too, recorded under the same switch.
 uint64_t Start(int runtime_api);
 void End(int index, int runtime_api, uint64_t start_ns);
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates the API tracer, libnpurt_apitrace.so: one wrapper per exported ACL function (the list of
 tools/gen_api.py) that times the call and forwards it to the real function (dlsym RTLD_NEXT). msprof
-LD_PRELOADs it when host API data (--ascendcl / --runtime-api) is collected; nothing is recorded unless
+LD_PRELOADs it when AscendCL API data (--ascendcl) is collected; nothing is recorded unless
 NPURT_PROF_RAW_DIR is set, so a stray preload only costs a clock read per call.
 
   gen_apitrace.py --root REPO --out FILE.cc

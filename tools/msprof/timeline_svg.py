@@ -1,8 +1,8 @@
-"""Renders an msprof timeline.json (Chrome trace) as a self-contained HTML page with one SVG: a row per
-track (host threads, then per device its streams and engines), task slices labelled and coloured by
-name, launch and event flows as arrows, the memory counter as a step line, msproftx marks and ranges.
-No scripts, no network: it opens anywhere and renders headless (the README screenshot). For traces of
-more than MAX_SLICES slices use Perfetto instead. Standard library only."""
+"""Renders an msprof timeline (msprof_{ts}.json, a Chrome trace) as a self-contained HTML page with one
+SVG: a row per track (host threads, then per device its streams and engines), task slices labelled and
+coloured by name, launch and event flows as arrows, the memory counter as a step line, msproftx marks and
+ranges. No scripts, no network: it opens anywhere and renders headless (the README screenshot). For
+traces of more than MAX_SLICES slices use Perfetto instead. Standard library only."""
 
 import html
 
@@ -143,3 +143,30 @@ def render(trace, title="npurt timeline", width=1400):
     out.append("</svg>")
     return ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>%s</title></head>"
             "<body style='margin:0'>%s</body></html>\n" % (html.escape(title), "\n".join(out)))
+
+
+def main(argv):
+    """timeline_svg.py TRACE.json OUT.svg [--width N] [--title T]: the bare SVG of a timeline, e.g. for
+    `rsvg-convert -b white OUT.svg -o OUT.png` (librsvg2-bin), as docs/images/timeline.png was made."""
+    import argparse
+    import json
+    ap = argparse.ArgumentParser(prog="timeline_svg.py", description=main.__doc__)
+    ap.add_argument("trace")
+    ap.add_argument("out")
+    ap.add_argument("--width", type=int, default=1400)
+    ap.add_argument("--title", default="npurt timeline")
+    args = ap.parse_args(argv)
+    with open(args.trace) as f:
+        page = render(json.load(f), args.title, args.width)
+    if page is None:
+        print("timeline_svg.py: no timed events, or more than %d slices" % MAX_SLICES)
+        return 1
+    svg = page[page.index("<svg"):page.rindex("</svg>") + len("</svg>")]
+    with open(args.out, "w") as f:
+        f.write(svg + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,24 @@
+// Operator tasks in the profile: what op_summary shows for a task of aclop*, aclnn* or CBLAS (its op
+// type, name, shapes, data types and formats) instead of the bare task kind.
+#pragma once
+
+#include <cstdint>
+
+#include "dfx/profiler.h"
+#include "hal/hal.h"
+#include "ops/op_compiler.h"
+
+namespace npurt::ops {
+
+// Records the description of `op`'s run as task `task` (reserving the task's id if it has none yet). Call
+// it only while task time is collected (the inline guard below); `name` may be null (then the op type).
+void TagOpTaskSlow(const CompiledOpRef& op, const char* name, uint32_t block_num, hal::Task* task);
+
+inline void TagOpTask(const CompiledOpRef& op, const char* name, uint32_t block_num, hal::Task* task) {
+  if (dfx::ProfOn(dfx::prof_bits::kAnyTaskTime)) [[unlikely]] TagOpTaskSlow(op, name, block_num, task);
+}
+
+// "<op type>|<block num>|<inputs>|<outputs>" (the kOpInfo detail string of dfx/prof_record.h).
+std::string OpProfileDetail(const CompiledOp& op, uint32_t block_num);
+
+}  // namespace npurt::ops
