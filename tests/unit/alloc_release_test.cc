@@ -108,9 +108,9 @@ TEST(AllocatorFastPaths, TouchOnlyTheThreadCache) {
   EXPECT_EQ(4608u, d->caching().Stats().thread_cached_bytes);
   EXPECT_FALSE(d->FreeCached(p)) << "a double free is left to Free ...";
   EXPECT_EQ(ACL_ERROR_RT_MEMORY_FREE, d->Free(p, {}).code()) << "... which reports it";
-  EXPECT_EQ(nullptr, d->AllocateCached(4096, ACL_MEM_MALLOC_HUGE_ONLY, true, nullptr)) << "huge pages: not cached";
+  EXPECT_EQ(nullptr, d->AllocateCached(4096, /*HUGE_ONLY*/ 1, true, nullptr)) << "huge pages: not cached";
   EXPECT_EQ(nullptr, d->AllocateCached(8192, 0, true, nullptr)) << "another size class";
-  void* q = d->AllocateCached(4090, ACL_MEM_MALLOC_NORMAL_ONLY, true, reinterpret_cast<Context*>(&owner));
+  void* q = d->AllocateCached(4090, /*NORMAL_ONLY*/ 2, true, reinterpret_cast<Context*>(&owner));
   EXPECT_EQ(p, q) << "4090 B with padding is the same 4608 B block";
   LiveAllocation live;
   ASSERT_TRUE(d->LookupBlock(q, &live));
