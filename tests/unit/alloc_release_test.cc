@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "acl/acl_base_rt.h"
@@ -131,6 +133,40 @@ TEST(AllocatorFastPaths, TouchOnlyTheThreadCache) {
   EXPECT_FALSE(d->FreeCached(&not_device));
   ASSERT_TRUE(d->Free(q, {}).ok());
   EXPECT_EQ(0u, d->caching().Stats().total.allocated);
+}
+
+TEST(AllocatorFastPaths, ConcurrentDoubleFreesHaveOneWinner) {
+  // Two threads free the same block at once, through the fast path or Free: exactly one succeeds, and
+  // the accounts stay exact (a block in two caches, or in a cache and the pool, would break them).
+  auto d = MakeDevice(64 * kMiB, TestConfig(/*thread_cache=*/true));
+  constexpr int kRounds = 2000;
+  void* slot = nullptr;            // the round's block, published by `posted`
+  std::atomic<int> posted{-1}, arrived{0}, wins{0}, round_done{0};
+  auto racer = [&](int who) {
+    for (int round = 0; round < kRounds; ++round) {
+      while (posted.load(std::memory_order_acquire) != round) std::this_thread::yield();
+      void* p = slot;
+      arrived.fetch_add(1);
+      while (arrived.load() < (round + 1) * 2) std::this_thread::yield();  // both start together
+      const bool fast = ((round + who) & 1) == 0;
+      const bool ok = fast ? (d->FreeCached(p) || d->Free(p, {}).ok()) : d->Free(p, {}).ok();
+      if (ok) wins.fetch_add(1);
+      round_done.fetch_add(1);
+    }
+  };
+  std::thread a(racer, 0), b(racer, 1);
+  for (int round = 0; round < kRounds; ++round) {
+    slot = MustAlloc(*d, 512 + static_cast<size_t>(round % 8) * 512);
+    posted.store(round, std::memory_order_release);
+    while (round_done.load() != (round + 1) * 2) std::this_thread::yield();
+  }
+  a.join();
+  b.join();
+  EXPECT_EQ(kRounds, wins.load()) << "one winner per block";
+  EXPECT_EQ(0u, d->caching().Stats().total.live_blocks);
+  EXPECT_EQ(0u, d->UsedBytes());
+  const Status check = d->caching().CheckInvariants();
+  EXPECT_TRUE(check.ok()) << check.message();
 }
 
 TEST(AllocatorFastPaths, OffWithoutTheThreadCache) {
