@@ -7,6 +7,11 @@
 //                       over the cached pair; target >= 100
 // frag_ratio_<trace>    peak reserved / peak allocated replaying bench/traces/<trace>.trace with expandable
 //                       segments (target <= 1.15); frag_ratio_<trace>_fixed without them
+// frag_ratio_devlog_default
+//                       the devlog pattern (8 x 16 MiB, then 4 x 32 MiB, and the reverse) through the public
+//                       API in the configuration NPURT_ALLOC_CONF gives (the default when unset): the most
+//                       memory aclrtGetMemInfo shows in use over the most live bytes (target <= 1.15);
+//                       physical_ratio is the same with every physical page the device holds, cache included
 #include <algorithm>
 #include <atomic>
 #include <string>
@@ -141,6 +146,61 @@ void Fragmentation(benchmark::State& state, const std::string& trace_name, bool 
   state.counters["peak_reserved_mib"] = static_cast<double>(r.peak_reserved) / double(1 << 20);
   state.counters["replay_ns_per_event"] = r.ns_per_event;
 }
+
+// The current value of the aclrtGetMemUsageInfo row `name` of `device`.
+uint64_t UsageRow(int32_t device, const char* name) {
+  aclrtMemUsageInfo rows[32];
+  size_t n = 0;
+  BENCH_CHECK(aclrtGetMemUsageInfo(device, rows, 32, &n));
+  for (size_t i = 0; i < n; ++i) {
+    if (std::string(rows[i].name) == name) return rows[i].curMemSize;
+  }
+  return 0;
+}
+
+void FragmentationDefault(benchmark::State& state) {
+  // On the last device, unused by the other benchmarks of this binary, so that its cache starts empty.
+  uint32_t count = 0;
+  BENCH_CHECK(aclrtGetDeviceCount(&count));
+  const auto device = static_cast<int32_t>(count - 1);
+  aclrtContext previous = nullptr;
+  (void)aclrtGetCurrentContext(&previous);
+  BENCH_CHECK(aclrtSetDevice(device));
+  constexpr size_t kMiB = size_t(1) << 20;
+  size_t free0 = 0, total = 0;
+  BENCH_CHECK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+  const uint64_t physical0 = UsageRow(device, "device_physical");
+  uint64_t peak_used = 0, peak_physical = 0, peak_live = 0;
+  auto sample = [&](uint64_t live) {
+    size_t free = 0;
+    BENCH_CHECK(aclrtGetMemInfo(ACL_HBM_MEM, &free, &total));
+    peak_used = std::max<uint64_t>(peak_used, free0 > free ? free0 - free : 0);
+    const uint64_t physical = UsageRow(device, "device_physical");
+    peak_physical = std::max<uint64_t>(peak_physical, physical > physical0 ? physical - physical0 : 0);
+    peak_live = std::max(peak_live, live);
+  };
+  for (auto _ : state) {
+    for (const size_t first : {16 * kMiB, 32 * kMiB}) {
+      for (const size_t size : {first, first == 16 * kMiB ? 32 * kMiB : 16 * kMiB}) {
+        std::vector<void*> blocks;
+        for (size_t i = 0; i < 128 * kMiB / size; ++i) {
+          void* p = nullptr;
+          BENCH_CHECK(aclrtMalloc(&p, size, ACL_MEM_MALLOC_HUGE_FIRST));
+          blocks.push_back(p);
+          sample(blocks.size() * size);
+        }
+        for (void* p : blocks) BENCH_CHECK(aclrtFree(p));
+        sample(0);
+      }
+    }
+  }
+  BENCH_CHECK(aclrtResetDevice(device));
+  if (previous != nullptr) BENCH_CHECK(aclrtSetCurrentContext(previous));
+  state.counters["p50_ns"] = static_cast<double>(peak_used) / static_cast<double>(peak_live);  // the key is the ratio
+  state.counters["physical_ratio"] = static_cast<double>(peak_physical) / static_cast<double>(peak_live);
+  state.counters["peak_live_mib"] = static_cast<double>(peak_live) / double(kMiB);
+}
+BENCHMARK(FragmentationDefault)->Name("frag_ratio_devlog_default")->Iterations(1);
 
 const bool registered = [] {
   for (const char* trace : {"devlog", "kv_cache", "random"}) {

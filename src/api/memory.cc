@@ -6,6 +6,7 @@
 
 #include "acl/acl.h"
 #include "api/api_common.h"
+#include "core/alloc_stream_fence.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/graph_capture.h"
@@ -22,6 +23,15 @@ using npurt::core::Runtime;
 namespace {
 
 aclError Allocate(const char* fn, void** devPtr, size_t size, uint32_t policy, bool pad = true) {
+  // Fast path (issue 14: within 2x glibc's malloc): a block of this thread's cache, no Status built.
+  if (devPtr != nullptr) [[likely]] {
+    if (npurt::core::Context* ctx = npurt::core::CurrentContext()) [[likely]] {
+      if (void* p = ctx->device()->allocator().AllocateCached(size, policy, pad, ctx)) {
+        *devPtr = p;
+        return ACL_SUCCESS;
+      }
+    }
+  }
   if (devPtr == nullptr) return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "devPtr is a null pointer"));
   if (size == 0) return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "size is 0"));
   // The page-size policy (low byte) picks the pool (normal / huge / 1 GiB pages); bandwidth and
@@ -120,7 +130,16 @@ aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocP
   return aclrtMallocWithCfg(devPtr, size, policy, cfg);
 }
 
-aclError aclrtFree(void* devPtr) { return FreeDevice(__func__, devPtr, false); }
+aclError aclrtFree(void* devPtr) {
+  // Fast path: a small block no stream may still use goes to this thread's cache, no Status built.
+  if (npurt::core::Device* dev = Runtime::Get().DeviceOwning(devPtr)) [[likely]] {
+    if (!npurt::core::AnyStreamBusy(dev) && dev->allocator().FreeCached(devPtr)) {
+      npurt::core::ManagedRegistry::Get().Forget(devPtr);
+      return ACL_SUCCESS;
+    }
+  }
+  return FreeDevice(__func__, devPtr, false);
+}
 
 aclError aclrtFreeWithDevSync(void* devPtr) { return FreeDevice(__func__, devPtr, true); }
 
@@ -219,11 +238,14 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "memory attribute {} is invalid", int(attr)));
   }
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
-  // The sim has one kind of device memory; every attribute reports it. Memory held by the allocator
-  // (live or cached) counts as used.
-  const npurt::core::AllocatorStats s = ctx->device()->allocator().Stats();
-  *total = s.total;
-  *free = s.total - s.reserved;
+  // The sim has one kind of device memory; every attribute reports it. As on CANN, memory released with
+  // aclrtFree (or reclaimed with its context) is free: the allocator's idle cache counts as free, since
+  // any allocation that needs it gets it back (docs/memory.md, "What aclrtGetMemInfo reports").
+  npurt::core::DeviceAllocator& a = ctx->device()->allocator();
+  const uint64_t capacity = a.memory().capacity();
+  const uint64_t used = std::min(a.UsedBytes(), capacity);
+  *total = capacity;
+  *free = capacity - used;
   return ACL_SUCCESS;
 }
 

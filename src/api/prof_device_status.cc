@@ -69,7 +69,7 @@ void Publish() {
     st.aicore_count = d->hal()->info().aicore_count;
     const core::AllocatorStats a = d->allocator().Stats();
     st.memory_total = a.total;
-    st.memory_used = a.live;
+    st.memory_used = d->allocator().UsedBytes();  // what aclrtGetMemInfo reports as used
     st.memory_reserved = a.reserved;
     st.streams = static_cast<uint32_t>(d->Streams().size());
     st.busy_percent = static_cast<uint32_t>(DeviceBusyPercent(d->id()));

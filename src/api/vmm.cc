@@ -135,9 +135,14 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrt
   NPURT_API_NOT_NULL(handle);
   if (flags != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flags must be 0, not {}", flags));
   NPURT_API_ASSIGN(checked, CheckProps(prop));
-  NPURT_API_ASSIGN(p, PhysicalMemory::Allocate(&checked.first->allocator().memory(), checked.first->id(), size,
-                                               checked.second, ToProps(*prop)));
-  *handle = p;
+  npurt::core::DeviceAllocator& allocator = checked.first->allocator();
+  auto p = PhysicalMemory::Allocate(&allocator.memory(), checked.first->id(), size, checked.second, ToProps(*prop));
+  // aclrtGetMemInfo counts the allocators' idle cache as free: give it back and try once more.
+  if (!p.ok() && p.status().code() == ACL_ERROR_RT_MEMORY_ALLOCATION && allocator.ReleaseIdleMemory()) {
+    p = PhysicalMemory::Allocate(&allocator.memory(), checked.first->id(), size, checked.second, ToProps(*prop));
+  }
+  if (!p.ok()) return npurt::api::Report(__func__, p.status());
+  *handle = p.value();
   return ACL_SUCCESS;
 }
 

@@ -118,17 +118,30 @@ StatusOr<void*> CachingAllocator::Allocate(const AllocRequest& r) {
   const PageKind kind = alloc::PageKindForPolicy(r.policy, block_size);
   if (tls_slot_ >= 0 && r.stream == 0 && !r.fresh_serial && kind == PageKind::kNormal &&
       block_size <= alloc::kThreadCacheLimit) {
-    ThreadCache* tc = LocalCache();
-    if (Block* b = tc->Pop(block_size)) {
-      b->requested.store(r.size, std::memory_order_relaxed);
-      b->owner.store(r.owner, std::memory_order_relaxed);
-      b->state.store(BlockState::kLive, std::memory_order_release);
-      tc->CountAlloc(block_size, true);
-      if (options_.config.debug_checks) [[unlikely]] CheckIfEnabled();
-      return reinterpret_cast<void*>(b->addr);
-    }
+    if (void* p = PopCached(block_size, r.size, r.owner)) return p;
   }
   return AllocateSlow(r, block_size, kind);
+}
+
+void* CachingAllocator::AllocateCached(size_t size, uint32_t policy, bool pad, void* owner) {
+  if (tls_slot_ < 0 || size == 0 || size > alloc::kThreadCacheLimit) return nullptr;
+  const size_t block_size = alloc::BlockSizeFor(alloc::NeedFor(size, pad), options_.config.roundup_power2_divisions);
+  if (block_size > alloc::kThreadCacheLimit || alloc::PageKindForPolicy(policy, block_size) != PageKind::kNormal) {
+    return nullptr;
+  }
+  return PopCached(block_size, size, owner);
+}
+
+void* CachingAllocator::PopCached(size_t block_size, size_t size, void* owner) {
+  ThreadCache* tc = LocalCache();
+  Block* b = tc->Pop(block_size);
+  if (b == nullptr) return nullptr;
+  b->requested.store(size, std::memory_order_relaxed);
+  b->owner.store(owner, std::memory_order_relaxed);
+  b->state.store(BlockState::kLive, std::memory_order_release);
+  tc->CountAlloc(block_size, true);
+  if (options_.config.debug_checks) [[unlikely]] CheckIfEnabled();
+  return reinterpret_cast<void*>(b->addr);
 }
 
 StatusOr<void*> CachingAllocator::AllocateSlow(const AllocRequest& r, size_t block_size, PageKind kind) {
@@ -386,6 +399,13 @@ Status CachingAllocator::Commit(Pool& pool, Block* b, size_t size) {
 
 void CachingAllocator::ReleaseAndRetryPrep() {
   // This thread's cache goes back now; other threads return theirs at their next call.
+  ReturnLocalCacheLocked();
+  flush_epoch_.fetch_add(1, std::memory_order_relaxed);
+  ReclaimPending();
+  ReleaseIdle(0, false);
+}
+
+void CachingAllocator::ReturnLocalCacheLocked() {
   if (tls_slot_ >= 0) {
     ThreadCache* tc = ThreadCacheSlot(tls_slot_);
     if (tc != nullptr && tc->owner() == this) {
@@ -402,33 +422,64 @@ void CachingAllocator::ReleaseAndRetryPrep() {
       counters_.thread_cache_hits += hits;
     }
   }
-  flush_epoch_.fetch_add(1, std::memory_order_relaxed);
-  ReclaimPending();
-  ReleaseIdle(0, false);
+}
+
+uint64_t CachingAllocator::SettleAndCountIdle() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ReturnLocalCacheLocked();
+  if (!pending_.empty()) ReclaimPending();
+  CheckLocked();
+  return IdleBytesLocked();
+}
+
+uint64_t CachingAllocator::IdleBytesLocked() const {
+  uint64_t idle = 0;
+  for (const auto& kind_pools : pools_) {
+    for (const Pool& pool : kind_pools) {
+      for (const Segment* seg : pool.segments) {
+        if (seg->expandable) {
+          idle += static_cast<uint64_t>(seg->idle.size()) * alloc::kPage;
+        } else if (seg->first->next == nullptr && seg->first->state.load(std::memory_order_relaxed) == BlockState::kFree) {
+          idle += seg->size;
+        }
+      }
+    }
+  }
+  return idle;
 }
 
 // ---- free ------------------------------------------------------------------------------------------
 
+bool CachingAllocator::FreeCached(uintptr_t addr, Segment* seg) {
+  return tls_slot_ >= 0 && seg->small && seg->pool->kind == PageKind::kNormal && PushCached(addr, seg);
+}
+
+bool CachingAllocator::PushCached(uintptr_t addr, Segment* seg) {
+  Block* b = index_->StartAt(addr);
+  if (b == nullptr || b->state.load(std::memory_order_acquire) != BlockState::kLive || b->addr != addr ||
+      b->size > alloc::kThreadCacheLimit || b->stream != 0) {
+    return false;
+  }
+  ThreadCache* tc = LocalCache();
+  BlockState expect = BlockState::kLive;
+  // The claim: of two threads freeing the same block, one wins; the other takes Free, which reports it.
+  if (!b->state.compare_exchange_strong(expect, BlockState::kThreadCached, std::memory_order_acq_rel)) return false;
+  b->owner.store(nullptr, std::memory_order_relaxed);
+  if (tc->Push(b)) {
+    tc->CountFree(b->size);
+  } else {
+    Block* one = b;
+    ReturnFromThreadCache(&one, 1, -static_cast<int64_t>(b->size), 0, 1, 0);
+  }
+  if (options_.config.debug_checks) [[unlikely]] CheckIfEnabled();
+  return true;
+}
+
 Status CachingAllocator::Free(uintptr_t addr, Segment* seg, const StreamFence* fences, size_t fence_count,
                               uintptr_t stream_key) {
-  if (tls_slot_ >= 0 && fence_count == 0 && stream_key == 0 && seg->small && seg->pool->kind == PageKind::kNormal) {
-    Block* b = index_->StartAt(addr);
-    if (b != nullptr && b->state.load(std::memory_order_acquire) == BlockState::kLive && b->addr == addr &&
-        b->size <= alloc::kThreadCacheLimit && b->stream == 0) {
-      ThreadCache* tc = LocalCache();
-      BlockState expect = BlockState::kLive;
-      if (b->state.compare_exchange_strong(expect, BlockState::kThreadCached, std::memory_order_acq_rel)) {
-        b->owner.store(nullptr, std::memory_order_relaxed);
-        if (tc->Push(b)) {
-          tc->CountFree(b->size);
-        } else {
-          Block* one = b;
-          ReturnFromThreadCache(&one, 1, -static_cast<int64_t>(b->size), 0, 1, 0);
-        }
-        if (options_.config.debug_checks) [[unlikely]] CheckIfEnabled();
-        return Status::Ok();
-      }
-    }
+  if (tls_slot_ >= 0 && fence_count == 0 && stream_key == 0 && seg->small && seg->pool->kind == PageKind::kNormal &&
+      PushCached(addr, seg)) {
+    return Status::Ok();
   }
   std::lock_guard<std::mutex> lock(mu_);
   Pool& pool = *seg->pool;

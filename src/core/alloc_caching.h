@@ -143,6 +143,12 @@ class CachingAllocator {
   CachingAllocator& operator=(const CachingAllocator&) = delete;
 
   StatusOr<void*> Allocate(const AllocRequest& request);
+  // aclrtMalloc's fast path: a block of the calling thread's cache for a plain request (no stream, no
+  // fresh serial) of `size` bytes, or nullptr when there is none (the caller then takes Allocate).
+  void* AllocateCached(size_t size, uint32_t policy, bool pad, void* owner);
+  // aclrtFree's fast path, for a block no stream may still use (no fences): true if the live small block
+  // at `addr` went to the calling thread's cache; false changes nothing (the caller then takes Free).
+  bool FreeCached(uintptr_t addr, Segment* segment);
   // Frees the block starting at `addr` (which lies in `segment`, one of ours). With fences that have not
   // passed the block is pending; `stream_key` != 0 makes it reusable at once on that stream.
   Status Free(uintptr_t addr, Segment* segment, const StreamFence* fences, size_t fence_count, uintptr_t stream_key);
@@ -155,6 +161,10 @@ class CachingAllocator {
   void Trim(uint64_t keep);
   // Moves every pending block whose fences passed to the free pools.
   void ReclaimPending();
+  // Bytes Trim(0) would give back now: idle linear segments and idle mapped pages of expandable ones,
+  // once the calling thread's cache is returned and pending frees whose streams passed are reclaimed
+  // (both done here). aclrtGetMemInfo counts them as free: any allocation that needs them gets them.
+  uint64_t SettleAndCountIdle();
   // Waits on the host until every pending free's streams passed it, then reclaims them (a pool being
   // released: its memory must not go back while a stream may still use it).
   void WaitForPendingFrees();
@@ -201,6 +211,8 @@ class CachingAllocator {
   Status UnmapPage(Segment* seg, size_t page);
   void TouchPages(Segment* seg, const Block* b, int delta);
   void ReleaseAndRetryPrep();
+  void ReturnLocalCacheLocked();
+  uint64_t IdleBytesLocked() const;
   void MakeFree(Block* b);
   void Index(Block* b);
   void Unindex(Block* b);
@@ -221,6 +233,8 @@ class CachingAllocator {
   Status CheckInvariantsLocked() const;
   Status FreeError(uintptr_t addr, const Pool& pool) const;
   ThreadCache* LocalCache();
+  void* PopCached(size_t block_size, size_t size, void* owner);
+  bool PushCached(uintptr_t addr, Segment* seg);
 
   DeviceMemory* const memory_;
   SegmentIndex* const index_;

@@ -55,6 +55,7 @@ StatusOr<AllocatorConfig> ParseAllocatorConfig(std::string_view text) {
     uint64_t n = 0;
     if (key == "expandable_segments") {
       NPURT_RETURN_IF_ERROR(ParseBool(key, value, &c.expandable_segments));
+      c.expandable_segments_set = true;
     } else if (key == "max_split_size_mb") {
       // Below the large-segment size the knob would forbid splitting ordinary segments (PyTorch's limit).
       NPURT_RETURN_IF_ERROR(ParseUint(key, value, 20, 1ull << 30, &n));

@@ -3,7 +3,9 @@
 // The variable follows PYTORCH_NPU_ALLOC_CONF's syntax: comma-separated `key:value` pairs, e.g.
 //   NPURT_ALLOC_CONF=expandable_segments:True,max_split_size_mb:256,garbage_collection_threshold:0.8
 // Keys (docs/memory.md has the full story):
-//   expandable_segments:True|False   segments are address reservations grown page by page (default False)
+//   expandable_segments:True|False   segments are address reservations grown page by page (default True:
+//                                    on the simulated device mapping a page is cheap, and fixed segments
+//                                    fragment; False gives PyTorch's classic fixed segments)
 //   max_split_size_mb:N              cached blocks larger than N MiB are never split (N >= 20; default off)
 //   garbage_collection_threshold:F   0 < F < 1: above F x capacity reserved, release idle cached
 //                                    segments before reserving new ones (default off)
@@ -29,7 +31,11 @@
 namespace npurt::core {
 
 struct AllocatorConfig {
-  bool expandable_segments = false;
+  bool expandable_segments = true;
+  // NPURT_ALLOC_CONF named expandable_segments. Stream-ordered pools (aclrtMemPool) use expandable
+  // segments only then: each expandable pool reserves window addresses of 1.5x its size per page kind,
+  // and the window (8x the device) must also serve the default allocator, VMM and IPC imports.
+  bool expandable_segments_set = false;
   uint64_t max_split_size = UINT64_MAX;  // bytes
   double gc_threshold = 0.0;             // 0 = off
   uint64_t large_segment_size = 20ull << 20;

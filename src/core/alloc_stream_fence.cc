@@ -87,6 +87,15 @@ void CollectBusyFences(Device* device, std::vector<StreamFence>* out) {
   AppendBusy(*SnapshotFor(Local(), device), out);
 }
 
+bool AnyStreamBusy(Device* device) {
+  for (const Ref<Stream>& s : SnapshotFor(Local(), device)->streams) {
+    hal::Queue* q = s->queue();
+    const uint64_t submitted = q->submitted();  // first, as in AppendBusy
+    if (q->completed() < submitted) return true;
+  }
+  return false;
+}
+
 const StreamFence* BusyFences(Device* device, size_t* count) {
   ThreadFences& t = Local();
   t.busy.clear();

@@ -31,5 +31,7 @@ void CollectBusyFences(Device* device, std::vector<StreamFence>* out);
 // The same into a buffer of the calling thread, valid until its next call: the hot path of aclrtFree
 // (one thread-local access, no allocation once the buffer has grown).
 const StreamFence* BusyFences(Device* device, size_t* count);
+// True if some stream of `device` has queued work (BusyFences would return any): aclrtFree's fast path.
+bool AnyStreamBusy(Device* device);
 
 }  // namespace npurt::core

@@ -79,6 +79,11 @@ class DeviceAllocator {
   // Allocates from `allocator` (the default one or a pool of this device). When it is out of memory, every
   // other allocator of the device gives back its idle memory above its `pressure_keep`, and it retries.
   StatusOr<void*> AllocateFrom(CachingAllocator* allocator, const AllocRequest& request);
+  // aclrtMalloc / aclrtFree fast paths: the default allocator's thread cache only, and only while no one
+  // watches (profiling of memory, debug logs). nullptr / false: nothing happened, take Allocate / Free.
+  // FreeCached is for a block no stream may still use (the caller checked that no stream is busy).
+  void* AllocateCached(size_t size, uint32_t policy, bool pad, Context* owner);
+  bool FreeCached(void* ptr);
   // Frees the allocation starting at `ptr` (from the default allocator or any memory pool); `fences`
   // are the streams that may still use it.
   Status Free(void* ptr, std::vector<StreamFence> fences);
@@ -91,9 +96,18 @@ class DeviceAllocator {
   // pages; `inner` receives ptr's offset in the first page (IPC exports).
   Status PhysicalExtents(const void* ptr, size_t size, std::vector<std::pair<uint64_t, uint64_t>>* runs,
                          uint64_t* inner) const;
-  // Frees every live allocation owned by `owner` (context destruction) and logs a leak report; returns how many.
+  // Frees every live allocation owned by `owner` (context destruction) and logs a leak report, then gives
+  // the default allocator's idle memory back to the device (a dead context's memory is free again, in
+  // fact and not only in aclrtGetMemInfo); returns how many allocations were freed.
   size_t FreeOwnedBy(Context* owner);
   AllocatorStats Stats() const;
+  // Device memory in use as aclrtGetMemInfo and npu-smi report it: every physical page in use (allocators,
+  // memory pools, VMM) less the default allocator's idle cache, which any allocation that needs it gets
+  // back (docs/memory.md, "What aclrtGetMemInfo reports"). Returns the calling thread's cache first.
+  uint64_t UsedBytes();
+  // Memory pressure outside the allocators (aclrtMallocPhysical): every allocator of the device gives
+  // back its idle memory above its `pressure_keep`. Returns whether anything was released.
+  bool ReleaseIdleMemory();
   // Profiling: records the memory in use after an allocation (+) or free (-) of `delta` bytes.
   void TraceMemory(int64_t delta) const;
   bool Contains(const void* ptr) const { return memory_.Contains(reinterpret_cast<uintptr_t>(ptr)); }
@@ -114,6 +128,10 @@ class DeviceAllocator {
   std::vector<MemUsageRow> UsageRows() const;
 
  private:
+  // Every allocator of the device but `except` (nullptr: all) gives back idle memory above its
+  // pressure_keep; true if the device's physical use went down.
+  bool TrimOthers(CachingAllocator* except);
+
   DeviceMemory memory_;
   SegmentIndex index_;
   std::unique_ptr<CachingAllocator> default_;

@@ -22,6 +22,7 @@ StatusOr<MemPool*> MemPool::Create(Device* device, uint64_t max_size) {
 MemPool::MemPool(Device* device, uint64_t max_size) : HandleObject(HandleTag::kMemPool), device_(device), max_size_(max_size) {
   CachingAllocator::Options o;
   o.config = AllocatorConfigFromEnvironment();
+  o.config.expandable_segments = o.config.expandable_segments_set && o.config.expandable_segments;
   o.limit = max_size;
   o.thread_cache = false;  // stream-ordered: every block carries its stream
   o.name = fmt::format("memory pool {} of device {}", static_cast<void*>(this), device->id());

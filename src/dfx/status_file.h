@@ -19,8 +19,8 @@ struct DeviceStatus {
   std::string soc;
   uint32_t aicore_count = 0;
   uint64_t memory_total = 0;
-  uint64_t memory_used = 0;    // bytes in live allocations
-  uint64_t memory_reserved = 0;
+  uint64_t memory_used = 0;      // bytes in use as aclrtGetMemInfo reports them (idle cache excluded)
+  uint64_t memory_reserved = 0;  // every physical page in use, the idle cache included
   uint32_t streams = 0;
   uint32_t busy_percent = 0;   // share of recent samples with work queued or running
   uint64_t task_failures = 0;

@@ -9,7 +9,7 @@ namespace {
 TEST(AllocConfig, DefaultsForEmptyText) {
   auto c = ParseAllocatorConfig("");
   ASSERT_TRUE(c.ok());
-  EXPECT_FALSE(c->expandable_segments);
+  EXPECT_TRUE(c->expandable_segments) << "the default does not fragment (issue 14)";
   EXPECT_EQ(UINT64_MAX, c->max_split_size);
   EXPECT_EQ(0.0, c->gc_threshold);
   EXPECT_EQ(20ull << 20, c->large_segment_size);
@@ -18,11 +18,11 @@ TEST(AllocConfig, DefaultsForEmptyText) {
 
 TEST(AllocConfig, EveryKey) {
   auto c = ParseAllocatorConfig(
-      " expandable_segments:True, max_split_size_mb:256,garbage_collection_threshold:0.6,segment_size_mb:31,"
+      " expandable_segments:False, max_split_size_mb:256,garbage_collection_threshold:0.6,segment_size_mb:31,"
       "roundup_power2_divisions:8,thread_cache:False,thread_cache_kb:256,record_sites:true,history:100,"
       "debug_checks:1,");
   ASSERT_TRUE(c.ok()) << c.status().message();
-  EXPECT_TRUE(c->expandable_segments);
+  EXPECT_FALSE(c->expandable_segments);
   EXPECT_EQ(256ull << 20, c->max_split_size);
   EXPECT_DOUBLE_EQ(0.6, c->gc_threshold);
   EXPECT_EQ(32ull << 20, c->large_segment_size) << "rounded up to whole 2 MiB pages";

@@ -38,7 +38,9 @@ INSTANTIATE_TEST_SUITE_P(Traces, ShippedTrace, ::testing::Values("devlog", "kv_c
 TEST(Replay, DevlogPatternWithoutExpandableSegmentsDoublesTheReservation) {
   auto trace = LoadTrace(TracePath("devlog"));
   ASSERT_TRUE(trace.ok());
-  auto r = Replay(trace.value(), core::AllocatorConfig());
+  core::AllocatorConfig fixed;
+  fixed.expandable_segments = false;
+  auto r = Replay(trace.value(), fixed);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(128u << 20, r->peak_allocated);
   EXPECT_EQ(256u << 20, r->peak_reserved) << "16 MiB segments cannot hold 32 MiB blocks";

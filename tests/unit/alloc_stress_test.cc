@@ -3,7 +3,8 @@
 // allocate (every policy, 1 B .. 8 MiB), stamp each block at both ends, hand blocks to each other to free
 // (cross-thread frees), try bad frees, look pointers up, and verify the stamps before every free (an
 // overlap between two live blocks would overwrite one). At the end everything is freed and the accounts
-// must return to where they started. One run walks every pool after each operation (debug_checks), one
+// must return to where they started. Half the allocations and frees try the aclrtMalloc/aclrtFree fast
+// paths (AllocateCached, FreeCached) first. One run walks every pool after each operation (debug_checks), one
 // runs expandable segments at full speed.
 #include <gtest/gtest.h>
 
@@ -66,6 +67,8 @@ void RunStress(std::chrono::milliseconds budget, uint64_t seed) {
         ADD_FAILURE() << "block " << l.ptr << " (" << l.size << " bytes) was overwritten: live blocks overlap";
         failures++;
       }
+      // Half the frees take aclrtFree's fast path first (the thread cache, when no stream is busy).
+      if (rng() % 2 == 0 && !AnyStreamBusy(dev) && alloc.FreeCached(l.ptr)) return;
       size_t n = 0;
       const StreamFence* f = BusyFences(dev, &n);
       Status st = alloc.Free(l.ptr, f, n);
@@ -84,7 +87,9 @@ void RunStress(std::chrono::milliseconds budget, uint64_t seed) {
         r.size = size;
         r.policy = policies[rng() % 3];
         r.owner = ctx;
-        auto p = alloc.Allocate(r);
+        // Half the allocations try aclrtMalloc's fast path (the thread cache) first.
+        void* fast = rng() % 2 == 0 ? alloc.AllocateCached(size, r.policy, true, ctx) : nullptr;
+        auto p = fast != nullptr ? StatusOr<void*>(fast) : alloc.Allocate(r);
         if (!p.ok()) continue;  // out of memory under pressure is allowed
         Live l{p.value(), size, rng() | 1};
         Stamp(l);
@@ -117,7 +122,10 @@ void RunStress(std::chrono::milliseconds budget, uint64_t seed) {
         EXPECT_EQ(l.size, info.size);
         if (l.size > 1) {
           EXPECT_FALSE(alloc.Free(static_cast<char*>(l.ptr) + 1, nullptr, 0).ok()) << "interior pointer";
+          EXPECT_FALSE(alloc.FreeCached(static_cast<char*>(l.ptr) + 1)) << "interior pointer, fast path";
         }
+        // What aclrtGetMemInfo counts (returns this thread's cache, under the allocator's lock).
+        EXPECT_LE(alloc.UsedBytes(), alloc.memory().capacity());
       }
     }
     for (const Live& l : live) free_one(l);

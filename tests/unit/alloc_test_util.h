@@ -17,6 +17,7 @@ inline constexpr uint64_t kMiB = 1ull << 20;
 
 inline AllocatorConfig TestConfig(bool thread_cache = false) {
   AllocatorConfig c;
+  c.expandable_segments = false;  // the fixed-segment policy; tests of expandable segments turn it on
   c.debug_checks = true;
   c.thread_cache = thread_cache;
   return c;
