@@ -4,6 +4,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/event.h"
+#include "core/racecheck.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -103,24 +104,33 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
   return ACL_SUCCESS;
 }
 
+namespace {
+// A query that answers complete is a host observation: the race detector orders the host after the record.
+bool ObservedComplete(npurt::core::Event* e) {
+  const bool done = e->Complete();
+  if (done && npurt::core::racecheck::On()) [[unlikely]] npurt::core::racecheck::OnFlagObserved(e->flag(), e->recorded());
+  return done;
+}
+}  // namespace
+
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
-  *status = e->Complete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+  *status = ObservedComplete(e) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
-  *status = e->Complete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+  *status = ObservedComplete(e) ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
-  *status = e->Complete() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+  *status = ObservedComplete(e) ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 

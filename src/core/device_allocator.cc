@@ -8,6 +8,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/alloc_sites.h"
 #include "core/device.h"
+#include "core/racecheck.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "dfx/log.h"
@@ -120,6 +121,7 @@ Status DeviceAllocator::Free(void* ptr, const StreamFence* fences, size_t fence_
   if (traced) (void)seg->pool->owner->Lookup(addr, seg, &freed);
   CachingAllocator* owner = seg->pool->owner;
   Ref<HandleObject> keep(owner->options().keepalive);  // a pool stays while its block is being freed
+  if (racecheck::On()) [[unlikely]] racecheck::OnFree(ptr);
   Status st = owner->Free(addr, seg, fences, fence_count, stream_key);
   if (traced && st.ok()) {
     NPURT_LOG_DEBUG("RUNTIME", "device free {} ({} bytes)", ptr, freed.size);
@@ -188,6 +190,7 @@ bool DeviceAllocator::Lookup(const void* ptr, AllocationInfo* out) const {
 
 size_t DeviceAllocator::FreeOwnedBy(Context* owner) {
   std::vector<LiveAllocation> freed = default_->FreeOwnedBy(owner);
+  if (racecheck::On()) [[unlikely]] for (const LiveAllocation& a : freed) racecheck::OnFree(reinterpret_cast<void*>(a.base));
   if (freed.empty()) return 0;
   std::sort(freed.begin(), freed.end(), [](const auto& a, const auto& b) { return a.base < b.base; });
   uint64_t bytes = 0;

@@ -9,6 +9,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/graph.h"
+#include "core/racecheck.h"
 #include "core/stream.h"
 
 namespace npurt::core {
@@ -138,6 +139,7 @@ Status Event::Synchronize(int64_t timeout_ms) {
   if (!flag_->WaitHost(target, DeadlineFromMs(timeout_ms))) {
     return Err(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "event {} did not complete within {} ms", id_, timeout_ms);
   }
+  if (racecheck::On()) [[unlikely]] racecheck::OnFlagObserved(flag_.get(), target);
   return Status::Ok();
 }
 

@@ -22,7 +22,8 @@ target_sources(npurt_conformance PRIVATE
   kernel_dump_test.cc
   graph_kernel_test.cc
   kernel_fault_test.cc
-  kernel_vector_test.cc)
+  kernel_vector_test.cc
+  racecheck_test.cc)  # the race detector (issue 14): uses the suite's kernels
 target_include_directories(npurt_conformance PRIVATE ${_npurt_cts_kernel_dir})
 target_link_libraries(npurt_conformance PRIVATE npurt_cts_chevron)
 add_dependencies(npurt_conformance npurt_cts_kernels)
