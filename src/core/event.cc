@@ -35,7 +35,9 @@ Event::Event(Context* context, uint32_t flags, bool reusable, std::unique_ptr<ha
       recorded_(flag_->shared_area() != nullptr ? reinterpret_cast<std::atomic<uint64_t>*>(flag_->shared_area())
                                                 : &own_recorded_) {}
 
-Event::~Event() = default;
+Event::~Event() {
+  if (racecheck::On()) [[unlikely]] racecheck::OnSyncObjectDestroyed(flag_.get());
+}
 
 StatusOr<Event*> Event::Create(Context* context, uint32_t flags, bool reusable) {
   Device* dev = context->device();

@@ -202,7 +202,20 @@ class Detector {
 
   void Free(uintptr_t base) {
     std::lock_guard<std::mutex> lock(mu_);
-    allocations_.erase(base);
+    auto it = allocations_.find(base);
+    if (it == allocations_.end()) return;
+    const uintptr_t end = base + it->second.view.size;
+    allocations_.erase(it);
+    for (auto w = words_.begin(); w != words_.end();) {  // value-wait words inside it
+      const auto a = reinterpret_cast<uintptr_t>(w->first);
+      w = a >= base && a < end ? words_.erase(w) : std::next(w);
+    }
+  }
+
+  void SyncObjectDestroyed(const void* object) {
+    std::lock_guard<std::mutex> lock(mu_);
+    flags_.erase(object);
+    words_.erase(object);
   }
 
   bool EnterCallback(const void* key) {
@@ -597,6 +610,8 @@ void OnFlagObserved(const hal::Flag* flag, uint64_t value) {
 }
 
 void OnFree(const void* base) { D().Free(reinterpret_cast<uintptr_t>(base)); }
+
+void OnSyncObjectDestroyed(const void* flag_or_word) { D().SyncObjectDestroyed(flag_or_word); }
 
 bool CallbackScope::Enter(const void* key) { return D().EnterCallback(key); }
 void CallbackScope::Leave() { t_callback.reset(); }

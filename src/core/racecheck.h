@@ -72,8 +72,11 @@ void OnDeviceSynchronized(const Device* device);
 // The host saw `flag` reach `value` (aclrtSynchronizeEvent, aclrtQueryEvent* answering complete).
 void OnFlagObserved(const hal::Flag* flag, uint64_t value);
 
-// The allocation starting at `base` was freed: its accesses are forgotten.
+// The allocation starting at `base` was freed: its accesses (and value words in it) are forgotten.
 void OnFree(const void* base);
+// A flag or a counting notify's word is destroyed: its records are forgotten, so that a new object at the
+// same address does not inherit them.
+void OnSyncObjectDestroyed(const void* flag_or_word);
 
 // Marks the body of a callback (aclrtLaunchCallback, aclrtLaunchHostFunc) on the thread that runs it:
 // `key` is the callback task's host_arg. Host accesses inside the body are ordered as the callback
