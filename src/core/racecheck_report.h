@@ -25,7 +25,8 @@ std::string FormatRace(uint64_t number, const AllocationView& allocation, const 
                        uintptr_t begin, uintptr_t end, bool write, const Actor& later);
 
 // Identifies a race for "report each race once": the allocation and what made both sides (API, name,
-// stream), so that a loop repeating one racy pattern is reported once, not once per iteration.
+// stream), in either order, so that a loop repeating one racy pattern is reported once, not once per
+// iteration.
 std::string RaceKey(uintptr_t allocation_base, const Actor& earlier, const Actor& later);
 
 }  // namespace npurt::core::racecheck

@@ -273,20 +273,23 @@ TEST_F(RacecheckTest, HostMemsetRacesAQueuedAsynchronousCopy) {
 
 TEST_F(RacecheckTest, ANotifyWaitedForBeforeItIsRecordedStillOrdersTheStreams) {
   Stream s1, s2;
-  aclrtNotify notify = nullptr;
-  ASSERT_ACL_OK(aclrtCreateNotify(&notify, 0));
   const uint32_t n = static_cast<uint32_t>(Uniform(64, 4096));
   DevBuf x(n * sizeof(float)), y(n * sizeof(float)), z(n * sizeof(float));
-  // s2 waits first; the reader queued behind the wait runs after s1 records.
-  ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, s2, 0));
-  PinnedBuf out(n * sizeof(float));
-  ASSERT_ACL_OK(aclrtMemcpyAsync(out.get(), out.size(), z.get(), z.size(), ACL_MEMCPY_DEVICE_TO_HOST, s2));
-  const std::vector<float> want = LaunchAdd(s1, x, y, z, n);
-  ASSERT_ACL_OK(aclrtRecordNotify(notify, s1));
-  ASSERT_ACL_OK(aclrtSynchronizeDevice());
-  EXPECT_EQ(std::memcmp(out.get(), want.data(), out.size()), 0);
+  // A fresh notify each round: one created where a destroyed one was must not inherit its records.
+  for (int round = 0; round < 3; ++round) {
+    aclrtNotify notify = nullptr;
+    ASSERT_ACL_OK(aclrtCreateNotify(&notify, 0));
+    // s2 waits first; the reader queued behind the wait runs after s1 records.
+    ASSERT_ACL_OK(aclrtWaitAndResetNotify(notify, s2, 0));
+    PinnedBuf out(n * sizeof(float));
+    ASSERT_ACL_OK(aclrtMemcpyAsync(out.get(), out.size(), z.get(), z.size(), ACL_MEMCPY_DEVICE_TO_HOST, s2));
+    const std::vector<float> want = LaunchAdd(s1, x, y, z, n);
+    ASSERT_ACL_OK(aclrtRecordNotify(notify, s1));
+    ASSERT_ACL_OK(aclrtSynchronizeDevice());
+    EXPECT_EQ(std::memcmp(out.get(), want.data(), out.size()), 0);
+    ASSERT_ACL_OK(aclrtDestroyNotify(notify));
+  }
   EXPECT_EQ(npurtRacecheckReportCount(), 0u) << AllReports();
-  ASSERT_ACL_OK(aclrtDestroyNotify(notify));
 }
 
 TEST_F(RacecheckTest, AValueWaitOrdersTheWaiterAfterTheWrite) {
