@@ -10,7 +10,8 @@ set(_npurt_cts_kernel_dir ${CMAKE_CURRENT_SOURCE_DIR}/kernels)
 ascendc_fatbin_library(npurt_cts_kernels
   ${_npurt_cts_kernel_dir}/kernel_cts_basic.cpp
   ${_npurt_cts_kernel_dir}/kernel_cts_faults.cpp
-  ${_npurt_cts_kernel_dir}/kernel_cts_vector.cpp)
+  ${_npurt_cts_kernel_dir}/kernel_cts_vector.cpp
+  ${_npurt_cts_kernel_dir}/kernel_cts_race.cpp)
 ascendc_library(npurt_cts_chevron STATIC ${_npurt_cts_kernel_dir}/kernel_cts_chevron.cpp)
 
 target_sources(npurt_conformance PRIVATE

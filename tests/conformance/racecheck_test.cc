@@ -177,6 +177,40 @@ TEST_F(RacecheckTest, WithoutTheEventWaitTheOtherStreamRaces) {
       << reports[0];
 }
 
+TEST_F(RacecheckTest, KernelsOnTwoStreamsReadingOneConstInputDoNotRace) {
+  Stream s1, s2;
+  const uint32_t n = static_cast<uint32_t>(Uniform(64, 4096));
+  DevBuf in(n * sizeof(float)), out1(n * sizeof(float)), out2(n * sizeof(float));
+  std::vector<float> host(n);
+  std::uniform_real_distribution<float> d(-10.f, 10.f);
+  for (float& v : host) v = d(rng_);
+  ToDevice(in, host);
+  const float a = d(rng_), b = d(rng_);
+  std::vector<uint8_t> args1 = ArgBlock().Add(in.get()).Add(out1.get()).Add(a).Add(n).Bytes();
+  std::vector<uint8_t> args2 = ArgBlock().Add(in.get()).Add(out2.get()).Add(b).Add(n).Bytes();
+  ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Func("cts_race_scale"), 3, s1, nullptr, args1.data(), args1.size(),
+                                              nullptr, 0));
+  ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Func("cts_race_scale"), 3, s2, nullptr, args2.data(), args2.size(),
+                                              nullptr, 0));
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  const std::vector<float> r1 = FromDevice<float>(out1, n), r2 = FromDevice<float>(out2, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    ASSERT_EQ(r1[i], host[i] * a) << i;
+    ASSERT_EQ(r2[i], host[i] * b) << i;
+  }
+  EXPECT_EQ(npurtRacecheckReportCount(), 0u) << AllReports();
+  // Writing the input from the host while a reader is queued is a race, named on the kernel's side.
+  ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Func("cts_race_scale"), 3, s1, nullptr, args1.data(), args1.size(),
+                                              nullptr, 0));
+  ToDevice(in, host);
+  ASSERT_ACL_OK(aclrtSynchronizeDevice());
+  const std::vector<std::string> reports = RaceReports();
+  ASSERT_EQ(reports.size(), 1u) << AllReports();
+  EXPECT_TRUE(Contains(reports[0], "read [" + Hex(in.get()) + ", +" + std::to_string(n * sizeof(float)) +
+                                       ") by aclrtLaunchKernel 'cts_race_scale'"))
+      << reports[0];
+}
+
 struct CallbackCopy {
   void* dst;
   const void* src;
