@@ -108,7 +108,9 @@ namespace {
 // A query that answers complete is a host observation: the race detector orders the host after the record.
 bool ObservedComplete(npurt::core::Event* e) {
   const bool done = e->Complete();
-  if (done && npurt::core::racecheck::On()) [[unlikely]] npurt::core::racecheck::OnFlagObserved(e->flag(), e->recorded());
+  if (done && npurt::core::racecheck::On()) [[unlikely]] {
+    npurt::core::racecheck::OnFlagObserved(e->flag(), e->recorded());
+  }
   return done;
 }
 }  // namespace

@@ -19,7 +19,8 @@ size_t npurtRacecheckReportCount(void) { return rc::Reports().size(); }
 
 aclError npurtRacecheckGetReport(size_t index, char* buf, size_t len, size_t* textLen) {
   if (buf == nullptr && len > 0) {
-    return npurt::api::Report(__func__, npurt::Err(ACL_ERROR_INVALID_PARAM, "buf is a null pointer but len is {}", len));
+    return npurt::api::Report(__func__,
+                              npurt::Err(ACL_ERROR_INVALID_PARAM, "buf is a null pointer but len is {}", len));
   }
   const std::vector<std::string> reports = rc::Reports();
   if (index >= reports.size()) {

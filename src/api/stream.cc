@@ -175,7 +175,9 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   *status = s->Idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
-  if (*status == ACL_STREAM_STATUS_COMPLETE && npurt::core::racecheck::On()) npurt::core::racecheck::OnStreamSynchronized(s);
+  if (*status == ACL_STREAM_STATUS_COMPLETE && npurt::core::racecheck::On()) [[unlikely]] {
+    npurt::core::racecheck::OnStreamSynchronized(s);  // the host saw the stream finish
+  }
   return ACL_SUCCESS;
 }
 

@@ -190,7 +190,9 @@ bool DeviceAllocator::Lookup(const void* ptr, AllocationInfo* out) const {
 
 size_t DeviceAllocator::FreeOwnedBy(Context* owner) {
   std::vector<LiveAllocation> freed = default_->FreeOwnedBy(owner);
-  if (racecheck::On()) [[unlikely]] for (const LiveAllocation& a : freed) racecheck::OnFree(reinterpret_cast<void*>(a.base));
+  if (racecheck::On()) [[unlikely]] {
+    for (const LiveAllocation& a : freed) racecheck::OnFree(reinterpret_cast<void*>(a.base));
+  }
   if (freed.empty()) return 0;
   std::sort(freed.begin(), freed.end(), [](const auto& a, const auto& b) { return a.base < b.base; });
   uint64_t bytes = 0;

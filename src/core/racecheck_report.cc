@@ -46,7 +46,9 @@ std::string FormatRace(uint64_t number, const AllocationView& al, const AccessRe
 }
 
 std::string RaceKey(uintptr_t allocation_base, const Actor& earlier, const Actor& later) {
-  const auto side = [](const Actor& a) { return fmt::format("{}|{}|{}|{}", a.api, a.name, a.stream, a.callback_stream); };
+  const auto side = [](const Actor& a) {
+    return fmt::format("{}|{}|{}|{}", a.api, a.name, a.stream, a.callback_stream);
+  };
   std::string a = side(earlier), b = side(later);
   if (b < a) std::swap(a, b);  // A then B and B then A are one race
   return fmt::format("{:#x}|{}|{}", allocation_base, a, b);

@@ -135,7 +135,9 @@ TEST_F(RacecheckTest, StreamSynchronizeOrdersTheCopyAfterTheKernel) {
   FromDevice<float>(z, n);
   LaunchAdd(s, x, y, z, n);
   aclrtStreamStatus status = ACL_STREAM_STATUS_NOT_READY;
-  ASSERT_TRUE(WaitFor([&] { return aclrtStreamQuery(s, &status) == ACL_SUCCESS && status == ACL_STREAM_STATUS_COMPLETE; }));
+  ASSERT_TRUE(WaitFor([&] {
+    return aclrtStreamQuery(s, &status) == ACL_SUCCESS && status == ACL_STREAM_STATUS_COMPLETE;
+  }));
   FromDevice<float>(z, n);
   EXPECT_EQ(npurtRacecheckReportCount(), 0u) << AllReports();
 }
@@ -265,7 +267,8 @@ TEST_F(RacecheckTest, TwoStreamsWritingDisjointRangesDoNotRaceOverlappingOnesDo)
   const size_t overlap = Uniform(1, split);
   ASSERT_ACL_OK(aclrtMemsetAsync(buf.get(), split, v1, split, s1));
   const uint32_t first_task = LastTaskId();
-  ASSERT_ACL_OK(aclrtMemsetAsync(buf.bytes() + split - overlap, size - split + overlap, v2, size - split + overlap, s2));
+  const size_t second = size - split + overlap;
+  ASSERT_ACL_OK(aclrtMemsetAsync(buf.bytes() + split - overlap, second, v2, second, s2));
   const uint32_t second_task = LastTaskId();
   ASSERT_ACL_OK(aclrtSynchronizeDevice());
   const std::vector<std::string> reports = RaceReports();
