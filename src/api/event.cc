@@ -4,6 +4,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/event.h"
+#include "core/racecheck.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -103,10 +104,21 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
   return ACL_SUCCESS;
 }
 
+namespace {
+// A query that answers complete is a host observation: the race detector orders the host after the record.
+bool ObservedComplete(npurt::core::Event* e) {
+  const bool done = e->Complete();
+  if (done && npurt::core::racecheck::On()) [[unlikely]] {
+    npurt::core::racecheck::OnFlagObserved(e->flag(), e->recorded());
+  }
+  return done;
+}
+}  // namespace
+
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
-  *status = e->Complete() ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
+  *status = ObservedComplete(e) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 
@@ -116,7 +128,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
   // CANN: an event with no record is "recorded" only in new mode (aclrtCreateEventExWithFlag); events
   // of aclrtCreateEvent/aclrtCreateEventWithFlag stay NOT_READY until a record executes. aclrtQueryEvent
   // (above) reports such an event as complete in both modes.
-  const bool complete = e->ever_recorded() ? e->Complete() : e->reusable();
+  const bool complete = e->ever_recorded() ? ObservedComplete(e) : e->reusable();
   *status = complete ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
@@ -124,7 +136,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
-  *status = e->Complete() ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
+  *status = ObservedComplete(e) ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
   return ACL_SUCCESS;
 }
 

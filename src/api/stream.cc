@@ -7,6 +7,7 @@
 #include "api/api_common.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/racecheck.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 
@@ -174,6 +175,9 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   *status = s->Idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+  if (*status == ACL_STREAM_STATUS_COMPLETE && npurt::core::racecheck::On()) [[unlikely]] {
+    npurt::core::racecheck::OnStreamSynchronized(s);  // the host saw the stream finish
+  }
   return ACL_SUCCESS;
 }
 

@@ -10,6 +10,7 @@
 #include "core/device.h"
 #include "core/memory_ops.h"
 #include "core/overflow.h"
+#include "core/racecheck.h"
 #include "core/stream.h"
 #include "ops/dtype.h"
 
@@ -218,6 +219,7 @@ Status SubmitReduce(Stream* stream, void* dst, const void* src, uint64_t bytes, 
   }
   NPURT_RETURN_IF_ERROR(CheckDeviceRange(dst, bytes, "dst"));
   NPURT_RETURN_IF_ERROR(CheckDeviceRange(src, bytes, "src"));
+  if (racecheck::On()) [[unlikely]] racecheck::DeclareCompute("aclrtReduceAsync", {{src, bytes}}, {{dst, bytes}});
   auto* a = new ReduceArgs{dst, src, bytes / elem, kind, dtype, Saturating(),
                            OverflowChecked(stream) ? stream->device() : nullptr};
   SubmitCompute(stream, &RunReduce, a);

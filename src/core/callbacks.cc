@@ -12,6 +12,7 @@
 
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "core/racecheck.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "hal/hal.h"
@@ -100,7 +101,10 @@ struct DirectCall {
 
 void RunDirect(void* arg, hal::Queue* queue) {
   auto* call = static_cast<DirectCall*>(arg);
-  call->fn(call->args);
+  {
+    racecheck::CallbackScope race_scope(call);  // host accesses of the body are ordered as the task is
+    call->fn(call->args);
+  }
   queue->CompleteHostTask(0);
 }
 
@@ -163,7 +167,10 @@ Status ProcessInbox(InboxKind kind, int32_t timeout_ms) {
     Item* item = inbox->items.front();
     inbox->items.pop_front();
     lock.unlock();
-    item->fn(item->user_data);
+    {
+      racecheck::CallbackScope race_scope(item);  // host accesses of the body are ordered as the task is
+      item->fn(item->user_data);
+    }
     if (item->block) item->queue->CompleteHostTask(0);
     Unref(item);
     lock.lock();

@@ -3,6 +3,7 @@
 #include "acl/acl_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/event.h"
+#include "core/racecheck.h"
 #include "core/stream.h"
 #include "hal/hal.h"
 
@@ -46,6 +47,10 @@ StatusOr<CntNotify*> CntNotify::Create(Device* device, uint64_t flags) {
   CntNotify* n = NewHandle<CntNotify>(device, flags);
   if (n == nullptr) return Err(ACL_ERROR_RT_NO_NOTIFY_RESOURCE, "out of handle slots for counting notifies");
   return n;
+}
+
+CntNotify::~CntNotify() {
+  if (racecheck::On()) [[unlikely]] racecheck::OnSyncObjectDestroyed(&counter_);
 }
 
 Status CntNotify::Record(Stream* stream, int32_t mode, uint32_t value) {

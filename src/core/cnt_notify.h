@@ -32,7 +32,7 @@ class CntNotify final : public HandleObject {
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
   CntNotify(Device* device, uint64_t flags);
-  ~CntNotify() override = default;
+  ~CntNotify() override;
   void SubmitUpdate(Stream* stream, hal::ValueUpdate update, uint64_t value);
 
   Device* device_;

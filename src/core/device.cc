@@ -6,6 +6,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "base/clock.h"
 #include "core/context.h"
+#include "core/racecheck.h"
 #include "core/stream.h"
 
 namespace npurt::core {
@@ -111,6 +112,7 @@ Status Device::Synchronize(int64_t timeout_ms) {
       if (!e.ok()) first = std::move(e);
     }
   }
+  if (racecheck::On()) [[unlikely]] racecheck::OnDeviceSynchronized(this);
   return first;
 }
 

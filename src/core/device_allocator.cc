@@ -8,6 +8,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/alloc_sites.h"
 #include "core/device.h"
+#include "core/racecheck.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "dfx/log.h"
@@ -82,7 +83,11 @@ StatusOr<void*> DeviceAllocator::AllocateFrom(CachingAllocator* allocator, const
 
 namespace {
 // Someone watches allocations: the fast paths step aside so that every event is logged and profiled.
-bool Watched() { return dfx::ProfOn(dfx::prof_bits::kTaskMemory) || dfx::LogEnabled(dfx::LogLevel::kDebug); }
+// Someone observes each allocation and free (the memory track, debug logs, the race detector, which must
+// forget a freed allocation's accesses): the fast paths step aside for the full ones.
+bool Watched() {
+  return dfx::ProfOn(dfx::prof_bits::kTaskMemory) || dfx::LogEnabled(dfx::LogLevel::kDebug) || racecheck::On();
+}
 }  // namespace
 
 void* DeviceAllocator::AllocateCached(size_t size, uint32_t policy, bool pad, Context* owner) {
@@ -152,6 +157,7 @@ Status DeviceAllocator::Free(void* ptr, const StreamFence* fences, size_t fence_
   if (traced) (void)seg->pool->owner->Lookup(addr, seg, &freed);
   CachingAllocator* owner = seg->pool->owner;
   Ref<HandleObject> keep(owner->options().keepalive);  // a pool stays while its block is being freed
+  if (racecheck::On()) [[unlikely]] racecheck::OnFree(ptr);
   Status st = owner->Free(addr, seg, fences, fence_count, stream_key);
   if (traced && st.ok()) {
     NPURT_LOG_DEBUG("RUNTIME", "device free {} ({} bytes)", ptr, freed.size);
@@ -220,6 +226,9 @@ bool DeviceAllocator::Lookup(const void* ptr, AllocationInfo* out) const {
 
 size_t DeviceAllocator::FreeOwnedBy(Context* owner) {
   std::vector<LiveAllocation> freed = default_->FreeOwnedBy(owner);
+  if (racecheck::On()) [[unlikely]] {
+    for (const LiveAllocation& a : freed) racecheck::OnFree(reinterpret_cast<void*>(a.base));
+  }
   // The context's memory management dies with it: what its allocations held goes back to the device.
   default_->Trim(0);
   if (freed.empty()) return 0;

@@ -9,6 +9,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/graph.h"
+#include "core/racecheck.h"
 #include "core/stream.h"
 
 namespace npurt::core {
@@ -34,7 +35,9 @@ Event::Event(Context* context, uint32_t flags, bool reusable, std::unique_ptr<ha
       recorded_(flag_->shared_area() != nullptr ? reinterpret_cast<std::atomic<uint64_t>*>(flag_->shared_area())
                                                 : &own_recorded_) {}
 
-Event::~Event() = default;
+Event::~Event() {
+  if (racecheck::On()) [[unlikely]] racecheck::OnSyncObjectDestroyed(flag_.get());
+}
 
 StatusOr<Event*> Event::Create(Context* context, uint32_t flags, bool reusable) {
   Device* dev = context->device();
@@ -138,6 +141,7 @@ Status Event::Synchronize(int64_t timeout_ms) {
   if (!flag_->WaitHost(target, DeadlineFromMs(timeout_ms))) {
     return Err(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "event {} did not complete within {} ms", id_, timeout_ms);
   }
+  if (racecheck::On()) [[unlikely]] racecheck::OnFlagObserved(flag_.get(), target);
   return Status::Ok();
 }
 

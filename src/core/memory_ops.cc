@@ -10,6 +10,7 @@
 #include "core/graph_capture.h"
 #include "core/host_memory.h"
 #include "core/mem_host_register.h"
+#include "core/racecheck.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/sync_copy_order.h"
@@ -139,6 +140,7 @@ Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t
 
   const bool staged_kind = kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
   if (stream == nullptr) {
+    if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess("aclrtMemcpy", dst, count, src, count);
     OrderSyncRead("aclrtMemcpy", s.value());
     CopyDeviceBytes(dst, src, count);
     NotifyWritten(d.value());
@@ -202,6 +204,7 @@ Status Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t
   t.spitch = spitch;
   t.height = height;
   if (stream == nullptr) {
+    if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess("aclrtMemcpy2d", dst, dst_extent, src, src_extent);
     OrderSyncRead("aclrtMemcpy2d", s.value());
     CopyDeviceRows(dst, dpitch, src, spitch, width, height);
     NotifyWritten(d.value());
@@ -244,6 +247,7 @@ Status Memset(void* dst, size_t max_count, int32_t value, size_t count, Stream* 
   if (!d.ok()) return d.status();
   if (count == 0) return Status::Ok();
   if (stream == nullptr) {
+    if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess("aclrtMemset", dst, count, nullptr, 0);
     FillDeviceBytes(dst, static_cast<uint8_t>(value & 0xff), count);
     NotifyWritten(d.value());
     return Status::Ok();
@@ -269,6 +273,7 @@ Status MemsetD32(void* dst, size_t mem_size, uint32_t value, size_t count, Strea
   if (!d.ok()) return d.status();
   if (count == 0) return Status::Ok();
   if (stream == nullptr) {
+    if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess("aclrtMemsetD32", dst, count * 4, nullptr, 0);
     auto* p = static_cast<uint32_t*>(dst);
     for (size_t i = 0; i < count; ++i) p[i] = value;
     NotifyWritten(d.value());

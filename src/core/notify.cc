@@ -6,6 +6,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/device.h"
 #include "core/event.h"
+#include "core/racecheck.h"
 #include "core/stream.h"
 
 namespace npurt::core {
@@ -54,6 +55,13 @@ Status Notify::ShareFlag() {
   flag_ = std::move(shared.value());
   UseSharedCounters();
   return Status::Ok();
+}
+
+Notify::~Notify() {
+  if (racecheck::On()) [[unlikely]] {
+    racecheck::OnSyncObjectDestroyed(flag_.get());
+    if (retired_flag_ != nullptr) racecheck::OnSyncObjectDestroyed(retired_flag_.get());
+  }
 }
 
 Status Notify::Record(Stream* stream) {

@@ -42,7 +42,7 @@ class Notify final : public HandleObject {
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
   Notify(Device* device, uint64_t flags, std::unique_ptr<hal::Flag> flag);
-  ~Notify() override = default;
+  ~Notify() override;
   void UseSharedCounters();
 
   Device* device_;

@@ -8,6 +8,7 @@
 #include "core/graph.h"
 #include "core/hooks.h"
 #include "core/launch_records.h"
+#include "core/racecheck.h"
 #include "core/thread_state.h"
 #include "dfx/log.h"
 #include "dfx/profiler.h"
@@ -69,6 +70,7 @@ bool Stream::persistent() const { return (options_.flags & ACL_STREAM_PERSISTENT
 uint64_t Stream::Submit(hal::Task& task) {
   // A caller may have reserved the id (the operator dump names its files after it before submitting).
   if (task.id == 0) task.id = NextTaskId();
+  if (racecheck::On()) [[unlikely]] racecheck::OnSubmit(this, task);
   if (Graph* graph = recording()) [[unlikely]] {
     return graph->Append(this, task);
   }
@@ -95,6 +97,7 @@ Status Stream::Synchronize(int64_t timeout_ms) {
   if (!queue_->WaitHost(target, DeadlineFromMs(timeout_ms))) {
     return Err(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "stream {} did not finish within {} ms", id_, timeout_ms);
   }
+  if (racecheck::On()) [[unlikely]] racecheck::OnStreamSynchronized(this);
   Status error = StickyError();
   // As in CANN's runtime, a synchronize reports the stream's error once and, unless the stream stops on
   // failure, clears it: later tasks run and the next synchronize reports only new failures. A
@@ -114,6 +117,7 @@ void Stream::Destroy(bool force) {
     if (!queue_->WaitHost(queue_->submitted(), NowNs() + kForceDestroyGraceNs)) queue_->Discard();
   }
   queue_->WaitHost(queue_->submitted(), UINT64_MAX);
+  if (racecheck::On()) [[unlikely]] racecheck::OnStreamSynchronized(this);
   device_->UnregisterStream(this);
   context_->RemoveStream(this);
   Release();

@@ -10,6 +10,7 @@
 #include "core/dump_config.h"
 #include "core/memory_ops.h"
 #include "core/overflow.h"
+#include "core/racecheck.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "hal/hal.h"
@@ -57,6 +58,18 @@ int32_t RunRecord(void* arg) {
 }
 
 void FreeRecord(void* arg) { delete static_cast<LaunchRecord*>(arg); }
+
+// The race detector (core/racecheck.h): the run reads its inputs and writes its outputs.
+void DeclareRaceAccesses(const CompiledOp& op, const BoundBuffers& bound, const char* name) {
+  std::vector<core::racecheck::Range> reads, writes;
+  for (size_t i = 0; i < bound.inputs.size() && i < op.inputs.size(); ++i) {
+    reads.push_back({bound.inputs[i], op.inputs[i].bytes()});
+  }
+  for (size_t i = 0; i < bound.outputs.size() && i < op.outputs.size(); ++i) {
+    writes.push_back({bound.outputs[i], op.outputs[i].bytes()});
+  }
+  core::racecheck::DeclareCompute(name != nullptr ? name : op.type.c_str(), std::move(reads), std::move(writes));
+}
 
 int Cores(core::Stream* stream) {
   static const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -167,6 +180,7 @@ Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream, const 
   t.cleanup = &FreeRecord;
   t.cleanup_arg = r;
   TagOpTask(r->op, name, static_cast<uint32_t>(r->cores), &t);  // before Submit: the run may free r
+  if (core::racecheck::On()) [[unlikely]] DeclareRaceAccesses(*r->op, r->bound, name);
   stream->Submit(t);
   return Status::Ok();
 }

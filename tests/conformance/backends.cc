@@ -74,6 +74,8 @@ constexpr Unsupported kUnsupported[] = {
     {"sim_sync", "StreamSwitchTest.StreamStopDiscardsQueuedWork", kNeedsQueuedWork},
     {"sim_sync", "IpcStressTest.StreamsWaitingOnAnotherProcessDoNotStarveTheDevice", kNeedsQueuedWork},
     {"sim_sync", "IpcStressTest.StreamWaitingOnASharedNotifyIsAbortable", kNeedsQueuedWork},
+    {"sim_sync", "RacecheckTest.ANotifyWaitedForBeforeItIsRecordedStillOrdersTheStreams", kNeedsQueuedWork},
+    {"sim_sync", "RacecheckTest.AValueWaitOrdersTheWaiterAfterTheWrite", kNeedsQueuedWork},
 };
 
 std::string Env(const char* name, const char* fallback) {
