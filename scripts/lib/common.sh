@@ -8,8 +8,7 @@ NPURT_EXAMPLE_TIMEOUT="${NPURT_EXAMPLE_TIMEOUT:-120}"  # seconds per example run
 # Debian packages the build, the tests and the examples need (reference-only tools stay optional).
 NPURT_DEB_PACKAGES=(cmake ninja-build g++ python3 libgtest-dev libgmock-dev googletest libbenchmark-dev
                     nlohmann-json3-dev libspdlog-dev libfmt-dev pkg-config
-                    libdnnl-dev ocl-icd-opencl-dev
-                    librsvg2-bin)  # rsvg-convert: renders the timeline screenshot of docs/profiling.md
+                    libdnnl-dev ocl-icd-opencl-dev)
 
 npurt_log() { printf '[%s] %s\n' "${NPURT_SCRIPT:-npurt}" "$*"; }
 npurt_die() { printf '[%s] error: %s\n' "${NPURT_SCRIPT:-npurt}" "$*" >&2; exit 1; }
