@@ -1,5 +1,6 @@
 #include "ops/dtype.h"
 
+#include <cstring>
 #include <limits>
 
 namespace npurt::ops {
@@ -64,21 +65,31 @@ bool IsInteger(int32_t dtype) {
   }
 }
 
+namespace {
+// Element i of a typed buffer that need not be aligned for T (a scalar's value bytes, a host argument).
+template <typename T>
+T Load(const void* base, size_t i) {
+  T v;
+  std::memcpy(&v, static_cast<const uint8_t*>(base) + i * sizeof(T), sizeof(T));
+  return v;
+}
+}  // namespace
+
 double LoadAsDouble(const void* base, int32_t dtype, size_t i) {
   switch (dtype) {
-    case ACL_FLOAT: return static_cast<const float*>(base)[i];
-    case ACL_FLOAT16: return HalfToFloat(static_cast<const uint16_t*>(base)[i]);
-    case ACL_BF16: return Bf16ToFloat(static_cast<const uint16_t*>(base)[i]);
-    case ACL_DOUBLE: return static_cast<const double*>(base)[i];
-    case ACL_INT8: return static_cast<const int8_t*>(base)[i];
-    case ACL_INT16: return static_cast<const int16_t*>(base)[i];
-    case ACL_INT32: return static_cast<const int32_t*>(base)[i];
-    case ACL_INT64: return static_cast<double>(static_cast<const int64_t*>(base)[i]);
-    case ACL_UINT8: return static_cast<const uint8_t*>(base)[i];
-    case ACL_UINT16: return static_cast<const uint16_t*>(base)[i];
-    case ACL_UINT32: return static_cast<const uint32_t*>(base)[i];
-    case ACL_UINT64: return static_cast<double>(static_cast<const uint64_t*>(base)[i]);
-    case ACL_BOOL: return static_cast<const uint8_t*>(base)[i] != 0 ? 1.0 : 0.0;
+    case ACL_FLOAT: return Load<float>(base, i);
+    case ACL_FLOAT16: return HalfToFloat(Load<uint16_t>(base, i));
+    case ACL_BF16: return Bf16ToFloat(Load<uint16_t>(base, i));
+    case ACL_DOUBLE: return Load<double>(base, i);
+    case ACL_INT8: return Load<int8_t>(base, i);
+    case ACL_INT16: return Load<int16_t>(base, i);
+    case ACL_INT32: return Load<int32_t>(base, i);
+    case ACL_INT64: return static_cast<double>(Load<int64_t>(base, i));
+    case ACL_UINT8: return Load<uint8_t>(base, i);
+    case ACL_UINT16: return Load<uint16_t>(base, i);
+    case ACL_UINT32: return Load<uint32_t>(base, i);
+    case ACL_UINT64: return static_cast<double>(Load<uint64_t>(base, i));
+    case ACL_BOOL: return Load<uint8_t>(base, i) != 0 ? 1.0 : 0.0;
     default: return 0.0;
   }
 }

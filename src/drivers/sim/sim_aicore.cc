@@ -62,12 +62,18 @@ hal::KernelLaunch* RunningLaunch() { return static_cast<hal::KernelLaunch*>(Curr
 void ServiceCheckGlobal(const void* addr, uint64_t size, int32_t is_write, const char* what) {
   hal::KernelLaunch* launch = RunningLaunch();
   if (launch == nullptr || launch->check_memory == nullptr) return;
-  const std::string why = launch->check_memory(addr, size);
-  if (why.empty()) return;
-  const std::string message = fmt::format("{}: {} of {} bytes at {}: {}", what, is_write ? "write" : "read", size,
-                                          addr, why);
+  // FailRunningBlock leaves through siglongjmp, which runs no destructor: the message is built in a
+  // fixed buffer and every std::string is gone before the jump (they leaked once per trapped access).
+  char message[512];
+  {
+    const std::string why = launch->check_memory(addr, size);
+    if (why.empty()) return;
+    const auto r = fmt::format_to_n(message, sizeof message - 1, "{}: {} of {} bytes at {}: {}", what,
+                                    is_write ? "write" : "read", size, addr, why);
+    *r.out = '\0';
+  }
   FailRunningBlock(is_write ? ACL_ERROR_RT_AICORE_TRAP_WRITE_OVERFLOW : ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW,
-                   message.c_str());
+                   message);
 }
 
 void ServiceReportOverflow() {
