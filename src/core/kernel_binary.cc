@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "core/kernel_table_check.h"
 #include "dfx/log.h"
 
 namespace npurt::core {
@@ -68,6 +69,49 @@ Status CheckElfHeader(const uint8_t* header, size_t size, const std::string& ori
   return Status::Ok();
 }
 
+// Checks the program headers of a whole image (after CheckElfHeader): the dynamic loader maps each
+// segment from the file and reads the dynamic section without checking that they lie inside it, so a
+// truncated image would fault inside dlopen (SIGBUS on the pages past its end) instead of failing.
+Status CheckElfSegments(const uint8_t* image, size_t size, const std::string& origin) {
+  ElfW(Ehdr) eh;
+  std::memcpy(&eh, image, sizeof eh);
+  if (eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == 0 || eh.e_phoff > size ||
+      (size - eh.e_phoff) / sizeof(ElfW(Phdr)) < eh.e_phnum) {
+    return Err(ACL_ERROR_PARSE_FILE,
+               "{} is not a valid kernel binary: its {} program headers of {} bytes at offset {} do not lie inside "
+               "its {} bytes (truncated?)",
+               origin, eh.e_phnum, eh.e_phentsize, eh.e_phoff, size);
+  }
+  bool load = false, dynamic = false;
+  for (ElfW(Half) i = 0; i < eh.e_phnum; ++i) {
+    ElfW(Phdr) ph;
+    std::memcpy(&ph, image + eh.e_phoff + size_t{i} * sizeof ph, sizeof ph);
+    if (ph.p_type != PT_LOAD && ph.p_type != PT_DYNAMIC) continue;
+    if (ph.p_offset > size || ph.p_filesz > size - ph.p_offset || (ph.p_type == PT_LOAD && ph.p_filesz > ph.p_memsz)) {
+      return Err(ACL_ERROR_PARSE_FILE,
+                 "{} is not a valid kernel binary: segment {} ({} bytes at offset {}, {} in memory) does not lie "
+                 "inside its {} bytes (truncated?)",
+                 origin, i, ph.p_filesz, ph.p_offset, ph.p_memsz, size);
+    }
+    load |= ph.p_type == PT_LOAD;
+    dynamic |= ph.p_type == PT_DYNAMIC;
+  }
+  if (!load || !dynamic) {
+    return Err(ACL_ERROR_PARSE_FILE, "{} is not a valid kernel binary: it has no {} segment", origin,
+               load ? "dynamic" : "loadable");
+  }
+  return Status::Ok();
+}
+
+// The same check on a file: reads it through a private read-only mapping.
+Status CheckElfFileSegments(int fd, size_t size, const std::string& origin) {
+  void* map = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) return Err(ACL_ERROR_INVALID_FILE, "cannot read kernel binary {}: {}", origin, std::strerror(errno));
+  Status st = CheckElfSegments(static_cast<const uint8_t*>(map), size, origin);
+  munmap(map, size);
+  return st;
+}
+
 Status ValidateLoadOptions(const aclrtBinaryLoadOptions* options) {
   if (options == nullptr) return Status::Ok();
   if (options->numOpt != 0 && options->options == nullptr) {
@@ -116,9 +160,11 @@ StatusOr<KernelBinary*> KernelBinary::LoadFile(const char* path, const aclrtBina
   const ssize_t n = read(fd, header, sizeof header);
   struct stat st;
   const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  Status layout = !regular ? Err(ACL_ERROR_INVALID_FILE, "kernel binary {} is not a regular file", origin)
+                           : CheckElfHeader(header, n < 0 ? 0 : static_cast<size_t>(n), origin);
+  if (layout.ok()) layout = CheckElfFileSegments(fd, static_cast<size_t>(st.st_size), origin);
   close(fd);
-  if (!regular) return Err(ACL_ERROR_INVALID_FILE, "kernel binary {} is not a regular file", origin);
-  NPURT_RETURN_IF_ERROR(CheckElfHeader(header, n < 0 ? 0 : static_cast<size_t>(n), origin));
+  NPURT_RETURN_IF_ERROR(layout);
   // dlopen needs a path with a slash to open the file itself instead of searching the library path.
   std::string dl_path = path;
   if (dl_path.find('/') == std::string::npos) dl_path = "./" + dl_path;
@@ -131,6 +177,7 @@ StatusOr<KernelBinary*> KernelBinary::LoadData(const void* data, size_t size, co
   NPURT_RETURN_IF_ERROR(ValidateLoadOptions(options));
   const std::string origin = fmt::format("the {}-byte kernel image at {}", size, data);
   NPURT_RETURN_IF_ERROR(CheckElfHeader(static_cast<const uint8_t*>(data), size, origin));
+  NPURT_RETURN_IF_ERROR(CheckElfSegments(static_cast<const uint8_t*>(data), size, origin));
   // The dynamic loader maps files: give the image one (an anonymous memory file, gone after dlopen).
   const int fd = memfd_create("npurt-kernel-binary", MFD_CLOEXEC);
   if (fd < 0) return Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "memfd_create for a kernel image failed: {}", std::strerror(errno));
@@ -204,11 +251,9 @@ StatusOr<KernelBinary*> KernelBinary::Open(const std::string& dl_path, const std
     bad = Err(ACL_ERROR_PARSE_FILE,
               "{} is a shared object but not an npurt kernel binary: it has no '{}' (build it with ascendc.cmake)",
               origin, NPURT_KERNEL_TABLE_SYMBOL);
-  } else if (table->magic != NPURT_KERNEL_TABLE_MAGIC || table->abi_version != NPURT_KERNEL_ABI_VERSION) {
-    bad = Err(ACL_ERROR_PARSE_FILE,
-              "kernel binary {} was built for kernel ABI {} (magic {:#x}); this runtime supports ABI {}: rebuild it with "
-              "this package's ascendc.cmake",
-              origin, table->abi_version, table->magic, NPURT_KERNEL_ABI_VERSION);
+  } else {
+    // Magic, ABI version, and every pointer, count and offset of the table (core/kernel_table_check).
+    bad = CheckKernelTable(dl, table, origin);
   }
   if (!bad.ok()) {
     dlclose(dl);
