@@ -42,6 +42,9 @@ npurt_fuzz_run() {
     npurt_sanitizer_env address
     # libFuzzer reports the findings itself (and writes the reproducer): no abort_on_error core dumps.
     export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
+    # clang's LeakSanitizer scans thread-local storage (GCC 12's crashes on it, hence use_tls=0 elsewhere):
+    # the runtime's per-thread state is reachable only from there.
+    export LSAN_OPTIONS="use_tls=1:suppressions=$NPURT_ROOT/tools/sanitizers/lsan.supp"
     local work="$bdir/fuzz" failed=() t rc summary
     mkdir -p "$work"
     for t in $(npurt_fuzz_targets); do

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/acl_op_compiler.h"
 #include "acl/acl_prof.h"
 #include "test_util.h"
 
@@ -151,6 +152,32 @@ TEST_F(FuzzFindingsTest, SubscriptionRecordTextStaysInsideItsField) {
   const char* thread = aclprofGetOpAttriValue(rec, record, 0, ACL_SUBSCRIBE_ATTRI_THREADID);
   ASSERT_NE(nullptr, thread);
   EXPECT_LT(std::strlen(thread), size_t{16}) << "the thread text must end inside its 16-byte field";
+}
+
+// Found by fuzz_op_compile and fuzz_prof_config (UBSan, -fsanitize=enum): an enum argument holding a
+// value outside its enumerators (any int, from C) was loaded as the enum type to be range-checked, which
+// is undefined behaviour in C++. Under the asan preset (UBSan aborts) the old code fails this test; the
+// documented answer is ACL_ERROR_INVALID_PARAM with a message.
+TEST_F(FuzzFindingsTest, OutOfRangeEnumArgumentsAreRejected) {
+  volatile int bad = -1;
+  const int64_t dims[] = {4};
+  aclTensorDesc* d = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+  ASSERT_NE(nullptr, d);
+  const aclTensorDesc* in[] = {d, d};
+  const aclTensorDesc* out[] = {d};
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclopCompile("Add", 2, in, 1, out, nullptr, static_cast<aclopEngineType>(bad),
+                                                       ACL_COMPILE_SYS, nullptr));
+  EXPECT_FALSE(RecentText().empty());
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclopCompile("Add", 2, in, 1, out, nullptr, ACL_ENGINE_SYS,
+                                                       static_cast<aclopCompileType>(bad), nullptr));
+  EXPECT_FALSE(RecentText().empty());
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclSetCompileopt(static_cast<aclCompileOpt>(bad), "x"));
+  EXPECT_FALSE(RecentText().empty());
+  aclDestroyTensorDesc(d);
+  EXPECT_EQ(nullptr, aclprofCreateConfig(nullptr, 0, static_cast<aclprofAicoreMetrics>(bad), nullptr, 0));
+  EXPECT_NE(std::string::npos, RecentText().find("aicoreMetrics"));
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclprofSetConfig(static_cast<aclprofConfigType>(bad), "1", 1));
+  EXPECT_NE(std::string::npos, RecentText().find("configType"));
 }
 
 using FuzzFindingsInitTest = CtsNoDeviceTest;

@@ -162,15 +162,18 @@ aclopAttr* MakeAttr(FuzzedDataProvider& in) {
 }
 
 aclTensorDesc* MakeDesc(FuzzedDataProvider& in) {
-  const aclDataType type = in.ConsumeIntegralInRange<int>(0, 5) != 0 ? in.PickValueInArray(kFloatTypes)
-                           : in.ConsumeBool()                        ? in.PickValueInArray(kTypes)
-                                                                     : static_cast<aclDataType>(in.ConsumeIntegral<int8_t>());
-  const aclFormat format = in.ConsumeIntegralInRange<int>(0, 3) != 0 ? ACL_FORMAT_ND
-                           : in.ConsumeBool()                         ? in.PickValueInArray(kFormats)
-                                                                      : static_cast<aclFormat>(in.ConsumeIntegral<int8_t>());
+  // Plain ints, as a C caller passes them: any value may reach the API (the harness never loads an
+  // out-of-range value from an enum-typed object itself, which would be undefined in C++).
+  const int type = in.ConsumeIntegralInRange<int>(0, 5) != 0 ? in.PickValueInArray(kFloatTypes)
+                   : in.ConsumeBool()                        ? in.PickValueInArray(kTypes)
+                                                             : in.ConsumeIntegral<int8_t>();
+  const int format = in.ConsumeIntegralInRange<int>(0, 3) != 0 ? ACL_FORMAT_ND
+                     : in.ConsumeBool()                         ? in.PickValueInArray(kFormats)
+                                                                : in.ConsumeIntegral<int8_t>();
   std::vector<int64_t> dims(in.ConsumeIntegralInRange<int>(0, 5));
   for (auto& d : dims) d = PickDim(in);
-  aclTensorDesc* d = aclCreateTensorDesc(type, static_cast<int>(dims.size()), dims.data(), format);
+  aclTensorDesc* d = aclCreateTensorDesc(static_cast<aclDataType>(type), static_cast<int>(dims.size()), dims.data(),
+                                         static_cast<aclFormat>(format));
   if (d == nullptr) {
     Check(ACL_ERROR_INVALID_PARAM, "aclCreateTensorDesc (returned null)");
     return nullptr;
@@ -197,8 +200,10 @@ aclTensorDesc* MakeDesc(FuzzedDataProvider& in) {
       break;
     }
     case 3:
-      Check(aclSetTensorPlaceMent(d, static_cast<aclMemType>(in.ConsumeIntegralInRange<int>(-1, 3))),
-            "aclSetTensorPlaceMent");
+    {
+      const int place = in.ConsumeIntegralInRange<int>(-1, 3);
+      Check(aclSetTensorPlaceMent(d, static_cast<aclMemType>(place)), "aclSetTensorPlaceMent");
+    }
       break;
     case 4: {
       const size_t len = in.ConsumeIntegralInRange<size_t>(0, g_const_bytes.size());
@@ -277,24 +282,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   aclTensorDesc** out_desc = desc.data() + num_in;
   aclDataBuffer** in_buf = buf.data();
   aclDataBuffer** out_buf = buf.data() + num_in;
-  const auto engine = in.ConsumeIntegralInRange<int>(0, 9) == 0
-                          ? static_cast<aclopEngineType>(in.ConsumeIntegralInRange<int>(-1, 4))
-                          : ACL_ENGINE_SYS;
-  const auto flag = in.ConsumeIntegralInRange<int>(0, 9) == 0
-                        ? static_cast<aclopCompileType>(in.ConsumeIntegralInRange<int>(-1, 3))
-                        : ACL_COMPILE_SYS;
+  const int engine_raw = in.ConsumeIntegralInRange<int>(0, 9) == 0 ? in.ConsumeIntegralInRange<int>(-1, 4)
+                                                                    : static_cast<int>(ACL_ENGINE_SYS);
+  const int flag_raw = in.ConsumeIntegralInRange<int>(0, 9) == 0 ? in.ConsumeIntegralInRange<int>(-1, 3)
+                                                                  : static_cast<int>(ACL_COMPILE_SYS);
+  // Passed as C callers pass them: converted at the call, never stored in an enum-typed object.
+  const auto engine = [engine_raw] { return static_cast<aclopEngineType>(engine_raw); };
+  const auto flag = [flag_raw] { return static_cast<aclopCompileType>(flag_raw); };
   switch (in.ConsumeIntegralInRange<int>(0, 3)) {
     case 0:
-      Check(aclopCompile(op.c_str(), num_in, in_desc, num_out, out_desc, attr, engine, flag, nullptr), "aclopCompile");
+      Check(aclopCompile(op.c_str(), num_in, in_desc, num_out, out_desc, attr, engine(), flag(), nullptr), "aclopCompile");
       break;
     case 1:
-      Check(aclopCompileAndExecute(op.c_str(), num_in, in_desc, in_buf, num_out, out_desc, out_buf, attr, engine, flag,
+      Check(aclopCompileAndExecute(op.c_str(), num_in, in_desc, in_buf, num_out, out_desc, out_buf, attr, engine(), flag(),
                                    nullptr, g_stream),
             "aclopCompileAndExecute");
       break;
     case 2:
-      Check(aclopCompileAndExecuteV2(op.c_str(), num_in, in_desc, in_buf, num_out, out_desc, out_buf, attr, engine,
-                                     flag, nullptr, g_stream),
+      Check(aclopCompileAndExecuteV2(op.c_str(), num_in, in_desc, in_buf, num_out, out_desc, out_buf, attr, engine(),
+                                     flag(), nullptr, g_stream),
             "aclopCompileAndExecuteV2");
       break;
     case 3:

@@ -57,8 +57,8 @@ void OpInfoReaders(FuzzedDataProvider& in) {
   const size_t len = in.ConsumeBool() ? record * in.ConsumeIntegralInRange<size_t>(0, 4)
                                       : in.ConsumeIntegralInRange<size_t>(0, 4 * record + 1);
   std::vector<uint8_t> bytes = in.ConsumeBytes<uint8_t>(len);
-  std::vector<uint8_t> buf(offset + bytes.size());
-  std::memcpy(buf.data() + offset, bytes.data(), bytes.size());
+  std::vector<uint8_t> buf(offset + bytes.size() + 1);
+  if (!bytes.empty()) std::memcpy(buf.data() + offset, bytes.data(), bytes.size());
   const void* info = bytes.empty() && in.ConsumeBool() ? nullptr : buf.data() + offset;
   const size_t info_len = bytes.size();
   uint32_t n = 0;
@@ -115,21 +115,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       }
       case 1: {
-        const auto type = static_cast<aclprofConfigType>(in.ConsumeIntegralInRange<int>(-1, 18));
+        // A plain int, as a C caller passes it (see fuzz_op_compile.cc).
+        const int type = in.ConsumeIntegralInRange<int>(-1, 18);
         std::string value = in.ConsumeRandomLengthString(64);
         if (type == ACL_PROF_PATH) value = npurt_fuzz::ConfinePath(value);
         const size_t len = in.ConsumeBool() ? value.size() : in.ConsumeIntegralInRange<size_t>(0, value.size() + 1);
-        Check(aclprofSetConfig(type, value.c_str(), len), "aclprofSetConfig");
+        Check(aclprofSetConfig(static_cast<aclprofConfigType>(type), value.c_str(), len), "aclprofSetConfig");
         break;
       }
       case 2: {
         std::vector<uint32_t> devices;
         const uint32_t n = in.ConsumeIntegralInRange<uint32_t>(0, 4);
         for (uint32_t i = 0; i < n; ++i) devices.push_back(in.ConsumeIntegralInRange<uint32_t>(0, in.ConsumeBool() ? 1 : 70000));
-        const auto metrics = static_cast<aclprofAicoreMetrics>(in.ConsumeIntegralInRange<int>(-1, 0x100));
-        aclprofConfig* c = aclprofCreateConfig(devices.empty() && in.ConsumeBool() ? nullptr : devices.data(),
-                                               static_cast<uint32_t>(devices.size()), metrics, nullptr,
-                                               PickDataTypes(in));
+        const int metrics = in.ConsumeIntegralInRange<int>(-1, 0x100);
+        const bool null_list = devices.empty() && in.ConsumeBool();
+        const uint64_t types = PickDataTypes(in);
+        aclprofConfig* c = aclprofCreateConfig(null_list ? nullptr : devices.data(), static_cast<uint32_t>(devices.size()),
+                                               static_cast<aclprofAicoreMetrics>(metrics), nullptr, types);
         if (c == nullptr) {
           Check(ACL_ERROR_INVALID_PARAM, "aclprofCreateConfig (returned null)");
         } else {
