@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -178,6 +179,23 @@ TEST_F(FuzzFindingsTest, OutOfRangeEnumArgumentsAreRejected) {
   EXPECT_NE(std::string::npos, RecentText().find("aicoreMetrics"));
   EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM, aclprofSetConfig(static_cast<aclprofConfigType>(bad), "1", 1));
   EXPECT_NE(std::string::npos, RecentText().find("configType"));
+}
+
+// Found by fuzz_op_compile (UBSan: signed integer overflow in the element count): the product of a
+// descriptor's dims overflowed int64_t, so a huge shape could wrap to a small element and byte count that
+// a small buffer satisfies. Counts now saturate, and operators refuse tensors beyond 2^48 bytes.
+TEST_F(FuzzFindingsTest, HugeShapesSaturateAndOperatorsRefuseThem) {
+  const int64_t dims[] = {int64_t{1} << 40, int64_t{1} << 40, 3};
+  aclTensorDesc* d = aclCreateTensorDesc(ACL_FLOAT, 3, dims, ACL_FORMAT_ND);
+  ASSERT_NE(nullptr, d);
+  EXPECT_GE(aclGetTensorDescElementCount(d), size_t{1} << 62) << "the element count wrapped";
+  EXPECT_EQ(SIZE_MAX, aclGetTensorDescSize(d)) << "the byte count wrapped";
+  const aclTensorDesc* in[] = {d, d};
+  const aclTensorDesc* out[] = {d};
+  EXPECT_ACL_ERR(ACL_ERROR_INVALID_PARAM,
+                 aclopCompile("Add", 2, in, 1, out, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr));
+  EXPECT_NE(std::string::npos, RecentText().find("more than")) << "the message names the limit";
+  aclDestroyTensorDesc(d);
 }
 
 using FuzzFindingsInitTest = CtsNoDeviceTest;

@@ -256,6 +256,10 @@ StatusOr<int64_t> AxisAttr(const OpBuild& b, std::initializer_list<const char*> 
 // Concat: x0..xN-1 -> y along attr concat_dim / axis (default 0).
 Status BuildConcat(OpBuild& b) {
   const TensorSpec& x0 = b.inputs[0];
+  if (x0.rank() == 0) {  // no axis to concatenate along (fuzz_op_compile: y.dims[axis] of a scalar)
+    return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: input 0 is a scalar {}; concatenation needs rank 1 or more", b.type,
+               Describe(x0));
+  }
   auto ax = AxisAttr(b, {"concat_dim", "axis"}, x0.rank());
   if (!ax.ok()) return std::move(ax).status();
   const int64_t axis = ax.value();
