@@ -1,5 +1,6 @@
 // Entry points: tensor descriptors (acl_base_mdl.h). Descriptors are handles (ops::TensorDesc) so
 // every call validates the pointer before use.
+#include <cstdint>
 #include <cstring>
 
 #include "acl/acl.h"
@@ -111,7 +112,13 @@ size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
     (void)BadDesc(__func__, desc);
     return 0;
   }
-  return t->unknown_rank ? 0 : static_cast<size_t>(t->spec.numel()) * aclDataTypeSize(static_cast<aclDataType>(t->spec.dtype));
+  if (t->unknown_rank) return 0;
+  // Saturates like the element count: a size that wrapped would let a small buffer pass for a huge tensor.
+  size_t bytes = 0;
+  return __builtin_mul_overflow(static_cast<size_t>(t->spec.numel()),
+                                aclDataTypeSize(static_cast<aclDataType>(t->spec.dtype)), &bytes)
+             ? SIZE_MAX
+             : bytes;
 }
 
 size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {

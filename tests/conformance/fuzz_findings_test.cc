@@ -1,5 +1,6 @@
-// Regression tests for what the fuzz targets found (tests/fuzz, docs/fuzzing.md). Each of them failed
-// before its fix: the process crashed, or bad input was accepted. The corrupt kernel binaries are made
+// Regression tests for what fuzzing found (tests/fuzz, docs/fuzzing.md): by the fuzz targets, or while
+// writing their seeds and reading the parsers they cover. Each of them failed before its fix: the process
+// crashed, or bad input was accepted. The corrupt kernel binaries are made
 // from the fuzz template (tests/fuzz/seeds/kernel_template.so, a minimal valid kernel binary).
 #include <unistd.h>
 
@@ -78,7 +79,7 @@ TEST_F(FuzzFindingsTest, KernelTemplateLoadsAndListsItsKernels) {
   EXPECT_ACL_OK(aclrtBinaryUnLoad(bin));
 }
 
-// Found by fuzz_kernel_binary: the kernel count was trusted, and aclrtBinaryLoadFromData read descriptor
+// Found writing fuzz_kernel_binary's seeds (table_count_1000): the kernel count was trusted, and aclrtBinaryLoadFromData read descriptor
 // pointers past the table's list (SIGSEGV).
 TEST_F(FuzzFindingsTest, KernelTableCountingMoreKernelsThanItListsIsRejected) {
   for (uint32_t count : {1000u, 0xffffffffu}) {
@@ -91,7 +92,8 @@ TEST_F(FuzzFindingsTest, KernelTableCountingMoreKernelsThanItListsIsRejected) {
   }
 }
 
-// Found by fuzz_kernel_binary: a parameter's offset and size were trusted, and a launch packs each
+// Found writing fuzz_kernel_binary's seeds (table_param_offset_past_block): a parameter's offset and size
+// were trusted, and a launch packs each
 // argument at its offset into a block of args_size bytes (a heap overflow).
 TEST_F(FuzzFindingsTest, KernelParameterPastItsArgumentBlockIsRejected) {
   std::vector<uint8_t> img = KernelTemplate();
@@ -103,7 +105,7 @@ TEST_F(FuzzFindingsTest, KernelParameterPastItsArgumentBlockIsRejected) {
   EXPECT_NE(std::string::npos, RecentText().find("overruns")) << "the message names the overrun";
 }
 
-// Found by fuzz_kernel_binary: a truncated image reached the dynamic loader, which maps segments past
+// Found writing fuzz_kernel_binary's seeds (truncated_*): a truncated image reached the dynamic loader, which maps segments past
 // the end of the file and faults reading them (SIGSEGV / SIGBUS inside aclrtBinaryLoadFromData).
 TEST_F(FuzzFindingsTest, TruncatedKernelImageIsRejected) {
   const std::vector<uint8_t> whole = KernelTemplate();
@@ -124,7 +126,30 @@ TEST_F(FuzzFindingsTest, TruncatedKernelImageIsRejected) {
   }
 }
 
-// Found by fuzz_prof_config: the text accessors of subscription records trusted the record's strings to
+// Found by fuzz_kernel_binary (header mode): with a loadable segment's type overwritten, the dynamic
+// section was no longer mapped and ld.so read it anyway (SIGSEGV in elf_dynamic_do_Rela).
+TEST_F(FuzzFindingsTest, KernelImageWithInconsistentProgramHeadersIsRejected) {
+  std::vector<uint8_t> img = KernelTemplate();
+  ASSERT_GE(img.size(), size_t{64});
+  uint64_t phoff = 0;
+  uint16_t phnum = 0;
+  std::memcpy(&phoff, img.data() + 32, sizeof phoff);
+  std::memcpy(&phnum, img.data() + 56, sizeof phnum);
+  int patched = 0;
+  for (uint16_t i = 0, loads = 0; i < phnum; ++i) {
+    uint32_t type = 0;
+    std::memcpy(&type, img.data() + phoff + i * 56u, sizeof type);
+    if (type == 1 && ++loads == 2) {  // the second PT_LOAD, which holds the dynamic section
+      PutWord(&img, phoff + i * 56u, 0xffffffffu);
+      ++patched;
+    }
+  }
+  ASSERT_EQ(1, patched) << "the template has two loadable segments";
+  EXPECT_ACL_ERR(ACL_ERROR_PARSE_FILE, LoadAndUnload(img));
+  EXPECT_NE(std::string::npos, RecentText().find("dynamic segment")) << "the message names the dynamic segment";
+}
+
+// Found reading the parsers fuzz_prof_config covers: the text accessors of subscription records trusted the record's strings to
 // be terminated. aclprofGetOpTypeLen counted within the field, aclprofGetOpType ran on into the next
 // fields (and past the buffer), so the length it asked for disagreed with the one just reported. The
 // record layout is npurt's (src/api/prof_objects.h): magic "OPR1", model id, flag, thread id, start,
@@ -198,9 +223,44 @@ TEST_F(FuzzFindingsTest, HugeShapesSaturateAndOperatorsRefuseThem) {
   aclDestroyTensorDesc(d);
 }
 
+// Found by fuzz_op_compile (UBSan: null pointer passed to memcpy): an empty tensor may come without a
+// buffer, and the copy kernels (Concat/Split, Cast to the same type, Reshape, Slice, Gather) passed its
+// null address to memcpy for 0 bytes, which is undefined. Under the asan preset the old code fails.
+TEST_F(FuzzFindingsTest, EmptyTensorWithoutBufferIsConcatenated) {
+  const int64_t full_dims[] = {2, 3};
+  const int64_t empty_dims[] = {0, 3};
+  aclTensorDesc* full = aclCreateTensorDesc(ACL_FLOAT, 2, full_dims, ACL_FORMAT_ND);
+  aclTensorDesc* empty = aclCreateTensorDesc(ACL_FLOAT, 2, empty_dims, ACL_FORMAT_ND);
+  ASSERT_NE(nullptr, full);
+  ASSERT_NE(nullptr, empty);
+  const std::vector<uint8_t> data = RandomBytes(6 * sizeof(float), 14);
+  std::vector<float> x(6);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = 1.0f + static_cast<float>(data[i]) / 16.0f;
+  DevBuf in(sizeof(float) * 6), out(sizeof(float) * 6);
+  ASSERT_ACL_OK(in.Upload(x.data(), sizeof(float) * 6));
+  aclDataBuffer* b_in = aclCreateDataBuffer(in.get(), sizeof(float) * 6);
+  aclDataBuffer* b_empty = aclCreateDataBuffer(nullptr, 0);
+  aclDataBuffer* b_out = aclCreateDataBuffer(out.get(), sizeof(float) * 6);
+  const aclTensorDesc* in_desc[] = {full, empty};
+  const aclTensorDesc* out_desc[] = {full};
+  const aclDataBuffer* inputs[] = {b_in, b_empty};
+  aclDataBuffer* outputs[] = {b_out};
+  ASSERT_ACL_OK(aclopCompileAndExecute("Concat", 2, in_desc, inputs, 1, out_desc, outputs, nullptr, ACL_ENGINE_SYS,
+                                       ACL_COMPILE_SYS, nullptr, nullptr));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(nullptr));
+  std::vector<float> y(6);
+  ASSERT_ACL_OK(out.Download(y.data(), sizeof(float) * 6));
+  EXPECT_EQ(x, y);
+  aclDestroyDataBuffer(b_in);
+  aclDestroyDataBuffer(b_empty);
+  aclDestroyDataBuffer(b_out);
+  aclDestroyTensorDesc(full);
+  aclDestroyTensorDesc(empty);
+}
+
 using FuzzFindingsInitTest = CtsNoDeviceTest;
 
-// Found by fuzz_init_config: integers of the aclInit config were read with nlohmann's get<>(), which
+// Found reading the parser fuzz_init_config covers (seed big_numbers.json): integers of the aclInit config were read with nlohmann's get<>(), which
 // casts a float out of range (undefined behaviour, UBSan: float-cast-overflow) and wraps negatives, and
 // had none of the bounds the same settings have as environment variables; such configs were accepted.
 TEST_F(FuzzFindingsInitTest, InitRejectsOutOfRangeAndNonIntegerSettings) {
