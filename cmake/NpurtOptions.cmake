@@ -14,9 +14,15 @@ endfunction()
 if(NPURT_SANITIZE STREQUAL "address")
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+elseif(NPURT_SANITIZE STREQUAL "fuzzer")
+  # libFuzzer build (preset "fuzz", clang only): everything is instrumented for coverage, ASan and UBSan;
+  # only the fuzz targets (tests/fuzz) link libFuzzer's main (-fsanitize=fuzzer).
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
 elseif(NPURT_SANITIZE STREQUAL "thread")
   add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
   add_link_options(-fsanitize=thread)
 elseif(NOT NPURT_SANITIZE STREQUAL "")
-  message(FATAL_ERROR "NPURT_SANITIZE must be '', 'address' or 'thread'")
+  message(FATAL_ERROR "NPURT_SANITIZE must be '', 'address', 'thread' or 'fuzzer'")
 endif()

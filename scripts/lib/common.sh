@@ -9,6 +9,9 @@ NPURT_EXAMPLE_TIMEOUT="${NPURT_EXAMPLE_TIMEOUT:-120}"  # seconds per example run
 NPURT_DEB_PACKAGES=(cmake ninja-build g++ python3 libgtest-dev libgmock-dev googletest libbenchmark-dev
                     nlohmann-json3-dev libspdlog-dev libfmt-dev pkg-config
                     libdnnl-dev ocl-icd-opencl-dev)
+# What `scripts/test --fuzz` needs on top: clang 14 with libFuzzer and its sanitizer runtimes, and clang's
+# OpenMP runtime (the operators build with -fopenmp).
+NPURT_FUZZ_DEB_PACKAGES=(clang-14 libclang-rt-14-dev libomp-14-dev)
 
 npurt_log() { printf '[%s] %s\n' "${NPURT_SCRIPT:-npurt}" "$*"; }
 npurt_die() { printf '[%s] error: %s\n' "${NPURT_SCRIPT:-npurt}" "$*" >&2; exit 1; }

@@ -76,7 +76,8 @@ size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
 }
 
 size_t aclDataTypeSize(aclDataType dataType) {
-  switch (dataType) {
+  // Any int may come through the C ABI: switch on the raw value (loading it as the enum is undefined).
+  switch (npurt::RawEnum(dataType)) {
     case ACL_DT_UNDEFINED:
     case ACL_STRING:
       return 0;

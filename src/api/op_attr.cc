@@ -1,4 +1,6 @@
 // Entry points: operator attributes (aclopCreateAttr, aclopSetAttr*).
+#include <cstring>
+
 #include "acl/acl.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "api/api_common.h"
@@ -65,12 +67,15 @@ aclError aclopSetAttrString(aclopAttr* attr, const char* attrName, const char* a
 }
 
 aclError aclopSetAttrDataType(aclopAttr* attr, const char* attrName, aclDataType attrValue) {
-  return Set(__func__, attr, attrName, npurt::ops::DataTypeValue{attrValue});
+  return Set(__func__, attr, attrName, npurt::ops::DataTypeValue{npurt::RawEnum(attrValue)});
 }
 
 aclError aclopSetAttrListDataType(aclopAttr* attr, const char* attrName, int numValues, const aclDataType values[]) {
   if (numValues < 0 || (numValues > 0 && values == nullptr)) return BadList(__func__, numValues);
-  std::vector<int32_t> v(values, values + numValues);
+  // Copied as ints: the values may be any int (from C), and loading one as aclDataType is undefined.
+  std::vector<int32_t> v(static_cast<size_t>(numValues));
+  static_assert(sizeof(aclDataType) == sizeof(int32_t));
+  if (numValues > 0) std::memcpy(v.data(), values, v.size() * sizeof(int32_t));
   return Set(__func__, attr, attrName, std::move(v));
 }
 

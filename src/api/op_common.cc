@@ -7,6 +7,29 @@
 #include "ops/tensor_desc.h"
 
 namespace npurt::api {
+namespace {
+
+// Far above any device memory: a descriptor asking for more is a mistake (or a product of dims that
+// overflowed), and operators size their scratch memory and compute strides from these dims. The
+// product of the non-zero dims is bounded too: a zero dim makes the tensor empty, but the strides of
+// its other dims are still computed (fuzz_op_compile: overflow in the reduction's strides).
+constexpr size_t kMaxTensorBytes = size_t{1} << 48;
+
+Status CheckTensorSize(const char* op_type, const char* what, int i, const ops::TensorSpec& spec) {
+  int64_t span = 1;
+  bool overflow = false;
+  for (int64_t d : spec.dims) {
+    if (d > 0) overflow = overflow || __builtin_mul_overflow(span, d, &span);
+  }
+  if (overflow || static_cast<uint64_t>(span) > kMaxTensorBytes || spec.numel() == INT64_MAX ||
+      spec.bytes() > kMaxTensorBytes) {
+    return Err(ACL_ERROR_INVALID_PARAM, "{}: {}[{}] describes {}, more than the {} bytes a tensor may have", op_type,
+               what, i, ops::Describe(spec), kMaxTensorBytes);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
 
 namespace {
 
@@ -53,6 +76,7 @@ Status Unwrap(const char* op_type, int num_inputs, const aclTensorDesc* const in
       return Err(ACL_ERROR_INVALID_PARAM, "{}: inputDesc[{}] ({}) is not a live tensor descriptor", op_type, i,
                  static_cast<const void*>(input_desc[i]));
     }
+    NPURT_RETURN_IF_ERROR(CheckTensorSize(op_type, "inputDesc", i, d->spec));
     out->call.inputs[i] = d->spec;
     if (d->is_const) out->consts[i] = &d->const_data;
   }
@@ -62,6 +86,7 @@ Status Unwrap(const char* op_type, int num_inputs, const aclTensorDesc* const in
       return Err(ACL_ERROR_INVALID_PARAM, "{}: outputDesc[{}] ({}) is not a live tensor descriptor", op_type, i,
                  static_cast<const void*>(output_desc[i]));
     }
+    NPURT_RETURN_IF_ERROR(CheckTensorSize(op_type, "outputDesc", i, d->spec));
     out->call.requested[i] = d->spec;
   }
   NPURT_RETURN_IF_ERROR(DropOmittedOptionalInputs(op_type, out));

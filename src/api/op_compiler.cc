@@ -18,12 +18,15 @@ constexpr int kNumOpts = ACL_OP_DEBUG_OPTION + 1;
 std::mutex g_opts_mu;
 std::array<std::string, kNumOpts> g_opts;
 
-npurt::Status CheckEngine(aclopEngineType engine, aclopCompileType flag) {
+// The enums come through the C ABI with any int inside: read them with RawEnum (fuzz_op_compile found
+// the out-of-range loads, undefined behaviour in C++).
+// Called with RawEnum(engineType), RawEnum(compileFlag): even passing the enum by value loads it.
+npurt::Status CheckEngine(int engine, int flag) {
   if (engine < ACL_ENGINE_SYS || engine > ACL_ENGINE_VECTOR) {
-    return Err(ACL_ERROR_INVALID_PARAM, "engineType {} is not an aclopEngineType", static_cast<int>(engine));
+    return Err(ACL_ERROR_INVALID_PARAM, "engineType {} is not an aclopEngineType", engine);
   }
   if (flag != ACL_COMPILE_SYS && flag != ACL_COMPILE_UNREGISTERED) {
-    return Err(ACL_ERROR_INVALID_PARAM, "compileFlag {} is not an aclopCompileType", static_cast<int>(flag));
+    return Err(ACL_ERROR_INVALID_PARAM, "compileFlag {} is not an aclopCompileType", flag);
   }
   if (flag == ACL_COMPILE_UNREGISTERED) {
     return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -32,9 +35,9 @@ npurt::Status CheckEngine(aclopEngineType engine, aclopCompileType flag) {
   return npurt::Status::Ok();
 }
 
-npurt::Status CheckOpt(aclCompileOpt opt) {
-  if (static_cast<int>(opt) < 0 || static_cast<int>(opt) >= kNumOpts) {
-    return Err(ACL_ERROR_INVALID_PARAM, "compile option {} is not an aclCompileOpt", static_cast<int>(opt));
+npurt::Status CheckOpt(int opt) {
+  if (opt < 0 || opt >= kNumOpts) {
+    return Err(ACL_ERROR_INVALID_PARAM, "compile option {} is not an aclCompileOpt", opt);
   }
   return npurt::Status::Ok();
 }
@@ -45,7 +48,7 @@ aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* co
                       const aclTensorDesc* const outputDesc[], const aclopAttr* attr, aclopEngineType engineType,
                       aclopCompileType compileFlag, const char* opPath) {
   (void)opPath;
-  NPURT_API_CHECK(CheckEngine(engineType, compileFlag));
+  NPURT_API_CHECK(CheckEngine(npurt::RawEnum(engineType), npurt::RawEnum(compileFlag)));
   npurt::api::UnwrappedCall u;
   NPURT_API_CHECK(npurt::api::Unwrap(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &u));
   NPURT_API_ASSIGN(op, npurt::ops::CompileCache::Get().GetOrCompile(u.call));
@@ -59,7 +62,7 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
                                 const aclopAttr* attr, aclopEngineType engineType, aclopCompileType compileFlag,
                                 const char* opPath, aclrtStream stream) {
   (void)opPath;
-  NPURT_API_CHECK(CheckEngine(engineType, compileFlag));
+  NPURT_API_CHECK(CheckEngine(npurt::RawEnum(engineType), npurt::RawEnum(compileFlag)));
   NPURT_API_CHECK(npurt::api::ExecuteOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
                                         stream, false));
   return ACL_SUCCESS;
@@ -70,14 +73,14 @@ aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDe
                                   aclopAttr* attr, aclopEngineType engineType, aclopCompileType compileFlag,
                                   const char* opPath, aclrtStream stream) {
   (void)opPath;
-  NPURT_API_CHECK(CheckEngine(engineType, compileFlag));
+  NPURT_API_CHECK(CheckEngine(npurt::RawEnum(engineType), npurt::RawEnum(compileFlag)));
   NPURT_API_CHECK(npurt::api::ExecuteOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
                                         stream, true));
   return ACL_SUCCESS;
 }
 
 aclError aclSetCompileopt(aclCompileOpt opt, const char* value) {
-  NPURT_API_CHECK(CheckOpt(opt));
+  NPURT_API_CHECK(CheckOpt(npurt::RawEnum(opt)));
   NPURT_API_NOT_NULL(value);
   if (opt == ACL_OP_COMPILER_CACHE_MODE) {
     const std::string v = value;
@@ -100,8 +103,8 @@ aclError aclSetCompileopt(aclCompileOpt opt, const char* value) {
 }
 
 size_t aclGetCompileoptSize(aclCompileOpt opt) {
-  if (!CheckOpt(opt).ok()) {
-    (void)npurt::api::Report(__func__, CheckOpt(opt));
+  if (!CheckOpt(npurt::RawEnum(opt)).ok()) {
+    (void)npurt::api::Report(__func__, CheckOpt(npurt::RawEnum(opt)));
     return 0;
   }
   std::lock_guard<std::mutex> lock(g_opts_mu);
@@ -109,7 +112,7 @@ size_t aclGetCompileoptSize(aclCompileOpt opt) {
 }
 
 aclError aclGetCompileopt(aclCompileOpt opt, char* value, size_t length) {
-  NPURT_API_CHECK(CheckOpt(opt));
+  NPURT_API_CHECK(CheckOpt(npurt::RawEnum(opt)));
   NPURT_API_NOT_NULL(value);
   std::lock_guard<std::mutex> lock(g_opts_mu);
   const std::string& v = g_opts[opt];

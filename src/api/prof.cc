@@ -29,7 +29,9 @@ constexpr uint64_t kKnownDataTypes = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL
                                      ACL_PROF_TASK_TIME_L3 | ACL_PROF_API_STATS | ACL_PROF_AICORE_SHAPE;
 constexpr size_t kMaxPathLength = 4096;
 
-bool ValidMetrics(aclprofAicoreMetrics m) {
+// Enums from the C ABI may hold any int: read with RawEnum (an out-of-range load is undefined in C++).
+// Called with RawEnum(aicoreMetrics): even passing the enum by value loads it.
+bool ValidMetrics(int m) {
   return (m >= ACL_AICORE_ARITHMETIC_UTILIZATION && m <= ACL_AICORE_MEMORY_ACCESS) || m == ACL_AICORE_NONE;
 }
 
@@ -75,8 +77,8 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, 
     return fail(Err(ACL_ERROR_INVALID_PARAM, "dataTypeConfig {:#x} has unknown bits {:#x}", dataTypeConfig,
                     dataTypeConfig & ~kKnownDataTypes));
   }
-  if (!ValidMetrics(aicoreMetrics)) {
-    return fail(Err(ACL_ERROR_INVALID_PARAM, "aicoreMetrics {} is invalid", int(aicoreMetrics)));
+  if (!ValidMetrics(npurt::RawEnum(aicoreMetrics))) {
+    return fail(Err(ACL_ERROR_INVALID_PARAM, "aicoreMetrics {} is invalid", npurt::RawEnum(aicoreMetrics)));
   }
   auto count = npurt::core::Runtime::Get().DeviceCount();
   if (!count.ok()) return fail(count.status());
@@ -138,8 +140,9 @@ aclError aclprofStop(const aclprofConfig* profilerConfig) {
 
 aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size_t configLength) {
   NPURT_API_NOT_NULL(config);
-  if (configType <= ACL_PROF_ARGS_MIN || configType >= ACL_PROF_ARGS_MAX || configType == 2) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "configType {} is invalid", int(configType)));
+  const int type = npurt::RawEnum(configType);
+  if (type <= ACL_PROF_ARGS_MIN || type >= ACL_PROF_ARGS_MAX || type == 2) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "configType {} is invalid", type));
   }
   if (configLength == 0 || strnlen(config, configLength + 1) != configLength) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM,

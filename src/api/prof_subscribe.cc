@@ -29,28 +29,33 @@ std::mutex g_subs_mu;
 std::map<uint32_t, int> g_subscriptions;  // model id -> fd
 std::map<uint32_t, uint32_t> g_model_devices;  // model id -> device (MsprofSetDeviceIdByGeModelIdx)
 
-// Validates an opInfo buffer and returns record `index` (nullptr and a reported error otherwise).
-const ProfOpRecord* RecordAt(const char* fn, const void* opInfo, size_t opInfoLen, uint32_t index) {
+// Validates an opInfo buffer and copies record `index` into `*out` (false and a reported error otherwise).
+// The buffer comes from the user: it may be unaligned, and its strings need not be terminated, so the
+// record is copied and its strings are cut at their fields' ends.
+bool RecordAt(const char* fn, const void* opInfo, size_t opInfoLen, uint32_t index, ProfOpRecord* out) {
   if (opInfo == nullptr) {
     npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "opInfo is a null pointer"));
-    return nullptr;
+    return false;
   }
   if (opInfoLen == 0 || opInfoLen % sizeof(ProfOpRecord) != 0) {
     npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "opInfoLen {} is not a multiple of the record size {}",
                                opInfoLen, sizeof(ProfOpRecord)));
-    return nullptr;
+    return false;
   }
   const size_t count = opInfoLen / sizeof(ProfOpRecord);
   if (index >= count) {
     npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "index {} is out of range ({} records)", index, count));
-    return nullptr;
+    return false;
   }
-  const auto* r = static_cast<const ProfOpRecord*>(opInfo) + index;
-  if (r->magic != kProfOpMagic) {
+  std::memcpy(out, static_cast<const char*>(opInfo) + size_t{index} * sizeof(ProfOpRecord), sizeof *out);
+  if (out->magic != kProfOpMagic) {
     npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "record {} is not an operator record", index));
-    return nullptr;
+    return false;
   }
-  return r;
+  out->op_type[sizeof out->op_type - 1] = '\0';
+  out->op_name[sizeof out->op_name - 1] = '\0';
+  out->thread_text[sizeof out->thread_text - 1] = '\0';
+  return true;
 }
 
 aclError CopyText(const char* fn, const char* text, char* out, size_t out_len) {
@@ -169,71 +174,74 @@ aclError aclprofGetOpDescSize(size_t* opDescSize) {
 
 aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumber) {
   NPURT_API_NOT_NULL(opNumber);
-  if (RecordAt(__func__, opInfo, opInfoLen, 0) == nullptr) return npurt::core::Tls().last_error;
+  ProfOpRecord r;
+  if (!RecordAt(__func__, opInfo, opInfoLen, 0, &r)) return npurt::core::Tls().last_error;
   *opNumber = static_cast<uint32_t>(opInfoLen / sizeof(ProfOpRecord));
   return ACL_SUCCESS;
 }
 
 aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opTypeLen) {
   NPURT_API_NOT_NULL(opTypeLen);
-  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
-  if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
-  *opTypeLen = strnlen(r->op_type, sizeof r->op_type - 1) + 1;
+  ProfOpRecord r;
+  if (!RecordAt(__func__, opInfo, opInfoLen, index, &r)) return ACL_ERROR_INVALID_PARAM;
+  *opTypeLen = strnlen(r.op_type, sizeof r.op_type - 1) + 1;
   return ACL_SUCCESS;
 }
 
 aclError aclprofGetOpType(const void* opInfo, size_t opInfoLen, uint32_t index, char* opType, size_t opTypeLen) {
-  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
-  if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
-  return CopyText(__func__, r->op_type, opType, opTypeLen);
+  ProfOpRecord r;
+  if (!RecordAt(__func__, opInfo, opInfoLen, index, &r)) return ACL_ERROR_INVALID_PARAM;
+  return CopyText(__func__, r.op_type, opType, opTypeLen);
 }
 
 aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opNameLen) {
   NPURT_API_NOT_NULL(opNameLen);
-  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
-  if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
-  *opNameLen = strnlen(r->op_name, sizeof r->op_name - 1) + 1;
+  ProfOpRecord r;
+  if (!RecordAt(__func__, opInfo, opInfoLen, index, &r)) return ACL_ERROR_INVALID_PARAM;
+  *opNameLen = strnlen(r.op_name, sizeof r.op_name - 1) + 1;
   return ACL_SUCCESS;
 }
 
 aclError aclprofGetOpName(const void* opInfo, size_t opInfoLen, uint32_t index, char* opName, size_t opNameLen) {
-  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
-  if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
-  return CopyText(__func__, r->op_name, opName, opNameLen);
+  ProfOpRecord r;
+  if (!RecordAt(__func__, opInfo, opInfoLen, index, &r)) return ACL_ERROR_INVALID_PARAM;
+  return CopyText(__func__, r.op_name, opName, opNameLen);
 }
 
 uint64_t aclprofGetOpStart(const void* opInfo, size_t opInfoLen, uint32_t index) {
-  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
-  return r != nullptr ? r->start_ns : 0;
+  ProfOpRecord r;
+  return RecordAt(__func__, opInfo, opInfoLen, index, &r) ? r.start_ns : 0;
 }
 
 uint64_t aclprofGetOpEnd(const void* opInfo, size_t opInfoLen, uint32_t index) {
-  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
-  return r != nullptr ? r->end_ns : 0;
+  ProfOpRecord r;
+  return RecordAt(__func__, opInfo, opInfoLen, index, &r) ? r.end_ns : 0;
 }
 
 uint64_t aclprofGetOpDuration(const void* opInfo, size_t opInfoLen, uint32_t index) {
-  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
-  return r != nullptr ? r->end_ns - r->start_ns : 0;
+  ProfOpRecord r;
+  return RecordAt(__func__, opInfo, opInfoLen, index, &r) ? r.end_ns - r.start_ns : 0;
 }
 
 size_t aclprofGetModelId(const void* opInfo, size_t opInfoLen, uint32_t index) {
-  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
-  return r != nullptr ? r->model_id : 0;
+  ProfOpRecord r;
+  return RecordAt(__func__, opInfo, opInfoLen, index, &r) ? r.model_id : 0;
 }
 
 aclprofSubscribeOpFlag aclprofGetOpFlag(const void* opInfo, size_t opInfoLen, uint32_t index) {
-  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
-  return r != nullptr ? static_cast<aclprofSubscribeOpFlag>(r->flag) : ACL_SUBSCRIBE_NONE;
+  ProfOpRecord r;
+  return RecordAt(__func__, opInfo, opInfoLen, index, &r) ? static_cast<aclprofSubscribeOpFlag>(r.flag) : ACL_SUBSCRIBE_NONE;
 }
 
 const char* aclprofGetOpAttriValue(const void* opInfo, size_t opInfoLen, uint32_t index,
                                    aclprofSubscribeOpAttri attri) {
-  const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
-  if (r == nullptr) return nullptr;
+  // The text is returned from a per-thread copy (valid until this thread's next call): the record in the
+  // user's buffer need not hold a terminated string.
+  thread_local ProfOpRecord r;
+  if (!RecordAt(__func__, opInfo, opInfoLen, index, &r)) return nullptr;
   if (attri != ACL_SUBSCRIBE_ATTRI_THREADID) {
     npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "attribute {} is invalid", int(attri)));
     return nullptr;
   }
-  return r->thread_text;
+  return r.thread_text;
 }

@@ -1,5 +1,6 @@
 // Entry points: tensor descriptors (acl_base_mdl.h). Descriptors are handles (ops::TensorDesc) so
 // every call validates the pointer before use.
+#include <cstdint>
 #include <cstring>
 
 #include "acl/acl.h"
@@ -44,8 +45,9 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
     (void)npurt::api::Report(__func__, Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of handle slots"));
     return nullptr;
   }
-  t->spec.dtype = dataType;
-  t->spec.format = format;
+  // Kept as the ints a C caller passed (RawEnum: loading an out-of-range value as the enum is undefined).
+  t->spec.dtype = npurt::RawEnum(dataType);
+  t->spec.format = npurt::RawEnum(format);
   SetDims(t, numDims, dims);
   return reinterpret_cast<aclTensorDesc*>(t);
 }
@@ -110,7 +112,13 @@ size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
     (void)BadDesc(__func__, desc);
     return 0;
   }
-  return t->unknown_rank ? 0 : static_cast<size_t>(t->spec.numel()) * aclDataTypeSize(static_cast<aclDataType>(t->spec.dtype));
+  if (t->unknown_rank) return 0;
+  // Saturates like the element count: a size that wrapped would let a small buffer pass for a huge tensor.
+  size_t bytes = 0;
+  return __builtin_mul_overflow(static_cast<size_t>(t->spec.numel()),
+                                aclDataTypeSize(static_cast<aclDataType>(t->spec.dtype)), &bytes)
+             ? SIZE_MAX
+             : bytes;
 }
 
 size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {
@@ -184,20 +192,21 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
   NPURT_API_NOT_NULL(dstDesc);
   std::vector<int64_t> dims = t->spec.dims;
   const int32_t from = t->spec.format;
-  if (from != dstFormat) {
+  const int to = npurt::RawEnum(dstFormat);
+  if (from != to) {
     const bool four = dims.size() == 4;
-    if (four && from == ACL_FORMAT_NCHW && dstFormat == ACL_FORMAT_NHWC) {
+    if (four && from == ACL_FORMAT_NCHW && to == ACL_FORMAT_NHWC) {
       dims = {dims[0], dims[2], dims[3], dims[1]};
-    } else if (four && from == ACL_FORMAT_NHWC && dstFormat == ACL_FORMAT_NCHW) {
+    } else if (four && from == ACL_FORMAT_NHWC && to == ACL_FORMAT_NCHW) {
       dims = {dims[0], dims[3], dims[1], dims[2]};
-    } else if (from != ACL_FORMAT_ND && dstFormat != ACL_FORMAT_ND) {
+    } else if (from != ACL_FORMAT_ND && to != ACL_FORMAT_ND) {
       return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                               "converting a descriptor from format {} to {} is not supported (NCHW <-> "
-                                              "NHWC and to/from ND are)", from, static_cast<int>(dstFormat)));
+                                              "NHWC and to/from ND are)", from, to));
     }
   }
   aclTensorDesc* out = aclCreateTensorDesc(static_cast<aclDataType>(t->spec.dtype), static_cast<int>(dims.size()),
-                                           dims.data(), dstFormat);
+                                           dims.data(), static_cast<aclFormat>(to));
   if (out == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of handle slots"));
   Desc(out)->name = t->name;
   *dstDesc = out;
@@ -207,7 +216,7 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
 aclError aclSetTensorStorageFormat(aclTensorDesc* desc, aclFormat format) {
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
-  t->storage_format = format;
+  t->storage_format = npurt::RawEnum(format);
   return ACL_SUCCESS;
 }
 
@@ -224,7 +233,7 @@ aclError aclSetTensorStorageShape(aclTensorDesc* desc, int numDims, const int64_
 aclError aclSetTensorFormat(aclTensorDesc* desc, aclFormat format) {
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
-  t->spec.format = format;
+  t->spec.format = npurt::RawEnum(format);
   return ACL_SUCCESS;
 }
 
@@ -241,7 +250,7 @@ aclError aclSetTensorShape(aclTensorDesc* desc, int numDims, const int64_t* dims
 aclError aclSetTensorOriginFormat(aclTensorDesc* desc, aclFormat format) {
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
-  t->origin_format = format;
+  t->origin_format = npurt::RawEnum(format);
   return ACL_SUCCESS;
 }
 
@@ -300,8 +309,9 @@ aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length)
 aclError aclSetTensorPlaceMent(aclTensorDesc* desc, aclMemType memType) {
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
-  if (memType != ACL_MEMTYPE_DEVICE && memType != ACL_MEMTYPE_HOST && memType != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "memType {} is not an aclMemType", static_cast<int>(memType)));
+  const int type = npurt::RawEnum(memType);
+  if (type != ACL_MEMTYPE_DEVICE && type != ACL_MEMTYPE_HOST && type != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "memType {} is not an aclMemType", type));
   }
   t->placement = memType;
   return ACL_SUCCESS;

@@ -6,7 +6,15 @@
 #include <deque>
 #include <mutex>
 
+// GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer) (the fuzz preset builds with clang).
 #if defined(__SANITIZE_ADDRESS__)
+#define NPURT_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NPURT_ADDRESS_SANITIZER 1
+#endif
+#endif
+#if defined(NPURT_ADDRESS_SANITIZER)
 #include <sanitizer/lsan_interface.h>
 #endif
 
@@ -31,7 +39,7 @@ Arena& GetArena() {
     void* p = mmap(nullptr, kSlotCount * HandleArena::kSlotSize, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     a->base = p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(NPURT_ADDRESS_SANITIZER)
     // Live handle objects hold heap memory: LeakSanitizer must scan their slots (it does not scan mmap()ed
     // memory by itself), or everything a handle alive at exit owns is reported as leaked.
     if (a->base != nullptr) __lsan_register_root_region(a->base, kSlotCount * HandleArena::kSlotSize);

@@ -1,5 +1,7 @@
 #include "core/config.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <thread>
 
@@ -43,6 +45,29 @@ Status ApplyMode(const std::string& mode, RuntimeConfig* config) {
   return Status::Ok();
 }
 
+// An integer of the aclInit config in [min, max]. nlohmann's get<int>() would convert a float by a
+// plain cast (undefined behaviour out of range) and wrap a negative into an unsigned type.
+template <typename T>
+StatusOr<T> JsonInt(const nlohmann::json& v, const char* key, int64_t min, int64_t max) {
+  if (!v.is_number_integer()) {
+    return Err(ACL_ERROR_FILE_ATTR_INVALID, "{} in the aclInit config must be an integer, not {}", key, v.dump());
+  }
+  const int64_t value = v.is_number_unsigned() ? static_cast<int64_t>(std::min<uint64_t>(v.get<uint64_t>(), INT64_MAX))
+                                               : v.get<int64_t>();
+  if (value < min || value > max) {
+    return Err(ACL_ERROR_FILE_ATTR_INVALID, "{} in the aclInit config is {}, not an integer in [{}, {}]", key,
+               v.dump(), min, max);
+  }
+  return static_cast<T>(value);
+}
+
+#define NPURT_JSON_INT(target, T, json, key, min, max)            \
+  do {                                                             \
+    auto v_or_ = JsonInt<T>((json), (key), (min), (max));          \
+    if (!v_or_.ok()) return v_or_.status();                        \
+    (target) = v_or_.value();                                      \
+  } while (0)
+
 }  // namespace
 
 StatusOr<RuntimeConfig> ConfigFromEnvironment() {
@@ -84,17 +109,34 @@ Status ApplyJsonConfig(const std::string& json_text, RuntimeConfig* config) {
     if (doc.contains("defaultDevice") && doc["defaultDevice"].is_object() &&
         doc["defaultDevice"].contains("default_device")) {
       const auto& d = doc["defaultDevice"]["default_device"];
-      config->default_device = d.is_string() ? std::stoi(d.get<std::string>()) : d.get<int32_t>();
+      if (d.is_string()) {
+        config->default_device = std::stoi(d.get<std::string>());
+      } else {
+        NPURT_JSON_INT(config->default_device, int32_t, d, "defaultDevice.default_device", 0, INT32_MAX);
+      }
     }
     if (doc.contains("npurt") && doc["npurt"].is_object()) {
       const auto& n = doc["npurt"];
       if (n.contains("driver")) config->driver = n["driver"].get<std::string>();
-      if (n.contains("stream_limit")) config->stream_limit = n["stream_limit"].get<uint32_t>();
+      // The same ranges as the NPURT_* environment variables.
+      if (n.contains("stream_limit")) {
+        NPURT_JSON_INT(config->stream_limit, uint32_t, n["stream_limit"], "npurt.stream_limit", 2, 65536);
+      }
       if (n.contains("sim") && n["sim"].is_object()) {
         const auto& s = n["sim"];
-        if (s.contains("device_count")) config->driver_options.device_count = s["device_count"].get<uint32_t>();
-        if (s.contains("memory_mb")) config->driver_options.memory_bytes = s["memory_mb"].get<uint64_t>() << 20;
-        if (s.contains("aicore_count")) config->driver_options.aicore_count = s["aicore_count"].get<uint32_t>();
+        if (s.contains("device_count")) {
+          NPURT_JSON_INT(config->driver_options.device_count, uint32_t, s["device_count"], "npurt.sim.device_count", 0,
+                         64);
+        }
+        if (s.contains("memory_mb")) {
+          uint64_t mb = 0;
+          NPURT_JSON_INT(mb, uint64_t, s["memory_mb"], "npurt.sim.memory_mb", 16, int64_t{1} << 24);
+          config->driver_options.memory_bytes = mb << 20;
+        }
+        if (s.contains("aicore_count")) {
+          NPURT_JSON_INT(config->driver_options.aicore_count, uint32_t, s["aicore_count"], "npurt.sim.aicore_count", 0,
+                         1024);
+        }
         if (s.contains("soc")) config->driver_options.soc_name = s["soc"].get<std::string>();
         if (s.contains("mode")) NPURT_RETURN_IF_ERROR(ApplyMode(s["mode"].get<std::string>(), config));
       }

@@ -22,13 +22,23 @@ struct TensorSpec {
     }
     return false;
   }
-  // Element count (1 for a scalar; 0 if any dim is 0 or dynamic).
+  // Element count (1 for a scalar; 0 if any dim is 0 or dynamic). Saturates at INT64_MAX: dims come from
+  // the user, and a product that overflows (undefined for int64_t; fuzz_op_compile found it) must read as
+  // "too big for any buffer", never wrap to a small count.
   int64_t numel() const {
     int64_t n = 1;
-    for (int64_t d : dims) n *= d < 0 ? 0 : d;
-    return n;
+    bool saturated = false;
+    for (int64_t d : dims) {
+      if (d <= 0) return 0;
+      saturated = saturated || __builtin_mul_overflow(n, d, &n);
+    }
+    return saturated ? INT64_MAX : n;
   }
-  size_t bytes() const { return static_cast<size_t>(numel()) * DTypeSize(dtype); }
+  // Bytes of the tensor, saturating at SIZE_MAX likewise.
+  size_t bytes() const {
+    size_t b = 0;
+    return __builtin_mul_overflow(static_cast<size_t>(numel()), DTypeSize(dtype), &b) ? SIZE_MAX : b;
+  }
   bool operator==(const TensorSpec& o) const { return dtype == o.dtype && format == o.format && dims == o.dims; }
 };
 

@@ -22,7 +22,7 @@ class CastKernel final : public Kernel {
     void* y = a.outputs[0];
     const int64_t n = n_;
     if (from_ == to_) {
-      std::memcpy(y, x, static_cast<size_t>(n) * DTypeSize(from_));
+      if (n > 0) std::memcpy(y, x, static_cast<size_t>(n) * DTypeSize(from_));  // empty: maybe no buffers
       return Status::Ok();
     }
     const bool par = n > kParallelGrain;
@@ -161,7 +161,7 @@ class CopyKernel final : public Kernel {
  public:
   explicit CopyKernel(size_t bytes) : bytes_(bytes) {}
   Status Run(const KernelArgs& a) const override {
-    if (a.outputs[0] != a.inputs[0]) std::memmove(a.outputs[0], a.inputs[0], bytes_);
+    if (bytes_ != 0 && a.outputs[0] != a.inputs[0]) std::memmove(a.outputs[0], a.inputs[0], bytes_);
     return Status::Ok();
   }
 
@@ -223,6 +223,9 @@ class ConcatSplitKernel final : public Kernel {
     for (int64_t o = 0; o < outer_; ++o) {
       size_t off = 0;
       for (size_t i = 0; i < blocks_.size(); ++i) {
+        // An empty tensor may have no buffer at all (memcpy from null is undefined even for 0 bytes;
+        // fuzz_op_compile found it).
+        if (blocks_[i] == 0) continue;
         if (concat_) {
           std::memcpy(static_cast<uint8_t*>(a.outputs[0]) + o * total_ + off,
                       static_cast<const uint8_t*>(a.inputs[i]) + o * blocks_[i], blocks_[i]);
@@ -256,6 +259,10 @@ StatusOr<int64_t> AxisAttr(const OpBuild& b, std::initializer_list<const char*> 
 // Concat: x0..xN-1 -> y along attr concat_dim / axis (default 0).
 Status BuildConcat(OpBuild& b) {
   const TensorSpec& x0 = b.inputs[0];
+  if (x0.rank() == 0) {  // no axis to concatenate along (fuzz_op_compile: y.dims[axis] of a scalar)
+    return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: input 0 is a scalar {}; concatenation needs rank 1 or more", b.type,
+               Describe(x0));
+  }
   auto ax = AxisAttr(b, {"concat_dim", "axis"}, x0.rank());
   if (!ax.ok()) return std::move(ax).status();
   const int64_t axis = ax.value();
@@ -327,6 +334,7 @@ class SliceKernel final : public Kernel {
     int64_t rows = 1;
     for (size_t k = 0; k + 1 < r; ++k) rows *= size_[k];
     const size_t row_bytes = static_cast<size_t>(size_[r - 1]) * es_;
+    if (rows <= 0 || row_bytes == 0) return Status::Ok();  // empty: the buffers may be null
     const auto* x = static_cast<const uint8_t*>(a.inputs[0]);
     auto* y = static_cast<uint8_t*>(a.outputs[0]);
 #pragma omp parallel for num_threads(a.threads) if (rows * static_cast<int64_t>(row_bytes) > (1 << 20))
@@ -393,7 +401,7 @@ class GatherKernel final : public Kernel {
       for (int64_t j = 0; j < nidx_; ++j) {
         int64_t v = Index(a.inputs[1], j);
         if (v < 0) v += axis_;
-        std::memcpy(y + (o * nidx_ + j) * block, x + (o * axis_ + v) * block, block);
+        if (block != 0) std::memcpy(y + (o * nidx_ + j) * block, x + (o * axis_ + v) * block, block);
       }
     }
     return Status::Ok();
