@@ -44,6 +44,7 @@ npurt::Status CheckOpt(aclCompileOpt opt) {
 aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], int numOutputs,
                       const aclTensorDesc* const outputDesc[], const aclopAttr* attr, aclopEngineType engineType,
                       aclopCompileType compileFlag, const char* opPath) {
+  NPURT_HANDLE_SCOPE();
   (void)opPath;
   NPURT_API_CHECK(CheckEngine(engineType, compileFlag));
   npurt::api::UnwrappedCall u;
@@ -58,6 +59,7 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
                                 const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
                                 const aclopAttr* attr, aclopEngineType engineType, aclopCompileType compileFlag,
                                 const char* opPath, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   (void)opPath;
   NPURT_API_CHECK(CheckEngine(engineType, compileFlag));
   NPURT_API_CHECK(npurt::api::ExecuteOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
@@ -69,6 +71,7 @@ aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDe
                                   int numOutputs, aclTensorDesc* outputDesc[], aclDataBuffer* outputs[],
                                   aclopAttr* attr, aclopEngineType engineType, aclopCompileType compileFlag,
                                   const char* opPath, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   (void)opPath;
   NPURT_API_CHECK(CheckEngine(engineType, compileFlag));
   NPURT_API_CHECK(npurt::api::ExecuteOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
@@ -77,6 +80,7 @@ aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDe
 }
 
 aclError aclSetCompileopt(aclCompileOpt opt, const char* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckOpt(opt));
   NPURT_API_NOT_NULL(value);
   if (opt == ACL_OP_COMPILER_CACHE_MODE) {
@@ -100,6 +104,7 @@ aclError aclSetCompileopt(aclCompileOpt opt, const char* value) {
 }
 
 size_t aclGetCompileoptSize(aclCompileOpt opt) {
+  NPURT_HANDLE_SCOPE();
   if (!CheckOpt(opt).ok()) {
     (void)npurt::api::Report(__func__, CheckOpt(opt));
     return 0;
@@ -109,6 +114,7 @@ size_t aclGetCompileoptSize(aclCompileOpt opt) {
 }
 
 aclError aclGetCompileopt(aclCompileOpt opt, char* value, size_t length) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckOpt(opt));
   NPURT_API_NOT_NULL(value);
   std::lock_guard<std::mutex> lock(g_opts_mu);
@@ -122,6 +128,7 @@ aclError aclGetCompileopt(aclCompileOpt opt, char* value, size_t length) {
 }
 
 aclError aclopSetCompileFlag(aclOpCompileFlag flag) {
+  NPURT_HANDLE_SCOPE();
   if (flag != ACL_OP_COMPILE_DEFAULT && flag != ACL_OP_COMPILE_FUZZ) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag {} is not an aclOpCompileFlag",
                                             static_cast<int>(flag)));
@@ -134,6 +141,7 @@ aclError aclGenGraphAndDumpForOp(const char* opType, int numInputs, const aclTen
                                  const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
                                  const aclopAttr* attr, aclopEngineType engineType, const char* graphDumpPath,
                                  const aclGraphDumpOption* graphDumpOpt) {
+  NPURT_HANDLE_SCOPE();
   (void)opType, (void)numInputs, (void)inputDesc, (void)inputs, (void)numOutputs, (void)outputDesc, (void)outputs;
   (void)attr, (void)engineType, (void)graphDumpPath, (void)graphDumpOpt;
   return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -141,12 +149,14 @@ aclError aclGenGraphAndDumpForOp(const char* opType, int numInputs, const aclTen
 }
 
 aclGraphDumpOption* aclCreateGraphDumpOpt(void) {
+  NPURT_HANDLE_SCOPE();
   (void)npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                          "graph dumps of single operators are not supported by npurt"));
   return nullptr;
 }
 
 aclError aclDestroyGraphDumpOpt(const aclGraphDumpOption* graphDumpOpt) {
+  NPURT_HANDLE_SCOPE();
   (void)graphDumpOpt;
   return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                           "graph dumps of single operators are not supported by npurt"));

@@ -68,6 +68,7 @@ aclError CopyText(const char* fn, const char* text, char* out, size_t out_len) {
 
 aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics,
                                                      void* fd) {
+  NPURT_HANDLE_SCOPE();
   auto fail = [](const npurt::Status& st) -> aclprofSubscribeConfig* {
     npurt::api::Report("aclprofCreateSubscribeConfig", st);
     return nullptr;
@@ -89,6 +90,7 @@ aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclp
 }
 
 aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscribeConfig) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profSubscribeConfig);
   auto* c = npurt::LookupHandle<ProfSubscribeConfig>(profSubscribeConfig, npurt::HandleTag::kProfSubscribeConfig);
   if (c == nullptr || !c->Invalidate()) {
@@ -99,6 +101,7 @@ aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscri
 }
 
 aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profSubscribeConfig);
   auto* c = npurt::LookupHandle<ProfSubscribeConfig>(profSubscribeConfig, npurt::HandleTag::kProfSubscribeConfig);
   if (c == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "not a live subscribe config"));
@@ -121,6 +124,7 @@ aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* p
 }
 
 aclError aclprofModelUnSubscribe(uint32_t modelId) {
+  NPURT_HANDLE_SCOPE();
   std::lock_guard<std::mutex> lock(g_subs_mu);
   auto it = g_subscriptions.find(modelId);
   if (it == g_subscriptions.end()) {
@@ -162,12 +166,14 @@ int32_t MsprofUnsetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_
 uint64_t MsprofSysCycleTime(void) { return npurt::NowNs(); }
 
 aclError aclprofGetOpDescSize(size_t* opDescSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(opDescSize);
   *opDescSize = sizeof(ProfOpRecord);
   return ACL_SUCCESS;
 }
 
 aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumber) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(opNumber);
   if (RecordAt(__func__, opInfo, opInfoLen, 0) == nullptr) return npurt::core::Tls().last_error;
   *opNumber = static_cast<uint32_t>(opInfoLen / sizeof(ProfOpRecord));
@@ -175,6 +181,7 @@ aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumbe
 }
 
 aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opTypeLen) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(opTypeLen);
   const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
   if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
@@ -183,12 +190,14 @@ aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t inde
 }
 
 aclError aclprofGetOpType(const void* opInfo, size_t opInfoLen, uint32_t index, char* opType, size_t opTypeLen) {
+  NPURT_HANDLE_SCOPE();
   const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
   if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
   return CopyText(__func__, r->op_type, opType, opTypeLen);
 }
 
 aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opNameLen) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(opNameLen);
   const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
   if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
@@ -197,38 +206,45 @@ aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t inde
 }
 
 aclError aclprofGetOpName(const void* opInfo, size_t opInfoLen, uint32_t index, char* opName, size_t opNameLen) {
+  NPURT_HANDLE_SCOPE();
   const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
   if (r == nullptr) return ACL_ERROR_INVALID_PARAM;
   return CopyText(__func__, r->op_name, opName, opNameLen);
 }
 
 uint64_t aclprofGetOpStart(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  NPURT_HANDLE_SCOPE();
   const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
   return r != nullptr ? r->start_ns : 0;
 }
 
 uint64_t aclprofGetOpEnd(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  NPURT_HANDLE_SCOPE();
   const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
   return r != nullptr ? r->end_ns : 0;
 }
 
 uint64_t aclprofGetOpDuration(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  NPURT_HANDLE_SCOPE();
   const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
   return r != nullptr ? r->end_ns - r->start_ns : 0;
 }
 
 size_t aclprofGetModelId(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  NPURT_HANDLE_SCOPE();
   const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
   return r != nullptr ? r->model_id : 0;
 }
 
 aclprofSubscribeOpFlag aclprofGetOpFlag(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  NPURT_HANDLE_SCOPE();
   const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
   return r != nullptr ? static_cast<aclprofSubscribeOpFlag>(r->flag) : ACL_SUBSCRIBE_NONE;
 }
 
 const char* aclprofGetOpAttriValue(const void* opInfo, size_t opInfoLen, uint32_t index,
                                    aclprofSubscribeOpAttri attri) {
+  NPURT_HANDLE_SCOPE();
   const ProfOpRecord* r = RecordAt(__func__, opInfo, opInfoLen, index);
   if (r == nullptr) return nullptr;
   if (attri != ACL_SUBSCRIBE_ATTRI_THREADID) {

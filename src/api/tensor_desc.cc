@@ -34,6 +34,7 @@ void SetDims(TensorDesc* t, int numDims, const int64_t* dims) {
 }  // namespace
 
 aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t* dims, aclFormat format) {
+  NPURT_HANDLE_SCOPE();
   if (!ValidDims(numDims, dims)) {
     (void)npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "numDims {} with dims {} is not a valid shape",
                                            numDims, static_cast<const void*>(dims)));
@@ -51,6 +52,7 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
 }
 
 void aclDestroyTensorDesc(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     if (desc != nullptr) (void)BadDesc(__func__, desc);
@@ -60,6 +62,7 @@ void aclDestroyTensorDesc(const aclTensorDesc* desc) {
 }
 
 aclError aclSetTensorShapeRange(aclTensorDesc* desc, size_t dimsCount, int64_t dimsRange[][ACL_TENSOR_SHAPE_RANGE_NUM]) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (dimsCount > 0 && dimsRange == nullptr) NPURT_API_NOT_NULL(dimsRange);
@@ -69,6 +72,7 @@ aclError aclSetTensorShapeRange(aclTensorDesc* desc, size_t dimsCount, int64_t d
 }
 
 aclError aclSetTensorValueRange(aclTensorDesc* desc, size_t valueCount, int64_t valueRange[][ACL_TENSOR_VALUE_RANGE_NUM]) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (valueCount > 0 && valueRange == nullptr) NPURT_API_NOT_NULL(valueRange);
@@ -78,6 +82,7 @@ aclError aclSetTensorValueRange(aclTensorDesc* desc, size_t valueCount, int64_t 
 }
 
 aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -87,6 +92,7 @@ aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
 }
 
 aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -96,6 +102,7 @@ aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
 }
 
 size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -105,6 +112,7 @@ size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
 }
 
 size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -114,6 +122,7 @@ size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
 }
 
 size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -123,11 +132,13 @@ size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {
 }
 
 int64_t aclGetTensorDescDim(const aclTensorDesc* desc, size_t index) {
+  NPURT_HANDLE_SCOPE();
   int64_t v = -1;
   return aclGetTensorDescDimV2(desc, index, &v) == ACL_SUCCESS ? v : -1;
 }
 
 aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dimSize);
@@ -140,6 +151,7 @@ aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t*
 }
 
 aclError aclGetTensorDescDimRange(const aclTensorDesc* desc, size_t index, size_t dimRangeNum, int64_t* dimRange) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dimRange);
@@ -161,6 +173,7 @@ aclError aclGetTensorDescDimRange(const aclTensorDesc* desc, size_t index, size_
 }
 
 void aclSetTensorDescName(aclTensorDesc* desc, const char* name) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -170,6 +183,7 @@ void aclSetTensorDescName(aclTensorDesc* desc, const char* name) {
 }
 
 const char* aclGetTensorDescName(aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -179,6 +193,7 @@ const char* aclGetTensorDescName(aclTensorDesc* desc) {
 }
 
 aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFormat, aclTensorDesc** dstDesc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(srcDesc);
   if (t == nullptr) return BadDesc(__func__, srcDesc);
   NPURT_API_NOT_NULL(dstDesc);
@@ -205,6 +220,7 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
 }
 
 aclError aclSetTensorStorageFormat(aclTensorDesc* desc, aclFormat format) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   t->storage_format = format;
@@ -212,6 +228,7 @@ aclError aclSetTensorStorageFormat(aclTensorDesc* desc, aclFormat format) {
 }
 
 aclError aclSetTensorStorageShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (!ValidDims(numDims, dims)) {
@@ -222,6 +239,7 @@ aclError aclSetTensorStorageShape(aclTensorDesc* desc, int numDims, const int64_
 }
 
 aclError aclSetTensorFormat(aclTensorDesc* desc, aclFormat format) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   t->spec.format = format;
@@ -229,6 +247,7 @@ aclError aclSetTensorFormat(aclTensorDesc* desc, aclFormat format) {
 }
 
 aclError aclSetTensorShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (!ValidDims(numDims, dims)) {
@@ -239,6 +258,7 @@ aclError aclSetTensorShape(aclTensorDesc* desc, int numDims, const int64_t* dims
 }
 
 aclError aclSetTensorOriginFormat(aclTensorDesc* desc, aclFormat format) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   t->origin_format = format;
@@ -246,6 +266,7 @@ aclError aclSetTensorOriginFormat(aclTensorDesc* desc, aclFormat format) {
 }
 
 aclError aclSetTensorOriginShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (!ValidDims(numDims, dims)) {
@@ -256,6 +277,7 @@ aclError aclSetTensorOriginShape(aclTensorDesc* desc, int numDims, const int64_t
 }
 
 aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, size_t index) {
+  NPURT_HANDLE_SCOPE();
   // Descriptors are individual handles, so only the first element of a "list" is addressable.
   if (Desc(desc) == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -270,6 +292,7 @@ aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, size_t index) {
 }
 
 void* aclGetTensorDescAddress(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -279,6 +302,7 @@ void* aclGetTensorDescAddress(const aclTensorDesc* desc) {
 }
 
 aclError aclSetTensorDynamicInput(aclTensorDesc* desc, const char* dynamicInputName) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dynamicInputName);
@@ -287,6 +311,7 @@ aclError aclSetTensorDynamicInput(aclTensorDesc* desc, const char* dynamicInputN
 }
 
 aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dataBuffer);
@@ -298,6 +323,7 @@ aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length)
 }
 
 aclError aclSetTensorPlaceMent(aclTensorDesc* desc, aclMemType memType) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (memType != ACL_MEMTYPE_DEVICE && memType != ACL_MEMTYPE_HOST && memType != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT) {
