@@ -141,6 +141,7 @@ aclError aclprofModelUnSubscribe(uint32_t modelId) {
 }
 
 int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId) {
+  NPURT_HANDLE_SCOPE();
   auto count = npurt::core::Runtime::Get().DeviceCount();
   if (!count.ok()) return npurt::api::Report(__func__, count.status());
   if (deviceId >= count.value()) {
@@ -153,6 +154,7 @@ int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t 
 }
 
 int32_t MsprofUnsetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId) {
+  NPURT_HANDLE_SCOPE();
   std::lock_guard<std::mutex> lock(g_subs_mu);
   auto it = g_model_devices.find(geModelIdx);
   if (it == g_model_devices.end() || it->second != deviceId) {
@@ -163,7 +165,10 @@ int32_t MsprofUnsetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_
   return ACL_SUCCESS;
 }
 
-uint64_t MsprofSysCycleTime(void) { return npurt::NowNs(); }
+uint64_t MsprofSysCycleTime(void) {
+  NPURT_HANDLE_SCOPE();
+  return npurt::NowNs();
+}
 
 aclError aclprofGetOpDescSize(size_t* opDescSize) {
   NPURT_HANDLE_SCOPE();
