@@ -6,6 +6,8 @@
 // launch_enqueue_gated_ns  the same with the stream held by a host function until the batch is enqueued
 //                    (common/gated_enqueue.h): the producer's cost alone, without the cache traffic of an
 //                    executor consuming the queue at the same time.
+// api_resolve_ns     one aclrtStreamGetId on a live stream: an entry point's fixed cost (its HandleScope, the
+//                    stream's lookup with its hazard publication: docs/architecture.md, "Handle lifetime").
 #include "common/bench_util.h"
 #include "common/gated_enqueue.h"
 
@@ -57,6 +59,19 @@ void LaunchEnqueueGated(benchmark::State& state) {
   BENCH_CHECK(aclrtDestroyStream(stream));
 }
 BENCHMARK(LaunchEnqueueGated)->Name("launch_enqueue_gated_ns")->UseManualTime()->Iterations(kIterations);
+
+void ApiResolve(benchmark::State& state) {
+  UseDevice0();
+  aclrtStream stream = nullptr;
+  BENCH_CHECK(aclrtCreateStream(&stream));
+  int32_t id = 0;
+  for (auto _ : state) {
+    BENCH_CHECK(aclrtStreamGetId(stream, &id));
+    benchmark::DoNotOptimize(id);
+  }
+  BENCH_CHECK(aclrtDestroyStream(stream));
+}
+BENCHMARK(ApiResolve)->Name("api_resolve_ns");
 
 }  // namespace
 }  // namespace npurt_bench

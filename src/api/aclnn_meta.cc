@@ -173,6 +173,7 @@ aclnnStatus CopyOut(const char* fn, const std::vector<int64_t>& v, int64_t** out
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType, const int64_t* stride,
                            int64_t offset, aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
                            void* tensorData) {
+  NPURT_HANDLE_SCOPE();
   if ((viewDimsNum > 0 && viewDims == nullptr) || viewDimsNum > 32) {
     return Failed<aclTensor>(__func__, Err(ACL_ERROR_INVALID_PARAM, "viewDims is null or viewDimsNum {} is invalid",
                                            viewDimsNum));
@@ -208,6 +209,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
 }
 
 aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
+  NPURT_HANDLE_SCOPE();
   const size_t es = npurt::ops::DTypeSize(dataType);
   if (value == nullptr || es == 0) {
     return Failed<aclScalar>(__func__, Err(ACL_ERROR_INVALID_PARAM, "value is null or dataType {} is not supported",
@@ -221,6 +223,7 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
 }
 
 aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
+  NPURT_HANDLE_SCOPE();
   if (size > 0 && value == nullptr) return Failed<aclIntArray>(__func__, Err(ACL_ERROR_INVALID_PARAM, "value is null"));
   auto* a = npurt::NewHandle<nn::Array>(nn::Array::kInt);
   if (a == nullptr) return Failed<aclIntArray>(__func__, Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of handle slots"));
@@ -229,6 +232,7 @@ aclIntArray* aclCreateIntArray(const int64_t* value, uint64_t size) {
 }
 
 aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) {
+  NPURT_HANDLE_SCOPE();
   if (size > 0 && value == nullptr) return Failed<aclFloatArray>(__func__, Err(ACL_ERROR_INVALID_PARAM, "value is null"));
   auto* a = npurt::NewHandle<nn::Array>(nn::Array::kFloat);
   if (a == nullptr) return Failed<aclFloatArray>(__func__, Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of handle slots"));
@@ -237,6 +241,7 @@ aclFloatArray* aclCreateFloatArray(const float* value, uint64_t size) {
 }
 
 aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
+  NPURT_HANDLE_SCOPE();
   if (size > 0 && value == nullptr) return Failed<aclBoolArray>(__func__, Err(ACL_ERROR_INVALID_PARAM, "value is null"));
   auto* a = npurt::NewHandle<nn::Array>(nn::Array::kBool);
   if (a == nullptr) return Failed<aclBoolArray>(__func__, Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of handle slots"));
@@ -245,6 +250,7 @@ aclBoolArray* aclCreateBoolArray(const bool* value, uint64_t size) {
 }
 
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
+  NPURT_HANDLE_SCOPE();
   if (size > 0 && value == nullptr) return Failed<aclTensorList>(__func__, Err(ACL_ERROR_INVALID_PARAM, "value is null"));
   for (uint64_t i = 0; i < size; ++i) {
     if (nn::Tensor::From(value[i]) == nullptr) {
@@ -258,6 +264,7 @@ aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size)
 }
 
 aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) {
+  NPURT_HANDLE_SCOPE();
   if (size > 0 && value == nullptr) return Failed<aclScalarList>(__func__, Err(ACL_ERROR_INVALID_PARAM, "value is null"));
   for (uint64_t i = 0; i < size; ++i) {
     if (nn::Scalar::From(value[i]) == nullptr) {
@@ -271,24 +278,31 @@ aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size)
 }
 
 aclnnStatus aclDestroyTensor(const aclTensor* tensor) {
+  NPURT_HANDLE_SCOPE();
   return Destroy(__func__, nn::Tensor::From(tensor), tensor, "aclTensor");
 }
 aclnnStatus aclDestroyScalar(const aclScalar* scalar) {
+  NPURT_HANDLE_SCOPE();
   return Destroy(__func__, nn::Scalar::From(scalar), scalar, "aclScalar");
 }
 aclnnStatus aclDestroyIntArray(const aclIntArray* array) {
+  NPURT_HANDLE_SCOPE();
   return Destroy(__func__, nn::Array::From(array, nn::Array::kInt), array, "aclIntArray");
 }
 aclnnStatus aclDestroyFloatArray(const aclFloatArray* array) {
+  NPURT_HANDLE_SCOPE();
   return Destroy(__func__, nn::Array::From(array, nn::Array::kFloat), array, "aclFloatArray");
 }
 aclnnStatus aclDestroyBoolArray(const aclBoolArray* array) {
+  NPURT_HANDLE_SCOPE();
   return Destroy(__func__, nn::Array::From(array, nn::Array::kBool), array, "aclBoolArray");
 }
 aclnnStatus aclDestroyTensorList(const aclTensorList* array) {
+  NPURT_HANDLE_SCOPE();
   return Destroy(__func__, nn::List::From(array, true), array, "aclTensorList");
 }
 aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
+  NPURT_HANDLE_SCOPE();
   return Destroy(__func__, nn::List::From(array, false), array, "aclScalarList");
 }
 
@@ -300,21 +314,25 @@ aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
   }
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
+  NPURT_HANDLE_SCOPE();
   NPURT_NN_TENSOR(t, tensor);
   return CopyOut(__func__, t->view, viewDims, viewDimsNum);
 }
 
 aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims, uint64_t* storageDimsNum) {
+  NPURT_HANDLE_SCOPE();
   NPURT_NN_TENSOR(t, tensor);
   return CopyOut(__func__, t->storage, storageDims, storageDimsNum);
 }
 
 aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue, uint64_t* stridesNum) {
+  NPURT_HANDLE_SCOPE();
   NPURT_NN_TENSOR(t, tensor);
   return CopyOut(__func__, t->strides, stridesValue, stridesNum);
 }
 
 aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
+  NPURT_HANDLE_SCOPE();
   NPURT_NN_TENSOR(t, tensor);
   NPURT_API_NOT_NULL(offset);
   *offset = t->offset;
@@ -322,6 +340,7 @@ aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
 }
 
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
+  NPURT_HANDLE_SCOPE();
   NPURT_NN_TENSOR(t, tensor);
   NPURT_API_NOT_NULL(format);
   *format = static_cast<aclFormat>(t->format);
@@ -329,6 +348,7 @@ aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
 }
 
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
+  NPURT_HANDLE_SCOPE();
   NPURT_NN_TENSOR(t, tensor);
   NPURT_API_NOT_NULL(dataType);
   *dataType = static_cast<aclDataType>(t->dtype);
@@ -346,21 +366,25 @@ aclnnStatus ArraySize(const char* fn, const nn::Array* a, P p, uint64_t* size, s
 }  // namespace
 
 aclnnStatus aclGetIntArraySize(const aclIntArray* array, uint64_t* size) {
+  NPURT_HANDLE_SCOPE();
   const nn::Array* a = nn::Array::From(array, nn::Array::kInt);
   return ArraySize(__func__, a, array, size, a ? a->ints.size() : 0);
 }
 
 aclnnStatus aclGetFloatArraySize(const aclFloatArray* array, uint64_t* size) {
+  NPURT_HANDLE_SCOPE();
   const nn::Array* a = nn::Array::From(array, nn::Array::kFloat);
   return ArraySize(__func__, a, array, size, a ? a->floats.size() : 0);
 }
 
 aclnnStatus aclGetBoolArraySize(const aclBoolArray* array, uint64_t* size) {
+  NPURT_HANDLE_SCOPE();
   const nn::Array* a = nn::Array::From(array, nn::Array::kBool);
   return ArraySize(__func__, a, array, size, a ? a->bools.size() : 0);
 }
 
 aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size) {
+  NPURT_HANDLE_SCOPE();
   const nn::List* l = nn::List::From(tensorList, true);
   if (l == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live aclTensorList",
@@ -372,6 +396,7 @@ aclnnStatus aclGetTensorListSize(const aclTensorList* tensorList, uint64_t* size
 }
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+  NPURT_HANDLE_SCOPE();
   nn::Executor* ex = nn::Executor::From(executor);
   if (ex == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live aclOpExecutor",
@@ -382,6 +407,7 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
 }
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+  NPURT_HANDLE_SCOPE();
   return Destroy(__func__, nn::Executor::From(executor), executor, "aclOpExecutor");
 }
 
@@ -413,16 +439,22 @@ aclnnStatus SetAddr(const char* fn, aclOpExecutor* executor, size_t index, aclTe
 }  // namespace
 
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+  NPURT_HANDLE_SCOPE();
   return SetAddr(__func__, executor, index, tensor, addr, true);
 }
 
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor, void* addr) {
+  NPURT_HANDLE_SCOPE();
   return SetAddr(__func__, executor, index, tensor, addr, false);
 }
 
 aclnnStatus aclnnInit(const char* configPath) {
+  NPURT_HANDLE_SCOPE();
   (void)configPath;
   return ACL_SUCCESS;
 }
 
-aclnnStatus aclnnFinalize(void) { return ACL_SUCCESS; }
+aclnnStatus aclnnFinalize(void) {
+  NPURT_HANDLE_SCOPE();
+  return ACL_SUCCESS;
+}

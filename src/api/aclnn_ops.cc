@@ -86,100 +86,124 @@ aclnnStatus Unary(const char* fn, const char* type, const aclTensor* self, aclTe
 // -------------------------------------------------------------------------------------------- binary
 aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Binary(__func__, "Add", self, other, nullptr, alpha, out, workspaceSize, executor);
 }
 aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   if (other == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "other is a null pointer"));
   return Binary(__func__, "Add", self, nullptr, other, alpha, out, workspaceSize, executor);
 }
 aclnnStatus aclnnAdds(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnInplaceAddGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, const aclScalar* alpha,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Binary(__func__, "Add", selfRef, other, nullptr, alpha, selfRef, workspaceSize, executor);
 }
 aclnnStatus aclnnInplaceAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other, const aclScalar* alpha,
                                      aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Binary(__func__, "Sub", self, other, nullptr, alpha, out, workspaceSize, executor);
 }
 aclnnStatus aclnnSub(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, const aclScalar* alpha,
                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   if (other == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "other is a null pointer"));
   return Binary(__func__, "Sub", self, nullptr, other, alpha, out, workspaceSize, executor);
 }
 aclnnStatus aclnnSubs(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Binary(__func__, "Mul", self, other, nullptr, nullptr, out, workspaceSize, executor);
 }
 aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   if (other == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "other is a null pointer"));
   return Binary(__func__, "Mul", self, nullptr, other, nullptr, out, workspaceSize, executor);
 }
 aclnnStatus aclnnMuls(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Binary(__func__, "Mul", selfRef, other, nullptr, nullptr, selfRef, workspaceSize, executor);
 }
 aclnnStatus aclnnInplaceMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Binary(__func__, "Div", self, other, nullptr, nullptr, out, workspaceSize, executor);
 }
 aclnnStatus aclnnDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnMaximumGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Binary(__func__, "Maximum", self, other, nullptr, nullptr, out, workspaceSize, executor);
 }
 aclnnStatus aclnnMaximum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnMinimumGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Binary(__func__, "Minimum", self, other, nullptr, nullptr, out, workspaceSize, executor);
 }
 aclnnStatus aclnnMinimum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnPowTensorTensorGetWorkspaceSize(const aclTensor* self, const aclTensor* exponent, aclTensor* out,
                                                  uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Binary(__func__, "Pow", self, exponent, nullptr, nullptr, out, workspaceSize, executor);
 }
 aclnnStatus aclnnPowTensorTensor(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
@@ -187,103 +211,128 @@ aclnnStatus aclnnPowTensorTensor(void* workspace, uint64_t workspaceSize, aclOpE
 
 aclnnStatus aclnnAbsGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Abs", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnAbs(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnNegGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Neg", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnNeg(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnExpGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Exp", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnExp(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnLogGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Log", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnLog(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnSqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Sqrt", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnSqrt(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnRsqrtGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Rsqrt", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnRsqrt(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnReciprocalGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Reciprocal", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnReciprocal(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnReluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Relu", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnRelu(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnSigmoidGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Sigmoid", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnSigmoid(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnTanhGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Tanh", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnTanh(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnErfGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Erf", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnErf(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnGeluGetWorkspaceSize(const aclTensor* self, aclTensor* out, uint64_t* workspaceSize,
                                   aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Unary(__func__, "Gelu", self, out, {}, workspaceSize, executor);
 }
 aclnnStatus aclnnGelu(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 
 aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* self, int64_t approximate, aclTensor* out,
                                         uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   if (approximate != 0 && approximate != 1) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "approximate {} must be 0 (none) or 1 (tanh)",
                                             approximate));
@@ -293,41 +342,49 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* self, int64_t approxima
   return Unary(__func__, "Gelu", self, out, std::move(attrs), workspaceSize, executor);
 }
 aclnnStatus aclnnGeluV2(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
                                          aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   npurt::ops::AttrMap attrs;
   attrs["axis"] = dim;
   return Unary(__func__, "Softmax", self, out, std::move(attrs), workspaceSize, executor);
 }
 aclnnStatus aclnnSoftmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnLogSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   npurt::ops::AttrMap attrs;
   attrs["axis"] = dim;
   return Unary(__func__, "LogSoftmax", self, out, std::move(attrs), workspaceSize, executor);
 }
 aclnnStatus aclnnLogSoftmax(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   npurt::ops::AttrMap attrs;
   attrs["dst_type"] = npurt::ops::DataTypeValue{dtype};
   return Unary(__func__, "Cast", self, out, std::move(attrs), workspaceSize, executor);
 }
 aclnnStatus aclnnCast(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims, aclTensor* out,
                                          uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   const char* fn = __func__;
   auto perm = IntArray(dims, "dims");
   NN_CHECK(perm.status());
@@ -336,6 +393,7 @@ aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArra
   return Unary(fn, "Transpose", self, out, std::move(attrs), workspaceSize, executor);
 }
 aclnnStatus aclnnPermute(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
@@ -363,25 +421,31 @@ aclnnStatus MatmulLike(const char* fn, const aclTensor* self, const aclTensor* m
 
 aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
                                         int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return MatmulLike(__func__, self, mat2, out, cubeMathType, 0, workspaceSize, executor);
 }
 aclnnStatus aclnnMatmul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnMmGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out, int8_t cubeMathType,
                                     uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return MatmulLike(__func__, self, mat2, out, cubeMathType, 2, workspaceSize, executor);
 }
 aclnnStatus aclnnMm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2, aclTensor* out,
                                              int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return MatmulLike(__func__, self, mat2, out, cubeMathType, 3, workspaceSize, executor);
 }
 aclnnStatus aclnnBatchMatMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
@@ -390,6 +454,7 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntA
                                            const aclTensor* weightOptional, const aclTensor* biasOptional, double eps,
                                            aclTensor* out, aclTensor* meanOutOptional, aclTensor* rstdOutOptional,
                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   const char* fn = __func__;
   Arg x, o;
   NN_CHECK(TensorArg(input, "input", &x));
@@ -436,6 +501,7 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntA
                  workspaceSize, executor);
 }
 aclnnStatus aclnnLayerNorm(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
@@ -463,17 +529,21 @@ aclnnStatus Reduce(const char* fn, const char* type, const aclTensor* self, cons
 aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntArray* dims, bool keepDims,
                                            aclDataType dtype, aclTensor* out, uint64_t* workspaceSize,
                                            aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Reduce(__func__, "ReduceSum", self, dims, keepDims, dtype, out, workspaceSize, executor);
 }
 aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
 aclnnStatus aclnnMeanGetWorkspaceSize(const aclTensor* self, const aclIntArray* dim, bool keepDim, aclDataType dtype,
                                       aclTensor* out, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   return Reduce(__func__, "ReduceMean", self, dim, keepDim, dtype, out, workspaceSize, executor);
 }
 aclnnStatus aclnnMean(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }
 
@@ -483,6 +553,7 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTe
                                              const aclIntArray* dilation, bool transposed,
                                              const aclIntArray* outputPadding, const int64_t groups, aclTensor* output,
                                              int8_t cubeMathType, uint64_t* workspaceSize, aclOpExecutor** executor) {
+  NPURT_HANDLE_SCOPE();
   const char* fn = __func__;
   (void)outputPadding;
   (void)cubeMathType;
@@ -526,5 +597,6 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTe
   return Prepare(fn, "Conv2D", std::move(ins), {std::move(o)}, std::move(attrs), workspaceSize, executor);
 }
 aclnnStatus aclnnConvolution(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Run(__func__, workspace, workspaceSize, executor, stream);
 }

@@ -8,6 +8,7 @@
 #endif
 
 #include "acl/acl.h"
+#include "base/handle_reclaim.h"
 #include "base/status.h"
 
 namespace npurt::core {
@@ -41,6 +42,10 @@ StatusOr<core::Context*> ResolveContext(aclrtContext context);
 Status CheckTimeout(int32_t timeout);
 
 }  // namespace npurt::api
+
+// The first statement of every entry point: the handles the call resolves stay valid objects until it returns,
+// whatever other threads destroy meanwhile (base/handle_reclaim.h; docs/architecture.md, "Handle lifetime").
+#define NPURT_HANDLE_SCOPE() ::npurt::HandleScope npurt_handle_scope_
 
 // Returns from the entry point with the recorded error if `expr` (a Status) fails.
 #define NPURT_API_CHECK(expr)                                   \

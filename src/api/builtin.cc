@@ -10,6 +10,7 @@ using npurt::Err;
 
 aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduceKind kind, aclDataType type,
                           aclrtStream stream, void* reserve) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(dst);
   NPURT_API_NOT_NULL(src);
   if (reserve != nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "reserve must be NULL"));
@@ -19,6 +20,7 @@ aclError aclrtReduceAsync(void* dst, const void* src, uint64_t count, aclrtReduc
 }
 
 aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrtStream stream, void* reserve) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(taskInfo);
   if (reserve != nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "reserve must be NULL"));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
@@ -27,6 +29,7 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrt
 }
 
 aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(src);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(npurt::core::SubmitCacheOp(s, src, size, cmoType));
@@ -37,6 +40,7 @@ aclError aclrtCmoAsync(void* src, size_t size, aclrtCmoType cmoType, aclrtStream
 // operations finish in stream order, so the barrier id is only validated.
 aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
                                   aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(src);
   if (barrierId == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "barrierId must not be 0"));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
@@ -45,6 +49,7 @@ aclError aclrtCmoAsyncWithBarrier(void* src, size_t size, aclrtCmoType cmoType, 
 }
 
 aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(taskInfo);
   if (flag != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag must be 0, got {}", flag));
   if (taskInfo->barrierNum == 0 || taskInfo->barrierNum > ACL_RT_CMO_MAX_BARRIER_NUM) {
@@ -67,17 +72,20 @@ aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
 }
 
 aclError aclrtCmoGetDescSize(size_t* size) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(size);
   *size = npurt::core::kCmoDescBytes;
   return ACL_SUCCESS;
 }
 
 aclError aclrtCmoSetDesc(void* cmoDesc, void* src, size_t size) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::core::WriteCmoDesc(cmoDesc, src, size));
   return ACL_SUCCESS;
 }
 
 aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream stream, const void* reserve) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(cmoDesc);
   if (reserve != nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "reserve must be NULL"));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
@@ -87,6 +95,7 @@ aclError aclrtCmoAsyncWithDesc(void* cmoDesc, aclrtCmoType cmoType, aclrtStream 
 
 // The simulated device has no L2 cache: nothing to flush once the device is known.
 aclError aclrtDeviceL2CacheFlush(void* rsv) {
+  NPURT_HANDLE_SCOPE();
   if (rsv != nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "rsv must be NULL"));
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
   (void)ctx;
@@ -94,6 +103,7 @@ aclError aclrtDeviceL2CacheFlush(void* rsv) {
 }
 
 aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(descSize);
   if (static_cast<int>(kind) < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "copy kind {} is invalid", int(kind)));
@@ -104,12 +114,14 @@ aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t* descSize) {
 
 aclError aclrtSetMemcpyDesc(void* desc, aclrtMemcpyKind kind, void* srcAddr, void* dstAddr, size_t count,
                             void* config) {
+  NPURT_HANDLE_SCOPE();
   if (config != nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "config must be NULL"));
   NPURT_API_CHECK(npurt::core::WriteMemcpyDesc(desc, kind, srcAddr, dstAddr, count));
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(desc);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(npurt::core::SubmitMemcpyWithDesc(s, desc, kind));
@@ -118,6 +130,7 @@ aclError aclrtMemcpyAsyncWithDesc(void* desc, aclrtMemcpyKind kind, aclrtStream 
 
 aclError aclrtMemcpyAsyncWithOffset(void** dst, size_t destMax, size_t dstDataOffset, const void** src, size_t count,
                                     size_t srcDataOffset, aclrtMemcpyKind kind, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(npurt::core::SubmitMemcpyWithOffset(s, dst, destMax, dstDataOffset, src, count, srcDataOffset, kind));
   return ACL_SUCCESS;

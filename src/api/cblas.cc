@@ -137,6 +137,7 @@ aclError aclblasGemmEx(aclTransType transA, aclTransType transB, aclTransType tr
                        const void* alpha, const void* matrixA, int lda, aclDataType dataTypeA, const void* matrixB,
                        int ldb, aclDataType dataTypeB, const void* beta, void* matrixC, int ldc,
                        aclDataType dataTypeC, aclComputeType type, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   const GemmShape g{transA, transB, transC, m, n, k, dataTypeA, dataTypeB, dataTypeC};
   NPURT_API_CHECK(Gemm(g, alpha, matrixA, lda, matrixB, ldb, beta, matrixC, ldc, type, stream));
   return ACL_SUCCESS;
@@ -145,12 +146,14 @@ aclError aclblasGemmEx(aclTransType transA, aclTransType transB, aclTransType tr
 aclError aclblasCreateHandleForGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n,
                                       int k, aclDataType dataTypeA, aclDataType dataTypeB, aclDataType dataTypeC,
                                       aclComputeType type, aclopHandle** handle) {
+  NPURT_HANDLE_SCOPE();
   return CreateGemmHandle(__func__, {transA, transB, transC, m, n, k, dataTypeA, dataTypeB, dataTypeC}, type, handle);
 }
 
 aclError aclblasHgemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
                       const aclFloat16* alpha, const aclFloat16* matrixA, int lda, const aclFloat16* matrixB, int ldb,
                       const aclFloat16* beta, aclFloat16* matrixC, int ldc, aclComputeType type, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   const GemmShape g{transA, transB, transC, m, n, k, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16};
   NPURT_API_CHECK(Gemm(g, alpha, matrixA, lda, matrixB, ldb, beta, matrixC, ldc, type, stream));
   return ACL_SUCCESS;
@@ -158,6 +161,7 @@ aclError aclblasHgemm(aclTransType transA, aclTransType transB, aclTransType tra
 
 aclError aclblasCreateHandleForHgemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
                                      aclComputeType type, aclopHandle** handle) {
+  NPURT_HANDLE_SCOPE();
   return CreateGemmHandle(__func__, {transA, transB, transC, m, n, k, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16}, type,
                           handle);
 }
@@ -165,6 +169,7 @@ aclError aclblasCreateHandleForHgemm(aclTransType transA, aclTransType transB, a
 aclError aclblasS8gemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
                        const int32_t* alpha, const int8_t* matrixA, int lda, const int8_t* matrixB, int ldb,
                        const int32_t* beta, int32_t* matrixC, int ldc, aclComputeType type, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   const GemmShape g{transA, transB, transC, m, n, k, ACL_INT8, ACL_INT8, ACL_INT32};
   NPURT_API_CHECK(Gemm(g, alpha, matrixA, lda, matrixB, ldb, beta, matrixC, ldc, type, stream));
   return ACL_SUCCESS;
@@ -172,12 +177,14 @@ aclError aclblasS8gemm(aclTransType transA, aclTransType transB, aclTransType tr
 
 aclError aclblasCreateHandleForS8gemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n,
                                       int k, aclComputeType type, aclopHandle** handle) {
+  NPURT_HANDLE_SCOPE();
   return CreateGemmHandle(__func__, {transA, transB, transC, m, n, k, ACL_INT8, ACL_INT8, ACL_INT32}, type, handle);
 }
 
 aclError aclblasGemvEx(aclTransType transA, int m, int n, const void* alpha, const void* a, int lda,
                        aclDataType dataTypeA, const void* x, int incx, aclDataType dataTypeX, const void* beta, void* y,
                        int incy, aclDataType dataTypeY, aclComputeType type, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckInc(incx, "incx"));
   NPURT_API_CHECK(CheckInc(incy, "incy"));
   const GemmShape g{transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, dataTypeA, dataTypeX, dataTypeY};
@@ -187,6 +194,7 @@ aclError aclblasGemvEx(aclTransType transA, int m, int n, const void* alpha, con
 
 aclError aclblasCreateHandleForGemvEx(aclTransType transA, int m, int n, aclDataType dataTypeA, aclDataType dataTypeX,
                                       aclDataType dataTypeY, aclComputeType type, aclopHandle** handle) {
+  NPURT_HANDLE_SCOPE();
   return CreateGemmHandle(__func__, {transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, dataTypeA, dataTypeX, dataTypeY}, type,
                           handle);
 }
@@ -194,6 +202,7 @@ aclError aclblasCreateHandleForGemvEx(aclTransType transA, int m, int n, aclData
 aclError aclblasHgemv(aclTransType transA, int m, int n, const aclFloat16* alpha, const aclFloat16* a, int lda,
                       const aclFloat16* x, int incx, const aclFloat16* beta, aclFloat16* y, int incy,
                       aclComputeType type, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckInc(incx, "incx"));
   NPURT_API_CHECK(CheckInc(incy, "incy"));
   const GemmShape g{transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16};
@@ -202,6 +211,7 @@ aclError aclblasHgemv(aclTransType transA, int m, int n, const aclFloat16* alpha
 }
 
 aclError aclblasCreateHandleForHgemv(aclTransType transA, int m, int n, aclComputeType type, aclopHandle** handle) {
+  NPURT_HANDLE_SCOPE();
   return CreateGemmHandle(__func__, {transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
                           type, handle);
 }
@@ -209,6 +219,7 @@ aclError aclblasCreateHandleForHgemv(aclTransType transA, int m, int n, aclCompu
 aclError aclblasS8gemv(aclTransType transA, int m, int n, const int32_t* alpha, const int8_t* a, int lda,
                        const int8_t* x, int incx, const int32_t* beta, int32_t* y, int incy, aclComputeType type,
                        aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckInc(incx, "incx"));
   NPURT_API_CHECK(CheckInc(incy, "incy"));
   const GemmShape g{transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, ACL_INT8, ACL_INT8, ACL_INT32};
@@ -217,6 +228,7 @@ aclError aclblasS8gemv(aclTransType transA, int m, int n, const int32_t* alpha, 
 }
 
 aclError aclblasCreateHandleForS8gemv(aclTransType transA, int m, int n, aclComputeType type, aclopHandle** handle) {
+  NPURT_HANDLE_SCOPE();
   return CreateGemmHandle(__func__, {transA, ACL_TRANS_N, ACL_TRANS_N, m, 1, n, ACL_INT8, ACL_INT8, ACL_INT32}, type,
                           handle);
 }

@@ -20,6 +20,7 @@ npurt::StatusOr<CntNotify*> ResolveCntNotify(aclrtCntNotify notify) {
 }  // namespace
 
 aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(cntNotify);
   if (flag != ACL_NOTIFY_DEFAULT && flag != ACL_NOTIFY_DEVICE_USE_ONLY) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "notify flag {} is invalid", flag));
@@ -31,12 +32,14 @@ aclError aclrtCntNotifyCreate(aclrtCntNotify* cntNotify, uint64_t flag) {
 }
 
 aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(n, ResolveCntNotify(cntNotify));
   n->Destroy();
   return ACL_SUCCESS;
 }
 
 aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyRecordInfo* info) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(info);
   NPURT_API_ASSIGN(n, ResolveCntNotify(cntNotify));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
@@ -45,6 +48,7 @@ aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream, aclr
 }
 
 aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream stream, aclrtCntNotifyWaitInfo* info) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(info);
   if (info->isClear > 1) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "isClear {} must be 0 or 1", info->isClear));
@@ -56,6 +60,7 @@ aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNotify, aclrtStream str
 }
 
 aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(n, ResolveCntNotify(cntNotify));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(n->Reset(s));
@@ -63,6 +68,7 @@ aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream) {
 }
 
 aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t* notifyId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(notifyId);
   NPURT_API_ASSIGN(n, ResolveCntNotify(cntNotify));
   *notifyId = n->id();

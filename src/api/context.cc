@@ -10,6 +10,7 @@ using npurt::Err;
 using npurt::core::Runtime;
 
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(context);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   NPURT_API_ASSIGN(ctx, npurt::core::Context::Create(dev, /*is_default=*/false));
@@ -19,6 +20,7 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
 }
 
 aclError aclrtDestroyContext(aclrtContext context) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(ctx, npurt::api::ResolveContext(context));
   if (ctx->is_default()) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM,
@@ -31,12 +33,14 @@ aclError aclrtDestroyContext(aclrtContext context) {
 }
 
 aclError aclrtSetCurrentContext(aclrtContext context) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(ctx, npurt::api::ResolveContext(context));
   npurt::core::SetCurrentContext(ctx);
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetCurrentContext(aclrtContext* context) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(context);
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
   *context = ctx;
@@ -44,6 +48,7 @@ aclError aclrtGetCurrentContext(aclrtContext* context) {
 }
 
 aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(stream);
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
   *stream = ctx->default_stream();

@@ -30,6 +30,7 @@ bool IsBuffer(const aclDataBuffer* b) {
 }  // namespace
 
 aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
+  NPURT_HANDLE_SCOPE();
   auto* b = new aclDataBuffer{data, size};
   std::lock_guard<std::mutex> lock(g_buffers_mu);
   Buffers().insert(b);
@@ -37,6 +38,7 @@ aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
 }
 
 aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(dataBuffer);
   {
     std::lock_guard<std::mutex> lock(g_buffers_mu);
@@ -50,6 +52,7 @@ aclError aclDestroyDataBuffer(const aclDataBuffer* dataBuffer) {
 }
 
 aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(dataBuffer);
   if (!IsBuffer(dataBuffer)) {
     return npurt::api::Report(__func__, npurt::Err(ACL_ERROR_INVALID_PARAM, "{} is not a live data buffer",
@@ -61,21 +64,25 @@ aclError aclUpdateDataBuffer(aclDataBuffer* dataBuffer, void* data, size_t size)
 }
 
 void* aclGetDataBufferAddr(const aclDataBuffer* dataBuffer) {
+  NPURT_HANDLE_SCOPE();
   if (dataBuffer == nullptr || !IsBuffer(dataBuffer)) return nullptr;
   return dataBuffer->data;
 }
 
 uint32_t aclGetDataBufferSize(const aclDataBuffer* dataBuffer) {
+  NPURT_HANDLE_SCOPE();
   if (dataBuffer == nullptr || !IsBuffer(dataBuffer)) return 0;
   return static_cast<uint32_t>(dataBuffer->size);
 }
 
 size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
+  NPURT_HANDLE_SCOPE();
   if (dataBuffer == nullptr || !IsBuffer(dataBuffer)) return 0;
   return dataBuffer->size;
 }
 
 size_t aclDataTypeSize(aclDataType dataType) {
+  NPURT_HANDLE_SCOPE();
   // Any int may come through the C ABI: switch on the raw value (loading it as the enum is undefined).
   switch (npurt::RawEnum(dataType)) {
     case ACL_DT_UNDEFINED:
@@ -112,6 +119,7 @@ size_t aclDataTypeSize(aclDataType dataType) {
 // fp16 conversions follow the saturating behaviour of current CANN: NaN and +-Inf become +-65504 when
 // converting to fp16, and an fp16 with the all-ones exponent is read as a normal number.
 float aclFloat16ToFloat(aclFloat16 value) {
+  NPURT_HANDLE_SCOPE();
   const uint32_t sign = (value >> 15) & 1u;
   const uint32_t exp = (value >> 10) & 0x1fu;
   const uint32_t mant = value & 0x3ffu;
@@ -125,6 +133,7 @@ float aclFloat16ToFloat(aclFloat16 value) {
 }
 
 aclFloat16 aclFloatToFloat16(float value) {
+  NPURT_HANDLE_SCOPE();
   uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
   const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000u);

@@ -25,6 +25,7 @@ npurt::StatusOr<npurt::core::Device*> CurrentDevice() {
 }  // namespace
 
 aclError aclrtSetDevice(int32_t deviceId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   npurt::core::RunDeviceStateHooks(deviceId, ACL_RT_DEVICE_STATE_SET_PRE);
   NPURT_API_ASSIGN(ctx, dev->RetainDefaultContext());
@@ -47,11 +48,18 @@ aclError ResetDevice(const char* fn, int32_t deviceId, bool force) {
 
 }  // namespace
 
-aclError aclrtResetDevice(int32_t deviceId) { return ResetDevice(__func__, deviceId, false); }
+aclError aclrtResetDevice(int32_t deviceId) {
+  NPURT_HANDLE_SCOPE();
+  return ResetDevice(__func__, deviceId, false);
+}
 
-aclError aclrtResetDeviceForce(int32_t deviceId) { return ResetDevice(__func__, deviceId, true); }
+aclError aclrtResetDeviceForce(int32_t deviceId) {
+  NPURT_HANDLE_SCOPE();
+  return ResetDevice(__func__, deviceId, true);
+}
 
 aclError aclrtGetDevice(int32_t* deviceId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(deviceId);
   NPURT_API_ASSIGN(dev, CurrentDevice());
   *deviceId = dev->id();
@@ -59,6 +67,7 @@ aclError aclrtGetDevice(int32_t* deviceId) {
 }
 
 aclError aclrtGetDeviceCount(uint32_t* count) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(count);
   NPURT_API_ASSIGN(n, Runtime::Get().DeviceCount());
   *count = n;
@@ -66,12 +75,14 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 }
 
 aclError aclrtGetRunMode(aclrtRunMode* runMode) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(runMode);
   *runMode = ACL_HOST;  // the application runs on a host that drives the (simulated) device
   return ACL_SUCCESS;
 }
 
 aclError aclrtSetTsDevice(aclrtTsId tsId) {
+  NPURT_HANDLE_SCOPE();
   if (tsId != ACL_TS_ID_AICORE && tsId != ACL_TS_ID_AIVECTOR) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "tsId {} is not AICORE or AIVECTOR", int(tsId)));
   }
@@ -79,12 +90,14 @@ aclError aclrtSetTsDevice(aclrtTsId tsId) {
 }
 
 aclError aclrtSynchronizeDevice(void) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(dev, CurrentDevice());
   NPURT_API_CHECK(dev->Synchronize(-1));
   return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_ASSIGN(dev, CurrentDevice());
   NPURT_API_CHECK(dev->Synchronize(timeout));
@@ -92,6 +105,7 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
 }
 
 aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(static_cast<int32_t>(deviceId)));
   const npurt::hal::DeviceInfo& info = dev->hal()->info();
@@ -131,6 +145,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
 }
 
 aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType, int32_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   (void)dev;
@@ -149,6 +164,7 @@ aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatu
 }
 
 aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* greatestPriority) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(leastPriority);
   NPURT_API_NOT_NULL(greatestPriority);
   *leastPriority = 7;     // lower number = higher priority
@@ -157,6 +173,7 @@ aclError aclrtDeviceGetStreamPriorityRange(int32_t* leastPriority, int32_t* grea
 }
 
 aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int32_t peerDeviceId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(canAccessPeer);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   NPURT_API_ASSIGN(peer, Runtime::Get().GetDevice(peerDeviceId));
@@ -168,6 +185,7 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
 }
 
 aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
+  NPURT_HANDLE_SCOPE();
   if (flags != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flags must be 0, got {}", flags));
   NPURT_API_ASSIGN(dev, CurrentDevice());
   NPURT_API_ASSIGN(peer, Runtime::Get().GetDevice(peerDeviceId));
@@ -179,6 +197,7 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
 }
 
 aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(dev, CurrentDevice());
   NPURT_API_ASSIGN(peer, Runtime::Get().GetDevice(peerDeviceId));
   if (!dev->peer_enabled(peer->id())) {
@@ -190,6 +209,7 @@ aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
 }
 
 aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t* status) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   NPURT_API_ASSIGN(peer, Runtime::Get().GetDevice(peerDeviceId));
@@ -198,6 +218,7 @@ aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int
 }
 
 aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(utilizationInfo);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   const npurt::core::AllocatorStats s = dev->allocator().Stats();
@@ -213,6 +234,7 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* u
 }
 
 aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(deviceStatus);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   (void)dev;
@@ -221,6 +243,7 @@ aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatu
 }
 
 aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(uuid);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   std::memset(uuid->bytes, 0, sizeof uuid->bytes);
@@ -229,6 +252,7 @@ aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid* uuid) {
 }
 
 aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+  NPURT_HANDLE_SCOPE();
   if (mode != ACL_RT_OVERFLOW_MODE_SATURATION && mode != ACL_RT_OVERFLOW_MODE_INFNAN) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "overflow mode {} is invalid", int(mode)));
   }
@@ -237,12 +261,14 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
 }
 
 aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(mode);
   *mode = static_cast<aclrtFloatOverflowMode>(Runtime::Get().sat_mode.load());
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* active) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(flags);
   NPURT_API_NOT_NULL(active);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
@@ -252,6 +278,7 @@ aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t* flags, int32_t* act
 }
 
 aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const logicDevId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(logicDevId);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(userDevid));
   *logicDevId = dev->id();
@@ -259,6 +286,7 @@ aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid, int32_t* const l
 }
 
 aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const userDevid) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(userDevid);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(logicDevId));
   *userDevid = dev->id();
@@ -266,6 +294,7 @@ aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId, int32_t* const 
 }
 
 aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const phyDevId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(phyDevId);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(logicDevId));
   *phyDevId = static_cast<int32_t>(dev->physical_id());
@@ -273,6 +302,7 @@ aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t* const p
 }
 
 aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const logicDevId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(logicDevId);
   NPURT_API_ASSIGN(count, Runtime::Get().DeviceCount());
   for (uint32_t i = 0; i < count; ++i) {
@@ -286,9 +316,11 @@ aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t* const log
 }
 
 aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t* const userDevId) {
+  NPURT_HANDLE_SCOPE();
   return aclrtGetLogicDevIdByPhyDevId(phyDevId, userDevId);
 }
 
 aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t* const phyDevId) {
+  NPURT_HANDLE_SCOPE();
   return aclrtGetPhyDevIdByLogicDevId(userDevId, phyDevId);
 }

@@ -59,18 +59,21 @@ aclError SnapshotNotSupported(const char* fn) {
 }  // namespace
 
 aclError aclrtSetDeviceTaskAbortCallback(const char* regName, aclrtDeviceTaskAbortCallback callback, void* args) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(regName);
   npurt::core::SetDeviceAbortHook(regName, callback, args);
   return ACL_SUCCESS;
 }
 
 aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   NPURT_API_CHECK(npurt::core::AbortDeviceTasks(dev, deviceId, timeout));
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize, size_t* retSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(memUceInfoArray);
   NPURT_API_NOT_NULL(retSize);
   if (arraySize == 0 || arraySize > MAX_MEM_UCE_INFO_ARRAY_SIZE) {
@@ -84,6 +87,7 @@ aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, 
 }
 
 aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, size_t arraySize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(memUceInfoArray);
   if (arraySize == 0 || arraySize > MAX_MEM_UCE_INFO_ARRAY_SIZE) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "arraySize {} is outside 1..{}", arraySize,
@@ -95,6 +99,7 @@ aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo* memUceInfoArray, s
 }
 
 aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(errorInfo);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   (void)dev;
@@ -108,6 +113,7 @@ aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo* errorInfo) {
 
 aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations,
                                               const uint32_t count, int32_t deviceId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   (void)dev;
   return AtomicCapabilities(__func__, capabilities, operations, count);
@@ -115,6 +121,7 @@ aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t* capabilities, const aclr
 
 aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const aclrtAtomicOperation* operations,
                                              const uint32_t count, int32_t srcDeviceId, int32_t dstDeviceId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(src, Runtime::Get().GetDevice(srcDeviceId));
   NPURT_API_ASSIGN(dst, Runtime::Get().GetDevice(dstDeviceId));
   (void)src;
@@ -127,30 +134,35 @@ aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t* capabilities, const aclrt
 }
 
 aclError aclrtSnapShotProcessLock(int pid, void* reserve) {
+  NPURT_HANDLE_SCOPE();
   (void)pid;
   (void)reserve;
   return SnapshotNotSupported(__func__);
 }
 
 aclError aclrtSnapShotProcessUnlock(int pid, void* reserve) {
+  NPURT_HANDLE_SCOPE();
   (void)pid;
   (void)reserve;
   return SnapshotNotSupported(__func__);
 }
 
 aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs* args) {
+  NPURT_HANDLE_SCOPE();
   (void)pid;
   (void)args;
   return SnapshotNotSupported(__func__);
 }
 
 aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs* args) {
+  NPURT_HANDLE_SCOPE();
   (void)pid;
   (void)args;
   return SnapshotNotSupported(__func__);
 }
 
 aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback, void* args) {
+  NPURT_HANDLE_SCOPE();
   (void)stage;
   (void)callback;
   (void)args;
@@ -158,6 +170,7 @@ aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage, aclrtSnapShotCa
 }
 
 aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage, aclrtSnapShotCallBack callback) {
+  NPURT_HANDLE_SCOPE();
   (void)stage;
   (void)callback;
   return SnapshotNotSupported(__func__);

@@ -131,6 +131,7 @@ struct DumpSetup {
 }  // namespace
 
 aclError acldumpRegCallback(acldumpMessageCallback messageCallback, int32_t flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(messageCallback);
   if (flag != 0) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag {} is not supported (0: the callback "
@@ -140,9 +141,13 @@ aclError acldumpRegCallback(acldumpMessageCallback messageCallback, int32_t flag
   return ACL_SUCCESS;
 }
 
-void acldumpUnregCallback(void) { npurt::core::dump::SetCallback(nullptr); }
+void acldumpUnregCallback(void) {
+  NPURT_HANDLE_SCOPE();
+  npurt::core::dump::SetCallback(nullptr);
+}
 
 aclError aclopStartDumpArgs(uint32_t dumpType, const char* path) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(path);
   if (dumpType != ACL_OP_DUMP_OP_AICORE_ARGS) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dumpType {:#x} is invalid (only "
@@ -153,6 +158,7 @@ aclError aclopStartDumpArgs(uint32_t dumpType, const char* path) {
 }
 
 aclError aclopStopDumpArgs(uint32_t dumpType) {
+  NPURT_HANDLE_SCOPE();
   if (dumpType != ACL_OP_DUMP_OP_AICORE_ARGS) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dumpType {:#x} is invalid (only "
                                             "ACL_OP_DUMP_OP_AICORE_ARGS)", dumpType));
@@ -162,22 +168,26 @@ aclError aclopStopDumpArgs(uint32_t dumpType) {
 }
 
 aclError aclmdlInitDump(void) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::core::dump::ModelInit());
   return ACL_SUCCESS;
 }
 
 aclError aclmdlSetDump(const char* dumpCfgPath) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(dumpCfgPath);
   NPURT_API_CHECK(npurt::core::dump::ModelSet(dumpCfgPath));
   return ACL_SUCCESS;
 }
 
 aclError aclmdlFinalizeDump(void) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::core::dump::ModelFinalize());
   return ACL_SUCCESS;
 }
 
 const char* acldumpGetPath(acldumpType dumpType) {
+  NPURT_HANDLE_SCOPE();
   if (RawEnum(dumpType) < AIC_ERR_BRIEF_DUMP || RawEnum(dumpType) > OVERFLOW_DUMP) {
     npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dump type {} is invalid", RawEnum(dumpType)));
     return nullptr;
@@ -193,6 +203,7 @@ const char* acldumpGetPath(acldumpType dumpType) {
 }
 
 aclError acldumpGetExceptionInfoPath(char* path, size_t maxLen) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(path);
   int32_t device = 0;
   if (npurt::core::Context* ctx = npurt::core::CurrentContext()) device = ctx->device()->id();
@@ -207,6 +218,7 @@ aclError acldumpGetExceptionInfoPath(char* path, size_t maxLen) {
 
 aclError acldumpSaveExceptionInfo(const char* fileName, const char* userTag, const acldumpTensorInfo* tensors,
                                   size_t tensorCount) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(fileName);
   if (tensorCount > 0 && tensors == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "tensors is null but tensorCount is {}",

@@ -41,23 +41,30 @@ aclError CreateEvent(const char* fn, aclrtEvent* event, uint32_t flags, bool reu
 
 }  // namespace
 
-aclError aclrtCreateEvent(aclrtEvent* event) { return CreateEvent(__func__, event, ACL_EVENT_SYNC, false); }
+aclError aclrtCreateEvent(aclrtEvent* event) {
+  NPURT_HANDLE_SCOPE();
+  return CreateEvent(__func__, event, ACL_EVENT_SYNC, false);
+}
 
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   return CreateEvent(__func__, event, flag, false);
 }
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   return CreateEvent(__func__, event, flag, true);
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   e->Destroy();
   return ACL_SUCCESS;
 }
 
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(e->Record(s));
@@ -65,6 +72,7 @@ aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   if (flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "record flag {} is invalid", flag));
   }
@@ -72,6 +80,7 @@ aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t
 }
 
 aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(e->Reset(s));
@@ -79,6 +88,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   const uint64_t op_wait_ms = npurt::core::Runtime::Get().op_wait_timeout_ms.load();
@@ -87,6 +97,7 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
 }
 
 aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
@@ -95,6 +106,7 @@ aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, i
 }
 
 aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   if (flag != ACL_EVENT_WAIT_DEFAULT && flag != ACL_EVENT_WAIT_EXTERNAL) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "wait flag {} is invalid", flag));
   }
@@ -116,6 +128,7 @@ bool ObservedComplete(npurt::core::Event* e) {
 }  // namespace
 
 aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   *status = ObservedComplete(e) ? ACL_EVENT_STATUS_COMPLETE : ACL_EVENT_STATUS_NOT_READY;
@@ -123,6 +136,7 @@ aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus* status) {
 }
 
 aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   // CANN: an event with no record is "recorded" only in new mode (aclrtCreateEventExWithFlag); events
@@ -134,6 +148,7 @@ aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* statu
 }
 
 aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   *status = ObservedComplete(e) ? ACL_EVENT_WAIT_STATUS_COMPLETE : ACL_EVENT_WAIT_STATUS_NOT_READY;
@@ -141,12 +156,14 @@ aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* statu
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   NPURT_API_CHECK(e->Synchronize(-1));
   return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   NPURT_API_CHECK(e->Synchronize(timeout));
@@ -154,6 +171,7 @@ aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
 }
 
 aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(ms);
   NPURT_API_ASSIGN(start, npurt::api::ResolveEvent(startEvent));
   NPURT_API_ASSIGN(end, npurt::api::ResolveEvent(endEvent));
@@ -176,6 +194,7 @@ aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endE
 }
 
 aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(timestamp);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   if (!e->ever_recorded() || !e->Complete()) {
@@ -187,6 +206,7 @@ aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
 }
 
 aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(eventId);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   *eventId = e->id();
@@ -194,6 +214,7 @@ aclError aclrtGetEventId(aclrtEvent event, uint32_t* eventId) {
 }
 
 aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(eventCount);
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
   npurt::core::Device* dev = ctx->device();
@@ -202,6 +223,7 @@ aclError aclrtGetEventAvailNum(uint32_t* eventCount) {
 }
 
 aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   // Seconds; 0 means wait forever.
   npurt::core::Runtime::Get().op_wait_timeout_ms.store(static_cast<uint64_t>(timeout) * 1000);
   return ACL_SUCCESS;

@@ -56,6 +56,7 @@ npurt::StatusOr<npurt::core::Device*> CurrentDevice() {
 }  // namespace
 
 aclError aclrtSetGroup(int32_t groupId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(dev, CurrentDevice());
   (void)dev;
   if (groupId < 0 || static_cast<uint32_t>(groupId) >= kGroupCount) {
@@ -66,6 +67,7 @@ aclError aclrtSetGroup(int32_t groupId) {
 }
 
 aclError aclrtGetGroupCount(uint32_t* count) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(count);
   NPURT_API_ASSIGN(dev, CurrentDevice());
   (void)dev;
@@ -74,6 +76,7 @@ aclError aclrtGetGroupCount(uint32_t* count) {
 }
 
 aclrtGroupInfo* aclrtCreateGroupInfo(void) {
+  NPURT_HANDLE_SCOPE();
   auto* info = new (std::nothrow) tagRtGroupInfo[kGroupCount];
   if (info == nullptr) {
     (void)npurt::api::Report(__func__, Err(ACL_ERROR_BAD_ALLOC, "cannot allocate group information"));
@@ -86,6 +89,7 @@ aclrtGroupInfo* aclrtCreateGroupInfo(void) {
 }
 
 aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckLive(groupInfo));
   {
     GroupInfos& g = Infos();
@@ -97,6 +101,7 @@ aclError aclrtDestroyGroupInfo(aclrtGroupInfo* groupInfo) {
 }
 
 aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckLive(groupInfo));
   NPURT_API_ASSIGN(dev, CurrentDevice());
   const auto cores = static_cast<int32_t>(dev->hal()->info().aicore_count);
@@ -113,6 +118,7 @@ aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
 
 aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo* groupInfo, int32_t groupIndex, aclrtGroupAttr attr,
                                  void* attrValue, size_t valueLen, size_t* paramRetSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(attrValue);
   NPURT_API_NOT_NULL(paramRetSize);
   NPURT_API_CHECK(CheckLive(groupInfo));

@@ -8,6 +8,7 @@ using npurt::Err;
 using npurt::core::HostRegistry;
 
 aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(devPtr);
   uint32_t flags = 0;
   switch (type) {
@@ -24,11 +25,13 @@ aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type,
 }
 
 aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(HostRegistry::Get().Register(ptr, size, flag));
   return ACL_SUCCESS;
 }
 
 aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(pHost);
   NPURT_API_NOT_NULL(pDevice);
   if (flag != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag must be 0, not {}", flag));
@@ -38,11 +41,13 @@ aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
 }
 
 aclError aclrtHostUnregister(void* ptr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(HostRegistry::Get().Unregister(ptr));
   return ACL_SUCCESS;
 }
 
 aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType, aclrtHostMemMapCapability* capabilities) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(capabilities);
   NPURT_API_ASSIGN(dev, npurt::core::Runtime::Get().GetDevice(static_cast<int32_t>(deviceId)));
   (void)dev;

@@ -35,25 +35,32 @@ bool KnownPackage(const char* name) {
 }  // namespace
 
 aclError aclInit(const char* configPath) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(Runtime::Get().Init(configPath));
   return ACL_SUCCESS;
 }
 
 aclError aclFinalize(void) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(Runtime::Get().Finalize());
   return ACL_SUCCESS;
 }
 
 aclError aclFinalizeReference(uint64_t* refCount) {
+  NPURT_HANDLE_SCOPE();
   uint64_t remaining = 0;
   NPURT_API_CHECK(Runtime::Get().FinalizeReference(&remaining));
   if (refCount != nullptr) *refCount = remaining;
   return ACL_SUCCESS;
 }
 
-const char* aclGetRecentErrMsg(void) { return npurt::api::TakeRecentError(); }
+const char* aclGetRecentErrMsg(void) {
+  NPURT_HANDLE_SCOPE();
+  return npurt::api::TakeRecentError();
+}
 
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+  NPURT_HANDLE_SCOPE();
   if (level != ACL_RT_THREAD_LEVEL) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "only ACL_RT_THREAD_LEVEL is supported"));
   }
@@ -61,6 +68,7 @@ aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
 }
 
 aclError aclrtGetLastError(aclrtLastErrLevel level) {
+  NPURT_HANDLE_SCOPE();
   if (level != ACL_RT_THREAD_LEVEL) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "only ACL_RT_THREAD_LEVEL is supported"));
   }
@@ -68,6 +76,7 @@ aclError aclrtGetLastError(aclrtLastErrLevel level) {
 }
 
 aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(pkgName);
   NPURT_API_NOT_NULL(versionStr);
   if (!KnownPackage(pkgName)) {
@@ -78,6 +87,7 @@ aclError aclsysGetVersionStr(char* pkgName, char* versionStr) {
 }
 
 aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(pkgName);
   NPURT_API_NOT_NULL(versionNum);
   if (!KnownPackage(pkgName)) {
@@ -90,6 +100,7 @@ aclError aclsysGetVersionNum(char* pkgName, int32_t* versionNum) {
 }
 
 aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* version) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(version);
   if (name < ACL_PKG_NAME_CANN || name > ACL_PKG_NAME_DRIVER) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "package name {} is out of range", int(name)));
@@ -106,6 +117,7 @@ aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion* ve
 }
 
 aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* patchVersion) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(majorVersion);
   NPURT_API_NOT_NULL(minorVersion);
   NPURT_API_NOT_NULL(patchVersion);
@@ -116,6 +128,7 @@ aclError aclrtGetVersion(int32_t* majorVersion, int32_t* minorVersion, int32_t* 
 }
 
 aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompatible) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(socVersion);
   NPURT_API_NOT_NULL(canCompatible);
   // Code built for the simulated SoC, or for the same SoC family (e.g. Ascend910B*), runs on it.
@@ -127,12 +140,14 @@ aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompati
 }
 
 const char* aclrtGetSocName(void) {
+  NPURT_HANDLE_SCOPE();
   static thread_local std::string name;
   name = Runtime::Get().soc_name();
   return name.c_str();
 }
 
 aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(cannAttrList);
   NPURT_API_NOT_NULL(num);
   // JIT_COMPILE: operators are compiled when a program first runs them (aclopCompile, aclopExecuteV2,
@@ -145,6 +160,7 @@ aclError aclGetCannAttributeList(const aclCannAttr** cannAttrList, size_t* num) 
 }
 
 aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   switch (cannAttr) {
     case ACL_CANN_ATTR_INF_NAN:
@@ -158,6 +174,7 @@ aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t* value) {
 }
 
 aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(static_cast<int32_t>(deviceId)));
   switch (deviceInfo) {
@@ -174,6 +191,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
 }
 
 void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_t line, const char* fmt, ...) {
+  NPURT_HANDLE_SCOPE();
   if (fmt == nullptr) return;
   const auto level = static_cast<npurt::dfx::LogLevel>(logLevel);
   if (logLevel < ACL_DEBUG || logLevel > ACL_ERROR || !npurt::dfx::LogEnabled(level)) return;
@@ -187,6 +205,7 @@ void aclAppLog(aclLogLevel logLevel, const char* func, const char* file, uint32_
 }
 
 aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  NPURT_HANDLE_SCOPE();
   if (opt < ACL_OPT_DETERMINISTIC || opt > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "unknown system parameter option {}", int(opt)));
   }
@@ -195,12 +214,14 @@ aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 }
 
 aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   NPURT_API_CHECK(Runtime::Get().GetSysParam(opt, value));
   return ACL_SUCCESS;
 }
 
 aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
+  NPURT_HANDLE_SCOPE();
   if (opt < ACL_OPT_DETERMINISTIC || opt > ACL_OPT_ENABLE_KERNEL_EARLY_START) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "unknown system parameter option {}", int(opt)));
   }
@@ -210,6 +231,7 @@ aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 }
 
 aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
   NPURT_API_CHECK(ctx->GetSysParam(opt, value));

@@ -13,6 +13,7 @@
 using npurt::Err;
 
 aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(handle);
   NPURT_API_ASSIGN(e, npurt::api::ResolveEvent(event));
   NPURT_API_CHECK(npurt::core::IpcEventHandle(e, reinterpret_cast<uint8_t*>(handle->reserved)));
@@ -20,6 +21,7 @@ aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle* handle) {
 }
 
 aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(event);
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
   NPURT_API_ASSIGN(e, npurt::core::IpcOpenEvent(ctx, reinterpret_cast<const uint8_t*>(handle.reserved)));
@@ -28,6 +30,7 @@ aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent* event) 
 }
 
 aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint64_t flags) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(key);
   if (flags != ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT && flags != ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "export flags {:#x} are invalid", flags));
@@ -43,6 +46,7 @@ aclError aclrtNotifyGetExportKey(aclrtNotify notify, char* key, size_t len, uint
 }
 
 aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t flags) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(notify);
   NPURT_API_NOT_NULL(key);
   if (flags != ACL_RT_NOTIFY_IMPORT_FLAG_DEFAULT && flags != ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS) {
@@ -55,6 +59,7 @@ aclError aclrtNotifyImportByKey(aclrtNotify* notify, const char* key, uint64_t f
 }
 
 aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(pid);
   NPURT_API_ASSIGN(n, npurt::api::ResolveNotify(notify));
   NPURT_API_CHECK(npurt::core::NotifyAllowPids(n, pid, num));
@@ -63,6 +68,7 @@ aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t* pid, size_t num) {
 
 // The simulator is one server: every listed process of every server id is a local process id.
 aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid* serverPids, size_t num) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(serverPids);
   if (num == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "num is 0"));
   NPURT_API_ASSIGN(n, npurt::api::ResolveNotify(notify));

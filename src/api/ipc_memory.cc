@@ -66,6 +66,7 @@ aclError Import(const char* fn, uint64_t shareable, int32_t device_id, aclrtDrvM
 }  // namespace
 
 aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(devPtr);
   NPURT_API_NOT_NULL(key);
   if (flags & ~ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
@@ -87,18 +88,21 @@ aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t le
 }
 
 aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(k, KeyString(key));
   NPURT_API_CHECK(npurt::core::IpcAllowPids(k, pid, num));
   return ACL_SUCCESS;
 }
 
 aclError aclrtIpcMemSetAttr(const char* key, aclrtIpcMemAttrType type, uint64_t attr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(k, KeyString(key));
   NPURT_API_CHECK(npurt::core::IpcSetAttribute(k, static_cast<int32_t>(type), attr));
   return ACL_SUCCESS;
 }
 
 aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* serverPids, size_t num) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(k, KeyString(key));
   NPURT_API_NOT_NULL(serverPids);
   (void)num;
@@ -109,6 +113,7 @@ aclError aclrtIpcMemImportPidInterServer(const char* key, aclrtServerPid* server
 }
 
 aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(devPtr);
   NPURT_API_ASSIGN(k, KeyString(key));
   if (flags & ~ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS) {
@@ -121,6 +126,7 @@ aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) 
 }
 
 aclError aclrtIpcMemClose(const char* key) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(k, KeyString(key));
   NPURT_API_CHECK(npurt::core::IpcClose(k));
   return ACL_SUCCESS;
@@ -128,6 +134,7 @@ aclError aclrtIpcMemClose(const char* key) {
 
 aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType, uint64_t flags,
                                          uint64_t* shareableHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(shareableHandle);
   if (handleType != ACL_MEM_HANDLE_TYPE_NONE && handleType != ACL_MEM_HANDLE_TYPE_POSIX) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "handleType {} is not NONE or POSIX",
@@ -138,6 +145,7 @@ aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandl
 
 aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags, aclrtMemSharedHandleType shareType,
                                            void* shareableHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(shareableHandle);
   if (shareType != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT && shareType != ACL_MEM_SHARE_HANDLE_TYPE_FABRIC) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "shareType {} is not DEFAULT or FABRIC",
@@ -155,11 +163,13 @@ aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t fl
 }
 
 aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId, aclrtDrvMemHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   return Import(__func__, shareableHandle, deviceId, handle);
 }
 
 aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, uint64_t flags,
                                              aclrtDrvMemHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   if (flags != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flags must be 0, not {}", flags));
   NPURT_API_ASSIGN(h, FromV2(shareableHandle, shareType));
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
@@ -167,12 +177,14 @@ aclError aclrtMemImportFromShareableHandleV2(void* shareableHandle, aclrtMemShar
 }
 
 aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t* pid, size_t pidNum) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::core::ShareableAllowPids(shareableHandle, pid, pidNum));
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemSetPidToShareableHandleV2(void* shareableHandle, aclrtMemSharedHandleType shareType, int32_t* pid,
                                            size_t pidNum) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(h, FromV2(shareableHandle, shareType));
   NPURT_API_CHECK(npurt::core::ShareableAllowPids(h, pid, pidNum));
   return ACL_SUCCESS;

@@ -33,6 +33,7 @@ size_t SymbolSize(const void* addr) {
 }  // namespace
 
 aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
+  NPURT_HANDLE_SCOPE();
   auto img = BinaryImage::Create(data, dataLen);
   if (!img.ok()) {
     npurt::api::Report(__func__, img.status());
@@ -42,6 +43,7 @@ aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
 }
 
 aclError aclrtDestroyBinary(aclrtBinary binary) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(binary);
   BinaryImage* img = LookupHandle<BinaryImage>(binary, HandleTag::kBinaryImage);
   if (img == nullptr || !img->Invalidate()) {
@@ -54,6 +56,7 @@ aclError aclrtDestroyBinary(aclrtBinary binary) {
 }
 
 aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(binary);
   NPURT_API_NOT_NULL(binHandle);
   BinaryImage* img = LookupHandle<BinaryImage>(binary, HandleTag::kBinaryImage);
@@ -67,6 +70,7 @@ aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
 }
 
 aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* options, aclrtBinHandle* binHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(binPath);
   NPURT_API_NOT_NULL(binHandle);
   NPURT_API_ASSIGN(bin, KernelBinary::LoadFile(binPath, options));
@@ -76,6 +80,7 @@ aclError aclrtBinaryLoadFromFile(const char* binPath, aclrtBinaryLoadOptions* op
 
 aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBinaryLoadOptions* options,
                                  aclrtBinHandle* binHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(data);
   NPURT_API_NOT_NULL(binHandle);
   if (length == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "length is 0"));
@@ -85,12 +90,14 @@ aclError aclrtBinaryLoadFromData(const void* data, size_t length, const aclrtBin
 }
 
 aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(bin, ResolveBinary(binHandle));
   NPURT_API_CHECK(bin->Unload());
   return ACL_SUCCESS;
 }
 
 aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr, size_t* binSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(binAddr);
   NPURT_API_NOT_NULL(binSize);
   NPURT_API_ASSIGN(bin, ResolveBinary(binHandle));
@@ -100,6 +107,7 @@ aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void** binAddr
 }
 
 aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void** dptr, size_t* size) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(name);
   if (dptr == nullptr && size == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dptr and size are both null pointers"));
@@ -110,6 +118,7 @@ aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char* name, void**
 }
 
 aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kernelName, aclrtFuncHandle* funcHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(kernelName);
   NPURT_API_NOT_NULL(funcHandle);
   NPURT_API_ASSIGN(bin, ResolveBinary(binHandle));
@@ -120,6 +129,7 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kern
 
 // funcEntry: the kernel's index in the binary, or the address of its code (aclrtGetFunctionAddr).
 aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry, aclrtFuncHandle* funcHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(funcHandle);
   NPURT_API_ASSIGN(bin, ResolveBinary(binHandle));
   const auto& fs = bin->functions();
@@ -135,6 +145,7 @@ aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEn
 }
 
 aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(symbol);
   NPURT_API_NOT_NULL(funcHandle);
   for (const auto& bin : KernelBinary::Loaded()) {
@@ -148,6 +159,7 @@ aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
 }
 
 aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle* binHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(binHandle);
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
   *binHandle = f->binary();
@@ -155,6 +167,7 @@ aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle
 }
 
 aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char* name) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(name);
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
   const size_t len = std::strlen(f->name());
@@ -168,6 +181,7 @@ aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char*
 }
 
 aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void** aivAddr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(aicAddr);
   NPURT_API_NOT_NULL(aivAddr);
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
@@ -178,6 +192,7 @@ aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void** aicAddr, void**
 }
 
 aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_t* aivSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(aicSize);
   NPURT_API_NOT_NULL(aivSize);
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
@@ -186,6 +201,7 @@ aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_
 }
 
 aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType, int64_t* attrValue) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(attrValue);
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
   switch (attrType) {
@@ -202,6 +218,7 @@ aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribut
 }
 
 aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(paramCount);
   NPURT_API_ASSIGN(f, ResolveFunction(func));
   *paramCount = f->param_count();
@@ -209,6 +226,7 @@ aclError aclrtFunctionGetParamCount(const void* func, size_t* paramCount) {
 }
 
 aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* paramOffset, size_t* paramSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(paramOffset);
   NPURT_API_NOT_NULL(paramSize);
   NPURT_API_ASSIGN(f, ResolveFunction(func));
@@ -222,6 +240,7 @@ aclError aclrtFunctionGetParamInfo(const void* func, size_t paramIndex, size_t* 
 }
 
 aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t* dynamicUbufSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(dynamicUbufSize);
   NPURT_API_ASSIGN(f, ResolveFunction(func));
   (void)f;
@@ -231,6 +250,7 @@ aclError aclrtFunctionGetAvailDynUbufPerBlock(void* func, uint32_t flags, size_t
 }
 
 aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle, aclrtOpExceptionCallback callback, void* userData) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(bin, ResolveBinary(binHandle));
   bin->SetExceptionCallback(callback, userData);
   return ACL_SUCCESS;

@@ -30,6 +30,7 @@ StatusOr<KernelArgs*> ResolveArgs(const void* handle) {
 }  // namespace
 
 aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* memSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(memSize);
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
   (void)f;
@@ -38,6 +39,7 @@ aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t* mem
 }
 
 aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize, size_t* actualArgsSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(actualArgsSize);
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
   *actualArgsSize = KernelArgs::MemSize(f, userArgsSize);
@@ -45,6 +47,7 @@ aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSi
 }
 
 aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(argsHandle);
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
   NPURT_API_ASSIGN(a, KernelArgs::Init(f));
@@ -54,6 +57,7 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHa
 
 aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle, void* userHostMem,
                                       size_t actualArgsSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(argsHandle);
   NPURT_API_NOT_NULL(userHostMem);
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
@@ -63,6 +67,7 @@ aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandl
 }
 
 aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t paramSize, aclrtParamHandle* paramHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(param);
   NPURT_API_NOT_NULL(paramHandle);
   if (paramSize == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "paramSize is 0"));
@@ -72,6 +77,7 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t p
 }
 
 aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(paramHandle);
   NPURT_API_ASSIGN(a, ResolveArgs(argsHandle));
   NPURT_API_CHECK(a->AppendPlaceHolder(paramHandle));
@@ -80,6 +86,7 @@ aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParam
 
 aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize,
                                              void** bufferAddr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(bufferAddr);
   if (dataSize == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dataSize is 0"));
   NPURT_API_ASSIGN(a, ResolveArgs(argsHandle));
@@ -89,6 +96,7 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtPa
 
 aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, void* param,
                                    size_t paramSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(param);
   NPURT_API_ASSIGN(a, ResolveArgs(argsHandle));
   NPURT_API_CHECK(a->ParaUpdate(paramHandle, param, paramSize));
@@ -96,6 +104,7 @@ aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle 
 }
 
 aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(a, ResolveArgs(argsHandle));
   NPURT_API_CHECK(a->Finalize());
   return ACL_SUCCESS;

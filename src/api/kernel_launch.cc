@@ -63,16 +63,19 @@ aclError LaunchDeviceArgs(const char* fn, aclrtFuncHandle funcHandle, uint32_t n
 
 aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
                            aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return LaunchDeviceArgs(__func__, funcHandle, numBlocks, argsData, argsSize, nullptr, stream);
 }
 
 aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void* argsData, size_t argsSize,
                              aclrtLaunchKernelCfg* cfg, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return LaunchDeviceArgs(__func__, funcHandle, numBlocks, argsData, argsSize, cfg, stream);
 }
 
 aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                      aclrtLaunchKernelCfg* cfg, aclrtArgsHandle argsHandle, void* reserve) {
+  NPURT_HANDLE_SCOPE();
   (void)reserve;
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
@@ -101,6 +104,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
 aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
                                        aclrtLaunchKernelCfg* cfg, void* hostArgs, size_t argsSize,
                                        aclrtPlaceHolderInfo* placeHolderArray, size_t placeHolderNum) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_ASSIGN(settings, npurt::core::ParseLaunchConfig(cfg));
@@ -146,6 +150,7 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
 
 aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg* cfg,
                                         void** args) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(func);
   KernelFunction* f = npurt::LookupHandle<KernelFunction>(func, npurt::HandleTag::kFunction);
   if (f == nullptr) {

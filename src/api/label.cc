@@ -54,6 +54,7 @@ npurt::Status CheckCompareOperand(const void* p, int32_t data_type, const char* 
 }  // namespace
 
 aclError aclrtCreateLabel(aclrtLabel* label) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(label);
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
   NPURT_API_ASSIGN(l, Label::Create(ctx));
@@ -62,6 +63,7 @@ aclError aclrtCreateLabel(aclrtLabel* label) {
 }
 
 aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(l, ResolveLabel(label));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(l->Set(s));
@@ -69,12 +71,14 @@ aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
 }
 
 aclError aclrtDestroyLabel(aclrtLabel label) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(l, ResolveLabel(label));
   l->Destroy();
   return ACL_SUCCESS;
 }
 
 aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* labelList) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(labels);
   NPURT_API_NOT_NULL(labelList);
   if (num == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "num is 0"));
@@ -89,12 +93,14 @@ aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* la
 }
 
 aclError aclrtDestroyLabelList(aclrtLabelList labelList) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(list, ResolveLabelList(labelList));
   list->Destroy();
   return ACL_SUCCESS;
 }
 
 aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList labelList, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(ptr);
   NPURT_API_ASSIGN(list, ResolveLabelList(labelList));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
@@ -104,6 +110,7 @@ aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList la
 
 // A plain stream is always active: activation is an ordering point of `stream` and nothing more.
 aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(target, npurt::api::ResolveStream(activeStream));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   if (target == s) {
@@ -125,6 +132,7 @@ aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
 // `stream`; model streams are refused.
 aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType,
                            aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   if (static_cast<int>(cond) < ACL_RT_EQUAL || cond > ACL_RT_LESS_OR_EQUAL) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "condition {} is not an aclrtCondition (0..5)",
                                             int(cond)));
@@ -169,6 +177,7 @@ aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValu
 // official sample 1_stream_with_failure_mode shows on an NPU) and waits for the stream to drain, at most
 // kStopWaitMs.
 aclError aclrtStreamStop(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   constexpr uint64_t kStopWaitMs = 30000;
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   s->queue()->Abort(ACL_ERROR_RT_INTERNAL_ERROR, "its stream was stopped (aclrtStreamStop)");

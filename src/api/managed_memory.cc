@@ -90,6 +90,7 @@ npurt::Status Prefetch(const void* ptr, size_t size, aclrtMemManagedLocation loc
 }  // namespace
 
 aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(ptr);
   if (size == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "size is 0"));
   if (flag != ACL_RT_MEM_ATTACH_GLOBAL) {
@@ -103,6 +104,7 @@ aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
 
 aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemManagedAdviseType advise,
                                aclrtMemManagedLocation location) {
+  NPURT_HANDLE_SCOPE();
   if (size == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "size is 0"));
   const bool uses_location = advise == ACL_MEM_ADVISE_SET_PREFERRED_LOCATION || advise == ACL_MEM_ADVISE_SET_ACCESSED_BY ||
                              advise == ACL_MEM_ADVISE_UNSET_ACCESSED_BY;
@@ -117,6 +119,7 @@ aclError aclrtMemManagedAdvise(const void* const ptr, uint64_t size, aclrtMemMan
 
 aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void* ptr, size_t size, void* data,
                                 size_t dataSize) {
+  NPURT_HANDLE_SCOPE();
   if (size == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "size is 0"));
   NPURT_API_ASSIGN(info, ManagedRegistry::Get().Find(ptr, size));
   NPURT_API_CHECK(ReadAttribute(info, attribute, data, dataSize));
@@ -125,6 +128,7 @@ aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const v
 
 aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size_t numAttributes, const void* ptr,
                                  size_t size, void** data, size_t* dataSizes) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(attributes);
   NPURT_API_NOT_NULL(data);
   NPURT_API_NOT_NULL(dataSizes);
@@ -142,6 +146,7 @@ aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute* attributes, size
 
 aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemManagedLocation location, uint32_t flags,
                                       aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   if (flags != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flags must be 0, not {}", flags));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(Prefetch(ptr, size, location, s));
@@ -151,6 +156,7 @@ aclError aclrtMemManagedPrefetchAsync(const void* ptr, size_t size, aclrtMemMana
 aclError aclrtMemManagedPrefetchBatchAsync(const void** ptrs, size_t* sizes, size_t count,
                                            aclrtMemManagedLocation* prefetchLocs, size_t* prefetchLocIdxs,
                                            size_t numPrefetchLocs, uint64_t flags, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(ptrs);
   NPURT_API_NOT_NULL(sizes);
   NPURT_API_NOT_NULL(prefetchLocs);

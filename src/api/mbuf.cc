@@ -7,6 +7,7 @@ using npurt::Err;
 using npurt::core::Mbuf;
 
 aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(buf);
   NPURT_API_ASSIGN(b, Mbuf::Create(size));
   *buf = b;
@@ -14,12 +15,14 @@ aclError aclrtAllocBuf(aclrtMbuf* buf, size_t size) {
 }
 
 aclError aclrtFreeBuf(aclrtMbuf buf) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(b, Mbuf::Resolve(buf, "buf"));
   NPURT_API_CHECK(b->Free());
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(dataPtr);
   NPURT_API_NOT_NULL(size);
   NPURT_API_ASSIGN(b, Mbuf::Resolve(buf, "buf"));
@@ -29,6 +32,7 @@ aclError aclrtGetBufData(const aclrtMbuf buf, void** dataPtr, size_t* size) {
 }
 
 aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(len);
   NPURT_API_ASSIGN(b, Mbuf::Resolve(buf, "buf"));
   *len = b->data_len();
@@ -36,12 +40,14 @@ aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t* len) {
 }
 
 aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(b, Mbuf::Resolve(buf, "buf"));
   NPURT_API_CHECK(b->SetDataLen(len));
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, size_t offset) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(dataPtr);
   NPURT_API_ASSIGN(b, Mbuf::Resolve(buf, "buf"));
   NPURT_API_CHECK(b->GetUserData(dataPtr, size, offset));
@@ -49,6 +55,7 @@ aclError aclrtGetBufUserData(const aclrtMbuf buf, void* dataPtr, size_t size, si
 }
 
 aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, size_t offset) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(dataPtr);
   NPURT_API_ASSIGN(b, Mbuf::Resolve(buf, "buf"));
   NPURT_API_CHECK(b->SetUserData(dataPtr, size, offset));
@@ -56,6 +63,7 @@ aclError aclrtSetBufUserData(aclrtMbuf buf, const void* dataPtr, size_t size, si
 }
 
 aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(newBuf);
   NPURT_API_ASSIGN(b, Mbuf::Resolve(buf, "buf"));
   NPURT_API_ASSIGN(copy, b->CopyRef());
@@ -64,6 +72,7 @@ aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf* newBuf) {
 }
 
 aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(head, Mbuf::Resolve(headBuf, "headBuf"));
   NPURT_API_ASSIGN(b, Mbuf::Resolve(buf, "buf"));
   NPURT_API_CHECK(head->Append(b));
@@ -71,6 +80,7 @@ aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf) {
 }
 
 aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(num);
   NPURT_API_ASSIGN(head, Mbuf::Resolve(headBuf, "headBuf"));
   *num = head->ChainNum();
@@ -78,6 +88,7 @@ aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t* num) {
 }
 
 aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf* buf) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(buf);
   NPURT_API_ASSIGN(head, Mbuf::Resolve(headBuf, "headBuf"));
   NPURT_API_ASSIGN(member, head->ChainAt(index));

@@ -94,6 +94,7 @@ aclError Batch(const char* fn, void** dsts, size_t* destMaxs, void** srcs, size_
 
 aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
                           aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex) {
+  NPURT_HANDLE_SCOPE();
   if (failIndex == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "failIndex is a null pointer"));
   }
@@ -103,6 +104,7 @@ aclError aclrtMemcpyBatch(void** dsts, size_t* destMaxs, void** srcs, size_t* si
 
 aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
                             aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs) {
+  NPURT_HANDLE_SCOPE();
   return Batch(__func__, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, nullptr, nullptr,
                false);
 }
@@ -110,6 +112,7 @@ aclError aclrtMemcpyBatchV2(void** dsts, size_t* destMaxs, void** srcs, size_t* 
 aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
                                aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs, size_t* failIndex,
                                aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   if (failIndex == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "failIndex is a null pointer"));
   }
@@ -120,5 +123,6 @@ aclError aclrtMemcpyBatchAsync(void** dsts, size_t* destMaxs, void** srcs, size_
 aclError aclrtMemcpyBatchAsyncV2(void** dsts, size_t* destMaxs, void** srcs, size_t* sizes, size_t numBatches,
                                  aclrtMemcpyBatchAttr* attrs, size_t* attrsIndexes, size_t numAttrs,
                                  aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return Batch(__func__, dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, nullptr, stream, true);
 }

@@ -77,18 +77,22 @@ npurt::StatusOr<npurt::core::Stream*> AsyncStream(aclrtStream stream) { return n
 }  // namespace
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  NPURT_HANDLE_SCOPE();
   return Allocate(__func__, devPtr, size, policy);
 }
 
 aclError aclrtMallocAlign32(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  NPURT_HANDLE_SCOPE();
   return Allocate(__func__, devPtr, size, policy, /*pad=*/false);
 }
 
 aclError aclrtMallocCached(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  NPURT_HANDLE_SCOPE();
   return Allocate(__func__, devPtr, size, policy);
 }
 
 aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+  NPURT_HANDLE_SCOPE();
   if (cfg != nullptr && cfg->numAttrs > 0 && cfg->attrs == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "cfg has {} attributes but attrs is null",
                                             cfg->numAttrs));
@@ -124,6 +128,7 @@ aclError aclrtMallocWithCfg(void** devPtr, size_t size, aclrtMemMallocPolicy pol
 }
 
 aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocPolicy policy, aclrtMallocConfig* cfg) {
+  NPURT_HANDLE_SCOPE();
   // The simulated device's task scheduler is the host's executor threads: its memory is ordinary device
   // memory of the current (or the configured) device.
   // (An error message names aclrtMallocWithCfg, which did the work.)
@@ -131,6 +136,7 @@ aclError aclrtMallocForTaskScheduler(void** devPtr, size_t size, aclrtMemMallocP
 }
 
 aclError aclrtFree(void* devPtr) {
+  NPURT_HANDLE_SCOPE();
   // Fast path: a small block no stream may still use goes to this thread's cache, no Status built.
   if (npurt::core::Device* dev = Runtime::Get().DeviceOwning(devPtr)) [[likely]] {
     if (!npurt::core::AnyStreamBusy(dev) && dev->allocator().FreeCached(devPtr)) {
@@ -141,9 +147,13 @@ aclError aclrtFree(void* devPtr) {
   return FreeDevice(__func__, devPtr, false);
 }
 
-aclError aclrtFreeWithDevSync(void* devPtr) { return FreeDevice(__func__, devPtr, true); }
+aclError aclrtFreeWithDevSync(void* devPtr) {
+  NPURT_HANDLE_SCOPE();
+  return FreeDevice(__func__, devPtr, true);
+}
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(hostPtr);
   NPURT_API_ASSIGN(p, npurt::core::HostMemory::Get().Allocate(size));
   *hostPtr = p;
@@ -151,11 +161,13 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 
 aclError aclrtMallocHostWithCfg(void** ptr, uint64_t size, aclrtMallocConfig* cfg) {
+  NPURT_HANDLE_SCOPE();
   (void)cfg;
   return aclrtMallocHost(ptr, static_cast<size_t>(size));
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(hostPtr);
   if (Runtime::Get().DeviceOwning(hostPtr) != nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_RT_MEMORY_FREE,
@@ -166,11 +178,13 @@ aclError aclrtFreeHost(void* hostPtr) {
 }
 
 aclError aclrtFreeHostWithDevSync(void* hostPtr) {
+  NPURT_HANDLE_SCOPE();
   for (npurt::core::Device* d : Runtime::Get().OpenedDevices()) (void)d->Synchronize(-1);
   return aclrtFreeHost(hostPtr);
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::core::CheckCaptureSafe(__func__, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT));
   NPURT_API_CHECK(npurt::core::Memcpy(dst, destMax, src, count, kind, nullptr));
   return ACL_SUCCESS;
@@ -178,6 +192,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                           aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   if (kind == ACL_MEMCPY_HOST_TO_HOST) {
     // As on CANN in EP mode (aclrtGetRunMode == ACL_HOST): use aclrtMemcpy for host-to-host copies.
     return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -190,11 +205,13 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 
 aclError aclrtMemcpyAsyncWithCondition(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
                                        aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return aclrtMemcpyAsync(dst, destMax, src, count, kind, stream);
 }
 
 aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                        aclrtMemcpyKind kind) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::core::CheckCaptureSafe(__func__, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT));
   NPURT_API_CHECK(npurt::core::Memcpy2d(dst, dpitch, src, spitch, width, height, kind, nullptr));
   return ACL_SUCCESS;
@@ -202,36 +219,42 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
 
 aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
                             aclrtMemcpyKind kind, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, AsyncStream(stream));
   NPURT_API_CHECK(npurt::core::Memcpy2d(dst, dpitch, src, spitch, width, height, kind, s));
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::core::CheckCaptureSafe(__func__, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT));
   NPURT_API_CHECK(npurt::core::Memset(devPtr, maxCount, value, count, nullptr));
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, AsyncStream(stream));
   NPURT_API_CHECK(npurt::core::Memset(devPtr, maxCount, value, count, s));
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemsetD32(void* ptr, size_t memSize, uint32_t value, size_t N) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::core::CheckCaptureSafe(__func__, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT));
   NPURT_API_CHECK(npurt::core::MemsetD32(ptr, memSize, value, N, nullptr));
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemsetD32Async(void* ptr, size_t memSize, uint32_t value, size_t N, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, AsyncStream(stream));
   NPURT_API_CHECK(npurt::core::MemsetD32(ptr, memSize, value, N, s));
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(free);
   NPURT_API_NOT_NULL(total);
   if (static_cast<int>(attr) < ACL_DDR_MEM || static_cast<int>(attr) > ACL_MEM_P2P_HUGE1G) {
@@ -250,6 +273,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
 }
 
 aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo, size_t inputNum, size_t* outputNum) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(memUsageInfo);
   NPURT_API_NOT_NULL(outputNum);
   if (inputNum == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "inputNum is 0"));
@@ -268,6 +292,7 @@ aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo* memUsageInfo,
 }
 
 aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attributes) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(ptr);
   NPURT_API_NOT_NULL(attributes);
   std::memset(attributes, 0, sizeof(*attributes));
@@ -296,6 +321,7 @@ aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attribut
 }
 
 aclError aclrtMemFlush(void* devPtr, size_t size) {
+  NPURT_HANDLE_SCOPE();
   // The sim's device memory is coherent: validate the range, nothing to flush.
   NPURT_API_ASSIGN(span, npurt::core::ResolveSpan(devPtr, size, "devPtr"));
   (void)span;
@@ -303,6 +329,7 @@ aclError aclrtMemFlush(void* devPtr, size_t size) {
 }
 
 aclError aclrtMemInvalidate(void* devPtr, size_t size) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(span, npurt::core::ResolveSpan(devPtr, size, "devPtr"));
   (void)span;
   return ACL_SUCCESS;

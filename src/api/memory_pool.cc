@@ -25,6 +25,7 @@ npurt::StatusOr<MemPool*> ResolvePool(aclrtMemPool pool) {
 }  // namespace
 
 aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* poolProps) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(memPool);
   NPURT_API_NOT_NULL(poolProps);
   if (npurt::RawEnum(poolProps->allocType) != ACL_MEM_ALLOCATION_TYPE_PINNED) {
@@ -48,12 +49,14 @@ aclError aclrtMemPoolCreate(aclrtMemPool* memPool, const aclrtMemPoolProps* pool
 }
 
 aclError aclrtMemPoolDestroy(const aclrtMemPool memPool) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(pool, ResolvePool(memPool));
   pool->Destroy();
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(pool, ResolvePool(memPool));
   NPURT_API_NOT_NULL(value);
   switch (attr) {
@@ -88,6 +91,7 @@ aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* 
 }
 
 aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(pool, ResolvePool(memPool));
   NPURT_API_NOT_NULL(value);
   auto u64 = [&](uint64_t v) {
@@ -114,6 +118,7 @@ aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void* 
 }
 
 aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(ptr);
   if (size == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "size is 0"));
   NPURT_API_ASSIGN(pool, ResolvePool(memPool));
@@ -124,6 +129,7 @@ aclError aclrtMemPoolMallocAsync(void** ptr, size_t size, aclrtMemPool memPool, 
 }
 
 aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(ptr);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   npurt::core::Device* dev = Runtime::Get().DeviceOwning(ptr);
@@ -138,6 +144,7 @@ aclError aclrtMemPoolFreeAsync(void* ptr, aclrtStream stream) {
 }
 
 aclError aclrtMemPoolTrimTo(aclrtMemPool memPool, size_t minBytesToKeep) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(pool, ResolvePool(memPool));
   pool->allocator().Trim(minBytesToKeep);
   return ACL_SUCCESS;

@@ -69,6 +69,7 @@ aclError OnGraphStream(const char* fn, aclmdlRI modelRI, aclrtStream stream,
 }  // namespace
 
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(m, ParseMode(npurt::RawEnum(mode)));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   if (s->recording() != nullptr) {
@@ -84,6 +85,7 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
 }
 
 aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(m, ParseMode(npurt::RawEnum(mode)));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
@@ -92,6 +94,7 @@ aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, acl
 }
 
 aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* status, aclmdlRI* modelRI) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   Graph* g = s->recording();
@@ -106,6 +109,7 @@ aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus* statu
 }
 
 aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(modelRI);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_ASSIGN(g, Capturing(s));
@@ -124,6 +128,7 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
 }
 
 aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(mode);
   NPURT_API_ASSIGN(m, ParseMode(npurt::RawEnum(*mode)));
   *mode = static_cast<aclmdlRICaptureMode>(npurt::core::ExchangeThreadMode(m));
@@ -131,6 +136,7 @@ aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode* mode) {
 }
 
 aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(modelRI);
   if (flag != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag {} must be 0", flag));
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
@@ -140,6 +146,7 @@ aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
 }
 
 aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   if (flag != ACL_MODEL_STREAM_FLAG_HEAD && flag != ACL_MODEL_STREAM_FLAG_DEFAULT) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "stream flag {:#x} is invalid", flag));
   }
@@ -150,10 +157,12 @@ aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
 }
 
 aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return OnGraphStream(__func__, modelRI, stream, &Graph::EndTask);
 }
 
 aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
+  NPURT_HANDLE_SCOPE();
   if (reserve != nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "reserve must be a null pointer"));
   }
@@ -163,14 +172,17 @@ aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
 }
 
 aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return OnGraphStream(__func__, modelRI, stream, &Graph::Unbind);
 }
 
 aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return OnGraphStream(__func__, modelRI, stream, &Graph::Launch);
 }
 
 aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   NPURT_API_CHECK(g->Execute(timeout));
@@ -178,6 +190,7 @@ aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
 }
 
 aclError aclmdlRIAbort(aclmdlRI modelRI) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                           "aborting model instance {} is not supported by npurt: synchronize or "
@@ -186,6 +199,7 @@ aclError aclmdlRIAbort(aclmdlRI modelRI) {
 }
 
 aclError aclmdlRIDestroy(aclmdlRI modelRI) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   if (g->state() == Graph::State::kCapturing) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_RT_MODEL_CAPTURED,
@@ -196,12 +210,14 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI) {
 }
 
 aclError aclmdlRIUpdate(aclmdlRI modelRI) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   NPURT_API_CHECK(g->ApplyUpdates());
   return ACL_SUCCESS;
 }
 
 aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(name);
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   g->SetName(name);
@@ -209,6 +225,7 @@ aclError aclmdlRISetName(aclmdlRI modelRI, const char* name) {
 }
 
 aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(name);
   if (maxLen == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "maxLen must be positive"));
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
@@ -222,6 +239,7 @@ aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char* name) {
 }
 
 aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(modelRIId);
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   *modelRIId = g->id();
@@ -229,6 +247,7 @@ aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t* modelRIId) {
 }
 
 aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void* userData) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(func);
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   NPURT_API_CHECK(g->AddDestroyCallback(func, userData));
@@ -236,6 +255,7 @@ aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, v
 }
 
 aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(func);
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   NPURT_API_CHECK(g->RemoveDestroyCallback(func));
@@ -243,12 +263,14 @@ aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func)
 }
 
 aclError aclmdlRIDebugPrint(aclmdlRI modelRI) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   g->LogSummary();
   return ACL_SUCCESS;
 }
 
 aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t flags) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(path);
   if (flags != ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY && flags != ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flags {} is invalid", flags));
@@ -259,6 +281,7 @@ aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char* path, uint32_t fla
 }
 
 aclError aclrtPersistentTaskClean(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   if (!s->persistent()) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "stream {} is not persistent", s->id()));

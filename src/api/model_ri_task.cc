@@ -59,6 +59,7 @@ npurt::StatusOr<npurt::core::CondHandle*> ResolveCond(aclmdlRICondHandle handle)
 }  // namespace
 
 aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(numStreams);
   NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
   NPURT_API_CHECK(CopyOut(g->Streams(), streams, numStreams));
@@ -66,6 +67,7 @@ aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* nu
 }
 
 aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint32_t* numTasks) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(numTasks);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   Graph* g = Graph::OfStream(s);
@@ -80,6 +82,7 @@ aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint3
 }
 
 aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(type);
   NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
   *type = t->graph->TaskType(*t);
@@ -87,6 +90,7 @@ aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
 }
 
 aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(id);
   NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
   *id = t->node;
@@ -94,6 +98,7 @@ aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
 }
 
 aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(params);
   NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
   NPURT_API_CHECK(t->graph->GetParams(*t, params));
@@ -101,6 +106,7 @@ aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
 }
 
 aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(params);
   NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
   NPURT_API_CHECK(t->graph->SetParams(*t, *params));
@@ -109,6 +115,7 @@ aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
 
 aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
                                        aclrtLaunchKernelAttrValue* attrValue) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(attrValue);
   NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
   NPURT_API_CHECK(t->graph->KernelAttribute(*t, attrId, attrValue));
@@ -116,12 +123,14 @@ aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttr
 }
 
 aclError aclmdlRITaskDisable(aclmdlRITask task) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
   NPURT_API_CHECK(t->graph->Disable(*t));
   return ACL_SUCCESS;
 }
 
 aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_ASSIGN(g, Recording(s, Graph::State::kCapturing));
   NPURT_API_CHECK(g->BeginGroup(s));
@@ -129,6 +138,7 @@ aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
 }
 
 aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(handle);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_ASSIGN(g, Recording(s, Graph::State::kCapturing));
@@ -138,6 +148,7 @@ aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
 }
 
 aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_ASSIGN(grp, ResolveGroup(handle));
   NPURT_API_CHECK(grp->graph->BeginGroupUpdate(s, grp));
@@ -145,6 +156,7 @@ aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle)
 }
 
 aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   Graph* g = s->recording();
   if (g == nullptr) {
@@ -157,6 +169,7 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
 
 aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue, aclmdlRICondHandleFlag flag,
                                   aclmdlRICondHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(handle);
   if (flag != 0 && flag != ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag {} is invalid", static_cast<int>(flag)));
@@ -169,6 +182,7 @@ aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
 }
 
 aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(ptr);
   NPURT_API_ASSIGN(c, ResolveCond(handle));
   *ptr = c->value();
@@ -176,6 +190,7 @@ aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t** ptr)
 }
 
 aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags) {
+  NPURT_HANDLE_SCOPE();
   if (flags != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flags {} must be 0", flags));
   NPURT_API_ASSIGN(c, ResolveCond(params.handle));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));

@@ -97,13 +97,23 @@ void End(mstxDomainHandle_t domain, mstxRangeId id, bool check_domain) {
 
 extern "C" {
 
-NPURT_MSTX_EXPORT void mstxMarkA(const char* message, mstxStream_t stream) { Mark(nullptr, message, stream); }
+NPURT_MSTX_EXPORT void mstxMarkA(const char* message, mstxStream_t stream) {
+  NPURT_HANDLE_SCOPE();
+  Mark(nullptr, message, stream);
+}
 
-NPURT_MSTX_EXPORT mstxRangeId mstxRangeStartA(const char* message, mstxStream_t /*stream*/) { return Start(nullptr, message); }
+NPURT_MSTX_EXPORT mstxRangeId mstxRangeStartA(const char* message, mstxStream_t /*stream*/) {
+  NPURT_HANDLE_SCOPE();
+  return Start(nullptr, message);
+}
 
-NPURT_MSTX_EXPORT void mstxRangeEnd(mstxRangeId id) { End(nullptr, id, false); }
+NPURT_MSTX_EXPORT void mstxRangeEnd(mstxRangeId id) {
+  NPURT_HANDLE_SCOPE();
+  End(nullptr, id, false);
+}
 
 NPURT_MSTX_EXPORT mstxDomainHandle_t mstxDomainCreateA(const char* name) {
+  NPURT_HANDLE_SCOPE();
   if (name == nullptr || name[0] == '\0') return nullptr;
   auto d = std::make_unique<mstxDomainRegistration_st>();
   d->name = name;
@@ -114,19 +124,23 @@ NPURT_MSTX_EXPORT mstxDomainHandle_t mstxDomainCreateA(const char* name) {
 }
 
 NPURT_MSTX_EXPORT void mstxDomainDestroy(mstxDomainHandle_t domain) {
+  NPURT_HANDLE_SCOPE();
   std::lock_guard<std::mutex> lock(S().mu);
   S().domains.erase(domain);
 }
 
 NPURT_MSTX_EXPORT void mstxDomainMarkA(mstxDomainHandle_t domain, const char* message, mstxStream_t stream) {
+  NPURT_HANDLE_SCOPE();
   if (domain != nullptr) Mark(domain, message, stream);
 }
 
 NPURT_MSTX_EXPORT mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t domain, const char* message, mstxStream_t /*stream*/) {
+  NPURT_HANDLE_SCOPE();
   return domain != nullptr ? Start(domain, message) : MSTX_INVALID_RANGE_ID;
 }
 
 NPURT_MSTX_EXPORT void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
+  NPURT_HANDLE_SCOPE();
   if (domain != nullptr) End(domain, id, true);
 }
 

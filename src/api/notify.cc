@@ -14,6 +14,7 @@ using npurt::core::Notify;
 using npurt::api::ResolveNotify;
 
 aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(notify);
   if (flag != ACL_NOTIFY_DEFAULT && flag != ACL_NOTIFY_DEVICE_USE_ONLY) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "notify flag {} is invalid", flag));
@@ -25,12 +26,14 @@ aclError aclrtCreateNotify(aclrtNotify* notify, uint64_t flag) {
 }
 
 aclError aclrtDestroyNotify(aclrtNotify notify) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(n, ResolveNotify(notify));
   n->Destroy();
   return ACL_SUCCESS;
 }
 
 aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(n, ResolveNotify(notify));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(n->Record(s));
@@ -38,6 +41,7 @@ aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream) {
 }
 
 aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(n, ResolveNotify(notify));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(n->WaitAndReset(s, timeout));
@@ -45,6 +49,7 @@ aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_
 }
 
 aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(notifyId);
   NPURT_API_ASSIGN(n, ResolveNotify(notify));
   *notifyId = n->id();
@@ -52,6 +57,7 @@ aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t* notifyId) {
 }
 
 aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(notifies);
   if (num == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "num is 0"));
   for (size_t i = 0; i < num; ++i) {
@@ -63,6 +69,7 @@ aclError aclrtNotifyBatchReset(aclrtNotify* notifies, size_t num) {
 }
 
 aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   if (flag != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag must be 0, got {}", flag));
   if (reinterpret_cast<uintptr_t>(devAddr) % 8 != 0) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_RT_ADDR_UNALIGNED, "devAddr {} is not 8-byte aligned", devAddr));
@@ -81,6 +88,7 @@ aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStre
 }
 
 aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   if (flag > ACL_STREAM_WAIT_VALUE_NOR) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag {} is not an ACL_STREAM_WAIT_VALUE_* "
                                             "comparison", flag));

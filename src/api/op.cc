@@ -29,6 +29,7 @@ aclError NoCustomKernels(const char* fn) {
 }  // namespace
 
 aclError aclopSetModelDir(const char* modelDir) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(modelDir);
   struct stat st{};
   if (stat(modelDir, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -40,6 +41,7 @@ aclError aclopSetModelDir(const char* modelDir) {
 }
 
 aclError aclopLoad(const void* model, size_t modelSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(model);
   if (modelSize == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "modelSize is 0"));
   NPURT_LOG_INFO("OP", "aclopLoad: {} bytes accepted; built-in operators need no model files", modelSize);
@@ -49,6 +51,7 @@ aclError aclopLoad(const void* model, size_t modelSize) {
 aclError aclopExecute(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[],
                       const aclDataBuffer* const inputs[], int numOutputs, const aclTensorDesc* const outputDesc[],
                       aclDataBuffer* const outputs[], const aclopAttr* attr, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::ExecuteOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
                                         stream, /*update_outputs=*/false));
   return ACL_SUCCESS;
@@ -57,6 +60,7 @@ aclError aclopExecute(const char* opType, int numInputs, const aclTensorDesc* co
 aclError aclopExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputDesc[], aclDataBuffer* inputs[],
                         int numOutputs, aclTensorDesc* outputDesc[], aclDataBuffer* outputs[], aclopAttr* attr,
                         aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::ExecuteOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
                                         stream, /*update_outputs=*/true));
   return ACL_SUCCESS;
@@ -64,6 +68,7 @@ aclError aclopExecuteV2(const char* opType, int numInputs, aclTensorDesc* inputD
 
 aclError aclopCreateHandle(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], int numOutputs,
                            const aclTensorDesc* const outputDesc[], const aclopAttr* opAttr, aclopHandle** handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(handle);
   npurt::api::UnwrappedCall u;
   NPURT_API_CHECK(npurt::api::Unwrap(opType, numInputs, inputDesc, numOutputs, outputDesc, opAttr, &u));
@@ -74,6 +79,7 @@ aclError aclopCreateHandle(const char* opType, int numInputs, const aclTensorDes
 }
 
 void aclopDestroyHandle(aclopHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   OpHandle* h = OpHandle::From(handle);
   if (h == nullptr) {
     if (handle != nullptr) {
@@ -87,6 +93,7 @@ void aclopDestroyHandle(aclopHandle* handle) {
 
 aclError aclopExecWithHandle(aclopHandle* handle, int numInputs, const aclDataBuffer* const inputs[], int numOutputs,
                              aclDataBuffer* const outputs[], aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   OpHandle* h = OpHandle::From(handle);
   if (h == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live operator handle",
@@ -104,6 +111,7 @@ aclError aclopExecWithHandle(aclopHandle* handle, int numInputs, const aclDataBu
 
 aclError aclopCast(const aclTensorDesc* srcDesc, const aclDataBuffer* srcBuffer, const aclTensorDesc* dstDesc,
                    aclDataBuffer* dstBuffer, uint8_t truncate, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   (void)truncate;  // float -> integer always truncates toward zero; other conversions round to nearest
   const aclTensorDesc* in[] = {srcDesc};
   const aclTensorDesc* out[] = {dstDesc};
@@ -115,6 +123,7 @@ aclError aclopCast(const aclTensorDesc* srcDesc, const aclDataBuffer* srcBuffer,
 
 aclError aclopCreateHandleForCast(aclTensorDesc* srcDesc, aclTensorDesc* dstDesc, uint8_t truncate,
                                   aclopHandle** handle) {
+  NPURT_HANDLE_SCOPE();
   (void)truncate;
   const aclTensorDesc* in[] = {srcDesc};
   const aclTensorDesc* out[] = {dstDesc};
@@ -123,33 +132,39 @@ aclError aclopCreateHandleForCast(aclTensorDesc* srcDesc, aclTensorDesc* dstDesc
 
 aclError aclopCreateKernel(const char* opType, const char* kernelId, const char* kernelName, void* binData, int binSize,
                            aclopEngineType enginetype, aclDataDeallocator deallocator) {
+  NPURT_HANDLE_SCOPE();
   (void)opType, (void)kernelId, (void)kernelName, (void)binData, (void)binSize, (void)enginetype, (void)deallocator;
   return NoCustomKernels(__func__);
 }
 
 aclError aclopRegisterCompileFunc(const char* opType, aclopCompileFunc func) {
+  NPURT_HANDLE_SCOPE();
   (void)opType, (void)func;
   return NoCustomKernels(__func__);
 }
 
 aclError aclopUnregisterCompileFunc(const char* opType) {
+  NPURT_HANDLE_SCOPE();
   (void)opType;
   return NoCustomKernels(__func__);
 }
 
 aclError aclopSetKernelArgs(aclopKernelDesc* kernelDesc, const char* kernelId, uint32_t blockDim, const void* args,
                             uint32_t argSize) {
+  NPURT_HANDLE_SCOPE();
   (void)kernelDesc, (void)kernelId, (void)blockDim, (void)args, (void)argSize;
   return NoCustomKernels(__func__);
 }
 
 aclError aclopSetKernelWorkspaceSizes(aclopKernelDesc* kernelDesc, int numWorkspaces, size_t* workspaceSizes) {
+  NPURT_HANDLE_SCOPE();
   (void)kernelDesc, (void)numWorkspaces, (void)workspaceSizes;
   return NoCustomKernels(__func__);
 }
 
 aclError aclopUpdateParams(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], int numOutputs,
                            const aclTensorDesc* const outputDesc[], const aclopAttr* attr) {
+  NPURT_HANDLE_SCOPE();
   npurt::api::UnwrappedCall u;
   NPURT_API_CHECK(npurt::api::Unwrap(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &u));
   NPURT_API_ASSIGN(op, npurt::ops::CompileCache::Get().GetOrCompile(u.call));
@@ -158,12 +173,14 @@ aclError aclopUpdateParams(const char* opType, int numInputs, const aclTensorDes
 }
 
 aclError aclopSetMaxOpQueueNum(uint64_t maxOpNum) {
+  NPURT_HANDLE_SCOPE();
   if (maxOpNum == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "maxOpNum is 0"));
   return ACL_SUCCESS;
 }
 
 aclError aclopInferShape(const char* opType, int numInputs, aclTensorDesc* inputDesc[], aclDataBuffer* inputs[],
                          int numOutputs, aclTensorDesc* outputDesc[], aclopAttr* attr) {
+  NPURT_HANDLE_SCOPE();
   (void)inputs;  // shapes never depend on input values for npurt's operators
   npurt::api::UnwrappedCall u;
   NPURT_API_CHECK(npurt::api::Unwrap(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &u));

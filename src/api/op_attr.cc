@@ -32,12 +32,14 @@ aclError BadList(const char* fn, int n) {
 }  // namespace
 
 aclopAttr* aclopCreateAttr(void) {
+  NPURT_HANDLE_SCOPE();
   auto* a = npurt::NewHandle<OpAttr>();
   if (a == nullptr) (void)npurt::api::Report(__func__, Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of handle slots"));
   return reinterpret_cast<aclopAttr*>(a);
 }
 
 void aclopDestroyAttr(const aclopAttr* attr) {
+  NPURT_HANDLE_SCOPE();
   OpAttr* a = OpAttr::From(attr);
   if (a == nullptr) {
     if (attr != nullptr) {
@@ -50,27 +52,33 @@ void aclopDestroyAttr(const aclopAttr* attr) {
 }
 
 aclError aclopSetAttrBool(aclopAttr* attr, const char* attrName, uint8_t attrValue) {
+  NPURT_HANDLE_SCOPE();
   return Set(__func__, attr, attrName, attrValue != 0);
 }
 
 aclError aclopSetAttrInt(aclopAttr* attr, const char* attrName, int64_t attrValue) {
+  NPURT_HANDLE_SCOPE();
   return Set(__func__, attr, attrName, attrValue);
 }
 
 aclError aclopSetAttrFloat(aclopAttr* attr, const char* attrName, float attrValue) {
+  NPURT_HANDLE_SCOPE();
   return Set(__func__, attr, attrName, attrValue);
 }
 
 aclError aclopSetAttrString(aclopAttr* attr, const char* attrName, const char* attrValue) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(attrValue);
   return Set(__func__, attr, attrName, std::string(attrValue));
 }
 
 aclError aclopSetAttrDataType(aclopAttr* attr, const char* attrName, aclDataType attrValue) {
+  NPURT_HANDLE_SCOPE();
   return Set(__func__, attr, attrName, npurt::ops::DataTypeValue{npurt::RawEnum(attrValue)});
 }
 
 aclError aclopSetAttrListDataType(aclopAttr* attr, const char* attrName, int numValues, const aclDataType values[]) {
+  NPURT_HANDLE_SCOPE();
   if (numValues < 0 || (numValues > 0 && values == nullptr)) return BadList(__func__, numValues);
   // Copied as ints: the values may be any int (from C), and loading one as aclDataType is undefined.
   std::vector<int32_t> v(static_cast<size_t>(numValues));
@@ -80,24 +88,28 @@ aclError aclopSetAttrListDataType(aclopAttr* attr, const char* attrName, int num
 }
 
 aclError aclopSetAttrListBool(aclopAttr* attr, const char* attrName, int numValues, const uint8_t* values) {
+  NPURT_HANDLE_SCOPE();
   if (numValues < 0 || (numValues > 0 && values == nullptr)) return BadList(__func__, numValues);
   std::vector<uint8_t> v(values, values + numValues);
   return Set(__func__, attr, attrName, std::move(v));
 }
 
 aclError aclopSetAttrListInt(aclopAttr* attr, const char* attrName, int numValues, const int64_t* values) {
+  NPURT_HANDLE_SCOPE();
   if (numValues < 0 || (numValues > 0 && values == nullptr)) return BadList(__func__, numValues);
   std::vector<int64_t> v(values, values + numValues);
   return Set(__func__, attr, attrName, std::move(v));
 }
 
 aclError aclopSetAttrListFloat(aclopAttr* attr, const char* attrName, int numValues, const float* values) {
+  NPURT_HANDLE_SCOPE();
   if (numValues < 0 || (numValues > 0 && values == nullptr)) return BadList(__func__, numValues);
   std::vector<float> v(values, values + numValues);
   return Set(__func__, attr, attrName, std::move(v));
 }
 
 aclError aclopSetAttrListString(aclopAttr* attr, const char* attrName, int numValues, const char** values) {
+  NPURT_HANDLE_SCOPE();
   if (numValues < 0 || (numValues > 0 && values == nullptr)) return BadList(__func__, numValues);
   std::vector<std::string> v;
   for (int i = 0; i < numValues; ++i) {
@@ -111,6 +123,7 @@ aclError aclopSetAttrListString(aclopAttr* attr, const char* attrName, int numVa
 
 aclError aclopSetAttrListListInt(aclopAttr* attr, const char* attrName, int numLists, const int* numValues,
                                  const int64_t* const values[]) {
+  NPURT_HANDLE_SCOPE();
   if (numLists < 0 || (numLists > 0 && (numValues == nullptr || values == nullptr))) return BadList(__func__, numLists);
   std::vector<std::vector<int64_t>> v;
   for (int i = 0; i < numLists; ++i) {

@@ -47,6 +47,7 @@ npurt::Status CheckOpt(int opt) {
 aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], int numOutputs,
                       const aclTensorDesc* const outputDesc[], const aclopAttr* attr, aclopEngineType engineType,
                       aclopCompileType compileFlag, const char* opPath) {
+  NPURT_HANDLE_SCOPE();
   (void)opPath;
   NPURT_API_CHECK(CheckEngine(npurt::RawEnum(engineType), npurt::RawEnum(compileFlag)));
   npurt::api::UnwrappedCall u;
@@ -61,6 +62,7 @@ aclError aclopCompileAndExecute(const char* opType, int numInputs, const aclTens
                                 const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
                                 const aclopAttr* attr, aclopEngineType engineType, aclopCompileType compileFlag,
                                 const char* opPath, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   (void)opPath;
   NPURT_API_CHECK(CheckEngine(npurt::RawEnum(engineType), npurt::RawEnum(compileFlag)));
   NPURT_API_CHECK(npurt::api::ExecuteOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
@@ -72,6 +74,7 @@ aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDe
                                   int numOutputs, aclTensorDesc* outputDesc[], aclDataBuffer* outputs[],
                                   aclopAttr* attr, aclopEngineType engineType, aclopCompileType compileFlag,
                                   const char* opPath, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   (void)opPath;
   NPURT_API_CHECK(CheckEngine(npurt::RawEnum(engineType), npurt::RawEnum(compileFlag)));
   NPURT_API_CHECK(npurt::api::ExecuteOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr,
@@ -80,6 +83,7 @@ aclError aclopCompileAndExecuteV2(const char* opType, int numInputs, aclTensorDe
 }
 
 aclError aclSetCompileopt(aclCompileOpt opt, const char* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckOpt(npurt::RawEnum(opt)));
   NPURT_API_NOT_NULL(value);
   if (opt == ACL_OP_COMPILER_CACHE_MODE) {
@@ -103,6 +107,7 @@ aclError aclSetCompileopt(aclCompileOpt opt, const char* value) {
 }
 
 size_t aclGetCompileoptSize(aclCompileOpt opt) {
+  NPURT_HANDLE_SCOPE();
   if (!CheckOpt(npurt::RawEnum(opt)).ok()) {
     (void)npurt::api::Report(__func__, CheckOpt(npurt::RawEnum(opt)));
     return 0;
@@ -112,6 +117,7 @@ size_t aclGetCompileoptSize(aclCompileOpt opt) {
 }
 
 aclError aclGetCompileopt(aclCompileOpt opt, char* value, size_t length) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckOpt(npurt::RawEnum(opt)));
   NPURT_API_NOT_NULL(value);
   std::lock_guard<std::mutex> lock(g_opts_mu);
@@ -125,6 +131,7 @@ aclError aclGetCompileopt(aclCompileOpt opt, char* value, size_t length) {
 }
 
 aclError aclopSetCompileFlag(aclOpCompileFlag flag) {
+  NPURT_HANDLE_SCOPE();
   if (flag != ACL_OP_COMPILE_DEFAULT && flag != ACL_OP_COMPILE_FUZZ) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag {} is not an aclOpCompileFlag",
                                             static_cast<int>(flag)));
@@ -137,6 +144,7 @@ aclError aclGenGraphAndDumpForOp(const char* opType, int numInputs, const aclTen
                                  const aclTensorDesc* const outputDesc[], aclDataBuffer* const outputs[],
                                  const aclopAttr* attr, aclopEngineType engineType, const char* graphDumpPath,
                                  const aclGraphDumpOption* graphDumpOpt) {
+  NPURT_HANDLE_SCOPE();
   (void)opType, (void)numInputs, (void)inputDesc, (void)inputs, (void)numOutputs, (void)outputDesc, (void)outputs;
   (void)attr, (void)engineType, (void)graphDumpPath, (void)graphDumpOpt;
   return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -144,12 +152,14 @@ aclError aclGenGraphAndDumpForOp(const char* opType, int numInputs, const aclTen
 }
 
 aclGraphDumpOption* aclCreateGraphDumpOpt(void) {
+  NPURT_HANDLE_SCOPE();
   (void)npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                          "graph dumps of single operators are not supported by npurt"));
   return nullptr;
 }
 
 aclError aclDestroyGraphDumpOpt(const aclGraphDumpOption* graphDumpOpt) {
+  NPURT_HANDLE_SCOPE();
   (void)graphDumpOpt;
   return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                           "graph dumps of single operators are not supported by npurt"));

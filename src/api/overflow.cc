@@ -30,19 +30,28 @@ aclError ResetStatus(const char* fn, aclrtStream stream) {
 }  // namespace
 
 aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return ReadStatus(__func__, outputAddr, outputSize, stream);
 }
 
-aclError aclrtResetOverflowStatus(aclrtStream stream) { return ResetStatus(__func__, stream); }
+aclError aclrtResetOverflowStatus(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
+  return ResetStatus(__func__, stream);
+}
 
 aclError aclrtGetFloatOverflowStatus(void* outputAddr, uint64_t outputSize, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   return ReadStatus(__func__, outputAddr, outputSize, stream);
 }
 
-aclError aclrtResetFloatOverflowStatus(aclrtStream stream) { return ResetStatus(__func__, stream); }
+aclError aclrtResetFloatOverflowStatus(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
+  return ResetStatus(__func__, stream);
+}
 
 aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize, uint32_t checkMode,
                                         aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   if (checkMode > kMaxCheckMode) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "checkMode {} is invalid (0 or 1)", checkMode));
   }
@@ -52,6 +61,7 @@ aclError aclrtNpuGetFloatOverFlowStatus(void* outputAddr, uint64_t outputSize, u
 }
 
 aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   if (checkMode > kMaxCheckMode) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "checkMode {} is invalid (0 or 1)", checkMode));
   }
@@ -61,6 +71,7 @@ aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream
 // Kernels on the simulated device report overflow through the runtime rather than a status word of
 // their own: there is no per-context overflow address to hand out.
 aclError aclrtCtxGetFloatOverflowAddr(void** overflowAddr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(overflowAddr);
   return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                                           "npurt has no per-context overflow address: read the device's overflow "

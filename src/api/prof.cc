@@ -50,6 +50,7 @@ npurt::Status CheckPath(const char* path, size_t length) {
 }  // namespace
 
 aclError aclprofInit(const char* profilerResultPath, size_t length) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckPath(profilerResultPath, length));
   std::lock_guard<std::mutex> lock(g_control_mu);
   NPURT_API_CHECK(Profiler::Get().Init(std::string(profilerResultPath, length)));
@@ -58,6 +59,7 @@ aclError aclprofInit(const char* profilerResultPath, size_t length) {
 }
 
 aclError aclprofFinalize(void) {
+  NPURT_HANDLE_SCOPE();
   std::lock_guard<std::mutex> lock(g_control_mu);
   NPURT_API_CHECK(Profiler::Get().Finalize());
   return ACL_SUCCESS;
@@ -65,6 +67,7 @@ aclError aclprofFinalize(void) {
 
 aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, aclprofAicoreMetrics aicoreMetrics,
                                    const aclprofAicoreEvents* aicoreEvents, uint64_t dataTypeConfig) {
+  NPURT_HANDLE_SCOPE();
   (void)aicoreEvents;  // reserved in CANN too
   auto fail = [](const npurt::Status& st) -> aclprofConfig* {
     npurt::api::Report("aclprofCreateConfig", st);
@@ -102,6 +105,7 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, 
 }
 
 aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profilerConfig);
   ProfConfig* c = npurt::LookupHandle<ProfConfig>(profilerConfig, npurt::HandleTag::kProfConfig);
   if (c == nullptr || !c->Invalidate()) {
@@ -113,6 +117,7 @@ aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
 }
 
 aclError aclprofStart(const aclprofConfig* profilerConfig) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profilerConfig);
   ProfConfig* c = npurt::LookupHandle<ProfConfig>(profilerConfig, npurt::HandleTag::kProfConfig);
   if (c == nullptr) {
@@ -128,6 +133,7 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
 }
 
 aclError aclprofStop(const aclprofConfig* profilerConfig) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profilerConfig);
   if (npurt::LookupHandle<ProfConfig>(profilerConfig, npurt::HandleTag::kProfConfig) == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live profiling config",
@@ -139,6 +145,7 @@ aclError aclprofStop(const aclprofConfig* profilerConfig) {
 }
 
 aclError aclprofSetConfig(aclprofConfigType configType, const char* config, size_t configLength) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(config);
   const int type = npurt::RawEnum(configType);
   if (type <= ACL_PROF_ARGS_MIN || type >= ACL_PROF_ARGS_MAX || type == 2) {

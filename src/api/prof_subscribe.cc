@@ -73,6 +73,7 @@ aclError CopyText(const char* fn, const char* text, char* out, size_t out_len) {
 
 aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclprofAicoreMetrics aicoreMetrics,
                                                      void* fd) {
+  NPURT_HANDLE_SCOPE();
   auto fail = [](const npurt::Status& st) -> aclprofSubscribeConfig* {
     npurt::api::Report("aclprofCreateSubscribeConfig", st);
     return nullptr;
@@ -94,6 +95,7 @@ aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclp
 }
 
 aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscribeConfig) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profSubscribeConfig);
   auto* c = npurt::LookupHandle<ProfSubscribeConfig>(profSubscribeConfig, npurt::HandleTag::kProfSubscribeConfig);
   if (c == nullptr || !c->Invalidate()) {
@@ -104,6 +106,7 @@ aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscri
 }
 
 aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profSubscribeConfig);
   auto* c = npurt::LookupHandle<ProfSubscribeConfig>(profSubscribeConfig, npurt::HandleTag::kProfSubscribeConfig);
   if (c == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "not a live subscribe config"));
@@ -126,6 +129,7 @@ aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* p
 }
 
 aclError aclprofModelUnSubscribe(uint32_t modelId) {
+  NPURT_HANDLE_SCOPE();
   std::lock_guard<std::mutex> lock(g_subs_mu);
   auto it = g_subscriptions.find(modelId);
   if (it == g_subscriptions.end()) {
@@ -142,6 +146,7 @@ aclError aclprofModelUnSubscribe(uint32_t modelId) {
 }
 
 int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId) {
+  NPURT_HANDLE_SCOPE();
   auto count = npurt::core::Runtime::Get().DeviceCount();
   if (!count.ok()) return npurt::api::Report(__func__, count.status());
   if (deviceId >= count.value()) {
@@ -154,6 +159,7 @@ int32_t MsprofSetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t 
 }
 
 int32_t MsprofUnsetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_t deviceId) {
+  NPURT_HANDLE_SCOPE();
   std::lock_guard<std::mutex> lock(g_subs_mu);
   auto it = g_model_devices.find(geModelIdx);
   if (it == g_model_devices.end() || it->second != deviceId) {
@@ -164,15 +170,20 @@ int32_t MsprofUnsetDeviceIdByGeModelIdx(const uint32_t geModelIdx, const uint32_
   return ACL_SUCCESS;
 }
 
-uint64_t MsprofSysCycleTime(void) { return npurt::NowNs(); }
+uint64_t MsprofSysCycleTime(void) {
+  NPURT_HANDLE_SCOPE();
+  return npurt::NowNs();
+}
 
 aclError aclprofGetOpDescSize(size_t* opDescSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(opDescSize);
   *opDescSize = sizeof(ProfOpRecord);
   return ACL_SUCCESS;
 }
 
 aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumber) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(opNumber);
   ProfOpRecord r;
   if (!RecordAt(__func__, opInfo, opInfoLen, 0, &r)) return npurt::core::Tls().last_error;
@@ -181,6 +192,7 @@ aclError aclprofGetOpNum(const void* opInfo, size_t opInfoLen, uint32_t* opNumbe
 }
 
 aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opTypeLen) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(opTypeLen);
   ProfOpRecord r;
   if (!RecordAt(__func__, opInfo, opInfoLen, index, &r)) return ACL_ERROR_INVALID_PARAM;
@@ -189,12 +201,14 @@ aclError aclprofGetOpTypeLen(const void* opInfo, size_t opInfoLen, uint32_t inde
 }
 
 aclError aclprofGetOpType(const void* opInfo, size_t opInfoLen, uint32_t index, char* opType, size_t opTypeLen) {
+  NPURT_HANDLE_SCOPE();
   ProfOpRecord r;
   if (!RecordAt(__func__, opInfo, opInfoLen, index, &r)) return ACL_ERROR_INVALID_PARAM;
   return CopyText(__func__, r.op_type, opType, opTypeLen);
 }
 
 aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t index, size_t* opNameLen) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(opNameLen);
   ProfOpRecord r;
   if (!RecordAt(__func__, opInfo, opInfoLen, index, &r)) return ACL_ERROR_INVALID_PARAM;
@@ -203,38 +217,45 @@ aclError aclprofGetOpNameLen(const void* opInfo, size_t opInfoLen, uint32_t inde
 }
 
 aclError aclprofGetOpName(const void* opInfo, size_t opInfoLen, uint32_t index, char* opName, size_t opNameLen) {
+  NPURT_HANDLE_SCOPE();
   ProfOpRecord r;
   if (!RecordAt(__func__, opInfo, opInfoLen, index, &r)) return ACL_ERROR_INVALID_PARAM;
   return CopyText(__func__, r.op_name, opName, opNameLen);
 }
 
 uint64_t aclprofGetOpStart(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  NPURT_HANDLE_SCOPE();
   ProfOpRecord r;
   return RecordAt(__func__, opInfo, opInfoLen, index, &r) ? r.start_ns : 0;
 }
 
 uint64_t aclprofGetOpEnd(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  NPURT_HANDLE_SCOPE();
   ProfOpRecord r;
   return RecordAt(__func__, opInfo, opInfoLen, index, &r) ? r.end_ns : 0;
 }
 
 uint64_t aclprofGetOpDuration(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  NPURT_HANDLE_SCOPE();
   ProfOpRecord r;
   return RecordAt(__func__, opInfo, opInfoLen, index, &r) ? r.end_ns - r.start_ns : 0;
 }
 
 size_t aclprofGetModelId(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  NPURT_HANDLE_SCOPE();
   ProfOpRecord r;
   return RecordAt(__func__, opInfo, opInfoLen, index, &r) ? r.model_id : 0;
 }
 
 aclprofSubscribeOpFlag aclprofGetOpFlag(const void* opInfo, size_t opInfoLen, uint32_t index) {
+  NPURT_HANDLE_SCOPE();
   ProfOpRecord r;
   return RecordAt(__func__, opInfo, opInfoLen, index, &r) ? static_cast<aclprofSubscribeOpFlag>(r.flag) : ACL_SUBSCRIBE_NONE;
 }
 
 const char* aclprofGetOpAttriValue(const void* opInfo, size_t opInfoLen, uint32_t index,
                                    aclprofSubscribeOpAttri attri) {
+  NPURT_HANDLE_SCOPE();
   // The text is returned from a per-thread copy (valid until this thread's next call): the record in the
   // user's buffer need not hold a terminated string.
   thread_local ProfOpRecord r;

@@ -57,6 +57,7 @@ int32_t StreamIdOf(aclrtStream stream, npurt::Status* status) {
 }  // namespace
 
 void* aclprofCreateStamp(void) {
+  NPURT_HANDLE_SCOPE();
   ProfStamp* s = npurt::NewHandle<ProfStamp>();
   if (s == nullptr) {
     npurt::api::Report(__func__, Err(ACL_ERROR_BAD_ALLOC, "out of handle slots for stamps"));
@@ -66,6 +67,7 @@ void* aclprofCreateStamp(void) {
 }
 
 void aclprofDestroyStamp(void* stamp) {
+  NPURT_HANDLE_SCOPE();
   ProfStamp* s = ResolveStamp(stamp);
   if (s == nullptr || !s->Invalidate()) {
     (void)BadStamp(__func__, stamp);
@@ -75,6 +77,7 @@ void aclprofDestroyStamp(void* stamp) {
 }
 
 aclError aclprofSetStampTraceMessage(void* stamp, const char* msg, uint32_t msgLen) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(msg);
   ProfStamp* s = ResolveStamp(stamp);
   if (s == nullptr) return BadStamp(__func__, stamp);
@@ -87,6 +90,7 @@ aclError aclprofSetStampTraceMessage(void* stamp, const char* msg, uint32_t msgL
 }
 
 aclError aclprofMark(void* stamp) {
+  NPURT_HANDLE_SCOPE();
   ProfStamp* s = ResolveStamp(stamp);
   if (s == nullptr) return BadStamp(__func__, stamp);
   if (ProfOn(bits::kMsproftx)) npurt::dfx::ProfRecordMark(s->message, -1);
@@ -94,6 +98,7 @@ aclError aclprofMark(void* stamp) {
 }
 
 aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(msg);
   if (msgLen == 0 || msgLen > kMaxMessageLength) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "msgLen {} is invalid (1..{})", msgLen,
@@ -107,6 +112,7 @@ aclError aclprofMarkEx(const char* msg, size_t msgLen, aclrtStream stream) {
 }
 
 aclError aclprofPush(void* stamp) {
+  NPURT_HANDLE_SCOPE();
   ProfStamp* s = ResolveStamp(stamp);
   if (s == nullptr) return BadStamp(__func__, stamp);
   t_range_stack.push_back({s->message, npurt::NowNs()});
@@ -114,6 +120,7 @@ aclError aclprofPush(void* stamp) {
 }
 
 aclError aclprofPop(void) {
+  NPURT_HANDLE_SCOPE();
   if (t_range_stack.empty()) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "aclprofPop without a matching aclprofPush "
                                                                       "on this thread"));
@@ -125,6 +132,7 @@ aclError aclprofPop(void) {
 }
 
 aclError aclprofRangePushEx(aclprofEventAttributes* attr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(attr);
   if (attr->messageType != ACL_PROF_MESSAGE_TYPE_TENSOR_INFO || attr->message.tensorInfo == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "attr has no tensor info (messageType {})",
@@ -142,9 +150,13 @@ aclError aclprofRangePushEx(aclprofEventAttributes* attr) {
   return ACL_SUCCESS;
 }
 
-aclError aclprofRangePop(void) { return aclprofPop(); }
+aclError aclprofRangePop(void) {
+  NPURT_HANDLE_SCOPE();
+  return aclprofPop();
+}
 
 aclError aclprofRangeStart(void* stamp, uint32_t* rangeId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(rangeId);
   ProfStamp* s = ResolveStamp(stamp);
   if (s == nullptr) return BadStamp(__func__, stamp);
@@ -156,6 +168,7 @@ aclError aclprofRangeStart(void* stamp, uint32_t* rangeId) {
 }
 
 aclError aclprofRangeStop(uint32_t rangeId) {
+  NPURT_HANDLE_SCOPE();
   OpenRange r;
   {
     std::lock_guard<std::mutex> lock(g_ranges_mu);
@@ -172,6 +185,7 @@ aclError aclprofRangeStop(uint32_t rangeId) {
 }
 
 uint64_t aclprofStr2Id(const char* message) {
+  NPURT_HANDLE_SCOPE();
   if (message == nullptr) {
     npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "message is a null pointer"));
     return 0;
@@ -180,6 +194,7 @@ uint64_t aclprofStr2Id(const char* message) {
 }
 
 aclprofStepInfo* aclprofCreateStepInfo(void) {
+  NPURT_HANDLE_SCOPE();
   ProfStepInfo* s = npurt::NewHandle<ProfStepInfo>();
   if (s == nullptr) {
     npurt::api::Report(__func__, Err(ACL_ERROR_BAD_ALLOC, "out of handle slots for step infos"));
@@ -189,6 +204,7 @@ aclprofStepInfo* aclprofCreateStepInfo(void) {
 }
 
 void aclprofDestroyStepInfo(aclprofStepInfo* stepinfo) {
+  NPURT_HANDLE_SCOPE();
   ProfStepInfo* s = npurt::LookupHandle<ProfStepInfo>(stepinfo, npurt::HandleTag::kProfStepInfo);
   if (s == nullptr || !s->Invalidate()) {
     npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live step info",
@@ -199,6 +215,7 @@ void aclprofDestroyStepInfo(aclprofStepInfo* stepinfo) {
 }
 
 aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   ProfStepInfo* s = npurt::LookupHandle<ProfStepInfo>(stepInfo, npurt::HandleTag::kProfStepInfo);
   if (s == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live step info",
@@ -240,6 +257,7 @@ int32_t RecordTraceMark(void* arg) {
 }  // namespace
 
 aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(userdata);
   if (length <= 0 || length > kMaxTraceBytes) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "length {} is invalid (1..{})", length,

@@ -9,15 +9,23 @@
 namespace rc = npurt::core::racecheck;
 
 aclError npurtRacecheckSetEnabled(int enable) {
+  NPURT_HANDLE_SCOPE();
   rc::SetEnabled(enable != 0);
   return ACL_SUCCESS;
 }
 
-int npurtRacecheckEnabled(void) { return rc::On() ? 1 : 0; }
+int npurtRacecheckEnabled(void) {
+  NPURT_HANDLE_SCOPE();
+  return rc::On() ? 1 : 0;
+}
 
-size_t npurtRacecheckReportCount(void) { return rc::Reports().size(); }
+size_t npurtRacecheckReportCount(void) {
+  NPURT_HANDLE_SCOPE();
+  return rc::Reports().size();
+}
 
 aclError npurtRacecheckGetReport(size_t index, char* buf, size_t len, size_t* textLen) {
+  NPURT_HANDLE_SCOPE();
   if (buf == nullptr && len > 0) {
     return npurt::api::Report(__func__,
                               npurt::Err(ACL_ERROR_INVALID_PARAM, "buf is a null pointer but len is {}", len));
@@ -38,6 +46,7 @@ aclError npurtRacecheckGetReport(size_t index, char* buf, size_t len, size_t* te
 }
 
 aclError npurtRacecheckClearReports(void) {
+  NPURT_HANDLE_SCOPE();
   rc::ClearReports();
   return ACL_SUCCESS;
 }

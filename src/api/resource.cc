@@ -48,6 +48,7 @@ uint32_t DeviceLimit(npurt::core::Device* dev, aclrtDevResLimitType type) {
 }  // namespace
 
 aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   if (!ValidResType(type)) return BadResType(__func__, type);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
@@ -56,6 +57,7 @@ aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uin
 }
 
 aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
+  NPURT_HANDLE_SCOPE();
   if (!ValidResType(type)) return BadResType(__func__, type);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   const uint32_t cores = MaxCoreLimit(dev, type);
@@ -69,6 +71,7 @@ aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uin
 }
 
 aclError aclrtResetDeviceResLimit(int32_t deviceId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   dev->res_limit[0].store(0);
   dev->res_limit[1].store(0);
@@ -76,6 +79,7 @@ aclError aclrtResetDeviceResLimit(int32_t deviceId) {
 }
 
 aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   if (!ValidResType(type)) return BadResType(__func__, type);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
@@ -85,6 +89,7 @@ aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, u
 }
 
 aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
+  NPURT_HANDLE_SCOPE();
   if (!ValidResType(type)) return BadResType(__func__, type);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   const uint32_t dev_limit = DeviceLimit(s->device(), type);
@@ -97,6 +102,7 @@ aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, u
 }
 
 aclError aclrtResetStreamResLimit(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   s->res_limit[0].store(0);
   s->res_limit[1].store(0);
@@ -104,12 +110,14 @@ aclError aclrtResetStreamResLimit(aclrtStream stream) {
 }
 
 aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   npurt::core::Tls().res_stream = s;
   return ACL_SUCCESS;
 }
 
 aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   if (npurt::core::Tls().res_stream != s) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "the calling thread does not use the resources "
@@ -120,6 +128,7 @@ aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
 }
 
 aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   if (!ValidResType(type)) return BadResType(__func__, type);
   void* used = npurt::core::Tls().res_stream;
@@ -136,6 +145,7 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) 
 }
 
 aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
+  NPURT_HANDLE_SCOPE();
   if (limit < ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE || limit > ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "unknown device limit {}", int(limit)));
   }
@@ -145,6 +155,7 @@ aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value) {
 }
 
 aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   if (limit < ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE || limit > ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "unknown device limit {}", int(limit)));
@@ -157,12 +168,14 @@ aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t* value) {
 }
 
 aclError aclrtDeviceGetBareTgid(int32_t* pid) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(pid);
   *pid = static_cast<int32_t>(getpid());  // the sim device lives in this process
   return ACL_SUCCESS;
 }
 
 aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(pciBusId);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   char buf[32];
@@ -175,6 +188,7 @@ aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char* pciBusId, int32_t len) {
 }
 
 aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(pciBusId);
   NPURT_API_NOT_NULL(deviceId);
   NPURT_API_ASSIGN(count, Runtime::Get().DeviceCount());
@@ -189,6 +203,7 @@ aclError aclrtDeviceGetByPCIBusId(const char* pciBusId, int32_t* deviceId) {
 }
 
 aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   NPURT_API_ASSIGN(a, Runtime::Get().GetDevice(static_cast<int32_t>(deviceId)));
   NPURT_API_ASSIGN(b, Runtime::Get().GetDevice(static_cast<int32_t>(otherDeviceId)));
@@ -199,16 +214,19 @@ aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t
 }
 
 aclError aclrtSetOpExecuteTimeOut(uint32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   Runtime::Get().op_execute_timeout_us.store(static_cast<uint64_t>(timeout) * 1000000ull);
   return ACL_SUCCESS;
 }
 
 aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   Runtime::Get().op_execute_timeout_us.store(static_cast<uint64_t>(timeout) * 1000ull);
   return ACL_SUCCESS;
 }
 
 aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(actualTimeout);
   // Microseconds, rounded up to the sim's 1 ms timer step.
   const uint64_t us = (timeout + 999) / 1000 * 1000;
@@ -218,12 +236,14 @@ aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t* actualTimeout) {
 }
 
 aclError aclrtGetOpTimeOutInterval(uint64_t* interval) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(interval);
   *interval = 1000;  // microseconds: timeouts are enforced with millisecond resolution
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(timeoutMs);
   const uint64_t us = Runtime::Get().op_execute_timeout_us.load();
   *timeoutMs = static_cast<uint32_t>(us / 1000);
@@ -231,6 +251,7 @@ aclError aclrtGetOpExecuteTimeout(uint32_t* const timeoutMs) {
 }
 
 aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(errorInfo);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(deviceId));
   std::memset(errorInfo, 0, sizeof(*errorInfo));

@@ -55,13 +55,18 @@ npurt::StatusOr<Stream*> ResolveUserStream(aclrtStream stream) {
 
 }  // namespace
 
-aclError aclrtCreateStream(aclrtStream* stream) { return CreateStream(__func__, stream, 0, 0); }
+aclError aclrtCreateStream(aclrtStream* stream) {
+  NPURT_HANDLE_SCOPE();
+  return CreateStream(__func__, stream, 0, 0);
+}
 
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   return CreateStream(__func__, stream, priority, flag);
 }
 
 aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
+  NPURT_HANDLE_SCOPE();
   auto* h = new aclrtStreamConfigHandle{nullptr, 0, 0, 0};
   std::lock_guard<std::mutex> lock(g_cfg_mu);
   ConfigHandles().insert(h);
@@ -69,6 +74,7 @@ aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
 }
 
 aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(handle);
   {
     std::lock_guard<std::mutex> lock(g_cfg_mu);
@@ -83,6 +89,7 @@ aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
 
 aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue,
                                  size_t valueSize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(handle);
   NPURT_API_NOT_NULL(attrValue);
   if (!IsConfigHandle(handle)) {
@@ -130,6 +137,7 @@ aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamCon
 }
 
 aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   if (handle == nullptr) return CreateStream(__func__, stream, 0, 0);
   if (!IsConfigHandle(handle)) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live stream config handle",
@@ -139,6 +147,7 @@ aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle*
 }
 
 aclError aclrtDestroyStream(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(stream);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   if (s->is_default()) {
@@ -149,6 +158,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 aclError aclrtDestroyStreamForce(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(stream);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   if (s->is_default()) {
@@ -159,12 +169,14 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   NPURT_API_CHECK(s->Synchronize(-1));
   return ACL_SUCCESS;
 }
 
 aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   NPURT_API_CHECK(s->Synchronize(timeout));
@@ -172,6 +184,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
 }
 
 aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(status);
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   *status = s->Idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
@@ -182,6 +195,7 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
 }
 
 aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(streamId);
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   *streamId = s->id();
@@ -189,6 +203,7 @@ aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
 }
 
 aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(priority);
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   *priority = s->priority();
@@ -196,6 +211,7 @@ aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t* priority) {
 }
 
 aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(flags);
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   *flags = s->flags();
@@ -203,6 +219,7 @@ aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t* flags) {
 }
 
 aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+  NPURT_HANDLE_SCOPE();
   if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "failure mode {} is not ACL_CONTINUE_ON_FAILURE "
                                             "or ACL_STOP_ON_FAILURE", mode));
@@ -217,6 +234,7 @@ aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
 }
 
 aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   switch (stmAttrType) {
@@ -244,6 +262,7 @@ aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 }
 
 aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType, aclrtStreamAttrValue* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   std::memset(value, 0, sizeof(*value));
@@ -263,12 +282,14 @@ aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType
 // (vector core) exception: the next aclrtSynchronizeStream reports it, as on an NPU (the official sample
 // 1_basic_features/stream/1_stream_with_failure_mode shows 507035).
 aclError aclrtStreamAbort(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   s->queue()->Abort(ACL_ERROR_RT_AICORE_EXCEPTION, "its stream was aborted (aclrtStreamAbort)");
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(streamCount);
   NPURT_API_ASSIGN(ctx, npurt::core::RequireContext());
   npurt::core::Device* dev = ctx->device();
@@ -277,12 +298,14 @@ aclError aclrtGetStreamAvailableNum(uint32_t* streamCount) {
 }
 
 aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   s->overflow_switch.store(flag);
   return ACL_SUCCESS;
 }
 
 aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t* flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(flag);
   NPURT_API_ASSIGN(s, ResolveUserStream(stream));
   *flag = s->overflow_switch.load();

@@ -7,6 +7,7 @@
 using npurt::core::SymbolRegistry;
 
 aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(devPtr);
   NPURT_API_ASSIGN(s, SymbolRegistry::Get().Find(symbol));
   *devPtr = s.address;
@@ -14,6 +15,7 @@ aclError aclrtGetSymbolAddress(const void* symbol, void** devPtr) {
 }
 
 aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(size);
   NPURT_API_ASSIGN(s, SymbolRegistry::Get().Find(symbol));
   *size = s.size;
@@ -21,12 +23,14 @@ aclError aclrtGetSymbolSize(const void* symbol, size_t* size) {
 }
 
 aclError aclrtMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset, aclrtMemcpyKind kind) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::core::CopyToSymbol(symbol, src, count, offset, kind, nullptr));
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                   aclrtMemcpyKind kind, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(npurt::core::CopyToSymbol(symbol, src, count, offset, kind, s));
   return ACL_SUCCESS;
@@ -34,12 +38,14 @@ aclError aclrtMemcpyToSymbolAsync(const void* symbol, const void* src, size_t co
 
 aclError aclrtMemcpyFromSymbol(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset,
                                aclrtMemcpyKind kind) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::core::CopyFromSymbol(dst, dstMax, symbol, count, offset, kind, nullptr));
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemcpyFromSymbolAsync(void* dst, size_t dstMax, const void* symbol, size_t count, size_t offset,
                                     aclrtMemcpyKind kind, aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(npurt::core::CopyFromSymbol(dst, dstMax, symbol, count, offset, kind, s));
   return ACL_SUCCESS;

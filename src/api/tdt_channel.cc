@@ -70,26 +70,32 @@ acltdtChannelHandle* CreateChannel(const char* function, uint32_t deviceId, cons
 }  // namespace
 
 acltdtTensorType acltdtGetTensorTypeFromItem(const acltdtDataItem* dataItem) {
+  NPURT_HANDLE_SCOPE();
   return ItemGetter(__func__, dataItem, ACL_TENSOR_DATA_UNDEFINED, [](TdtDataItem* i) { return i->type(); });
 }
 
 aclDataType acltdtGetDataTypeFromItem(const acltdtDataItem* dataItem) {
+  NPURT_HANDLE_SCOPE();
   return ItemGetter(__func__, dataItem, ACL_DT_UNDEFINED, [](TdtDataItem* i) { return i->data_type(); });
 }
 
 void* acltdtGetDataAddrFromItem(const acltdtDataItem* dataItem) {
+  NPURT_HANDLE_SCOPE();
   return ItemGetter(__func__, dataItem, static_cast<void*>(nullptr), [](TdtDataItem* i) { return i->data(); });
 }
 
 size_t acltdtGetDataSizeFromItem(const acltdtDataItem* dataItem) {
+  NPURT_HANDLE_SCOPE();
   return ItemGetter(__func__, dataItem, size_t{0}, [](TdtDataItem* i) { return i->size(); });
 }
 
 size_t acltdtGetDimNumFromItem(const acltdtDataItem* dataItem) {
+  NPURT_HANDLE_SCOPE();
   return ItemGetter(__func__, dataItem, size_t{0}, [](TdtDataItem* i) { return i->dims().size(); });
 }
 
 aclError acltdtGetSliceInfoFromItem(const acltdtDataItem* dataItem, size_t* sliceNum, size_t* sliceId) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(sliceNum);
   NPURT_API_NOT_NULL(sliceId);
   NPURT_API_ASSIGN(item, ResolveItem(dataItem));
@@ -99,6 +105,7 @@ aclError acltdtGetSliceInfoFromItem(const acltdtDataItem* dataItem, size_t* slic
 }
 
 aclError acltdtGetDimsFromItem(const acltdtDataItem* dataItem, int64_t* dims, size_t dimNum) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(item, ResolveItem(dataItem));
   if ((dims == nullptr) != (dimNum == 0)) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "dims and dimNum disagree (dimNum {})", dimNum));
@@ -114,6 +121,7 @@ aclError acltdtGetDimsFromItem(const acltdtDataItem* dataItem, int64_t* dims, si
 
 acltdtDataItem* acltdtCreateDataItem(acltdtTensorType tdtType, const int64_t* dims, size_t dimNum,
                                      aclDataType dataType, void* data, size_t size) {
+  NPURT_HANDLE_SCOPE();
   auto item = TdtDataItem::Create(tdtType, dims, dimNum, dataType, data, size);
   if (!item.ok()) {
     (void)npurt::api::Report(__func__, item.status());
@@ -123,12 +131,14 @@ acltdtDataItem* acltdtCreateDataItem(acltdtTensorType tdtType, const int64_t* di
 }
 
 aclError acltdtDestroyDataItem(acltdtDataItem* dataItem) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(item, ResolveItem(dataItem));
   item->Destroy();
   return ACL_SUCCESS;
 }
 
 acltdtDataset* acltdtCreateDataset(void) {
+  NPURT_HANDLE_SCOPE();
   auto ds = TdtDataset::Create();
   if (!ds.ok()) {
     (void)npurt::api::Report(__func__, ds.status());
@@ -138,12 +148,14 @@ acltdtDataset* acltdtCreateDataset(void) {
 }
 
 aclError acltdtDestroyDataset(acltdtDataset* dataset) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(ds, ResolveDataset(dataset));
   ds->Destroy();
   return ACL_SUCCESS;
 }
 
 acltdtDataItem* acltdtGetDataItem(const acltdtDataset* dataset, size_t index) {
+  NPURT_HANDLE_SCOPE();
   auto ds = ResolveDataset(dataset);
   if (!ds.ok()) {
     (void)npurt::api::Report(__func__, ds.status());
@@ -158,6 +170,7 @@ acltdtDataItem* acltdtGetDataItem(const acltdtDataset* dataset, size_t index) {
 }
 
 aclError acltdtAddDataItem(acltdtDataset* dataset, acltdtDataItem* dataItem) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(ds, ResolveDataset(dataset));
   NPURT_API_ASSIGN(item, ResolveItem(dataItem));
   NPURT_API_CHECK(ds->Add(item));
@@ -165,6 +178,7 @@ aclError acltdtAddDataItem(acltdtDataset* dataset, acltdtDataItem* dataItem) {
 }
 
 size_t acltdtGetDatasetSize(const acltdtDataset* dataset) {
+  NPURT_HANDLE_SCOPE();
   auto ds = ResolveDataset(dataset);
   if (!ds.ok()) {
     (void)npurt::api::Report(__func__, ds.status());
@@ -174,6 +188,7 @@ size_t acltdtGetDatasetSize(const acltdtDataset* dataset) {
 }
 
 const char* acltdtGetDatasetName(const acltdtDataset* dataset) {
+  NPURT_HANDLE_SCOPE();
   auto ds = ResolveDataset(dataset);
   if (!ds.ok()) {
     (void)npurt::api::Report(__func__, ds.status());
@@ -183,32 +198,38 @@ const char* acltdtGetDatasetName(const acltdtDataset* dataset) {
 }
 
 acltdtChannelHandle* acltdtCreateChannel(uint32_t deviceId, const char* name) {
+  NPURT_HANDLE_SCOPE();
   return CreateChannel(__func__, deviceId, name, TdtChannel::kUnlimited);
 }
 
 acltdtChannelHandle* acltdtCreateChannelWithCapacity(uint32_t deviceId, const char* name, size_t capacity) {
+  NPURT_HANDLE_SCOPE();
   return CreateChannel(__func__, deviceId, name, capacity);
 }
 
 aclError acltdtStopChannel(acltdtChannelHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(ch, ResolveChannel(handle));
   ch->Stop();
   return ACL_SUCCESS;
 }
 
 aclError acltdtDestroyChannel(acltdtChannelHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(ch, ResolveChannel(handle));
   ch->Destroy();
   return ACL_SUCCESS;
 }
 
 aclError acltdtCleanChannel(acltdtChannelHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(ch, ResolveChannel(handle));
   ch->Clean();
   return ACL_SUCCESS;
 }
 
 aclError acltdtSendTensor(const acltdtChannelHandle* handle, const acltdtDataset* dataset, int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_ASSIGN(ch, ResolveChannel(handle));
   NPURT_API_ASSIGN(ds, ResolveDataset(dataset));
@@ -218,6 +239,7 @@ aclError acltdtSendTensor(const acltdtChannelHandle* handle, const acltdtDataset
 }
 
 aclError acltdtReceiveTensor(const acltdtChannelHandle* handle, acltdtDataset* dataset, int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_ASSIGN(ch, ResolveChannel(handle));
   NPURT_API_ASSIGN(ds, ResolveDataset(dataset));
@@ -227,6 +249,7 @@ aclError acltdtReceiveTensor(const acltdtChannelHandle* handle, acltdtDataset* d
 }
 
 aclError acltdtQueryChannelSize(const acltdtChannelHandle* handle, size_t* size) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(size);
   NPURT_API_ASSIGN(ch, ResolveChannel(handle));
   *size = ch->Size();

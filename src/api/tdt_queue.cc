@@ -78,6 +78,7 @@ Status ForEachRoute(TdtRouteList* list, F op) {
 }  // namespace
 
 aclError acltdtCreateQueue(const acltdtQueueAttr* attr, uint32_t* qid) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(qid);
   NPURT_API_ASSIGN(a, Resolve<TdtQueueAttr>(attr, "attr"));
   NPURT_API_ASSIGN(id, tq::Create(a->name, a->depth));
@@ -86,11 +87,13 @@ aclError acltdtCreateQueue(const acltdtQueueAttr* attr, uint32_t* qid) {
 }
 
 aclError acltdtDestroyQueue(uint32_t qid) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(tq::Destroy(qid));
   return ACL_SUCCESS;
 }
 
 aclError acltdtEnqueue(uint32_t qid, acltdtBuf buf, int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_ASSIGN(b, Mbuf::Resolve(buf, "buf"));
   NPURT_API_CHECK(tq::Enqueue(qid, b, timeout));
@@ -98,6 +101,7 @@ aclError acltdtEnqueue(uint32_t qid, acltdtBuf buf, int32_t timeout) {
 }
 
 aclError acltdtDequeue(uint32_t qid, acltdtBuf* buf, int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(buf);
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_ASSIGN(b, tq::Dequeue(qid, timeout));
@@ -107,6 +111,7 @@ aclError acltdtDequeue(uint32_t qid, acltdtBuf* buf, int32_t timeout) {
 
 aclError acltdtEnqueueData(uint32_t qid, const void* data, size_t dataSize, const void* userData, size_t userDataSize,
                            int32_t timeout, uint32_t rsv) {
+  NPURT_HANDLE_SCOPE();
   (void)rsv;  // reserved
   if (data == nullptr && dataSize != 0) NPURT_API_NOT_NULL(data);
   if (userData == nullptr && userDataSize != 0) NPURT_API_NOT_NULL(userData);
@@ -131,6 +136,7 @@ aclError acltdtEnqueueData(uint32_t qid, const void* data, size_t dataSize, cons
 
 aclError acltdtDequeueData(uint32_t qid, void* data, size_t dataSize, size_t* retDataSize, void* userData,
                            size_t userDataSize, int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(retDataSize);
   if (data == nullptr && dataSize != 0) NPURT_API_NOT_NULL(data);
   if (userData == nullptr && userDataSize != 0) NPURT_API_NOT_NULL(userData);
@@ -140,6 +146,7 @@ aclError acltdtDequeueData(uint32_t qid, void* data, size_t dataSize, size_t* re
 }
 
 aclError acltdtGrantQueue(uint32_t qid, int32_t pid, uint32_t permission, int32_t timeout) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_CHECK(tq::CheckExists(qid));
   constexpr uint32_t kAll =
@@ -157,6 +164,7 @@ aclError acltdtGrantQueue(uint32_t qid, int32_t pid, uint32_t permission, int32_
 }
 
 aclError acltdtAttachQueue(uint32_t qid, int32_t timeout, uint32_t* permission) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(permission);
   NPURT_API_CHECK(npurt::api::CheckTimeout(timeout));
   NPURT_API_CHECK(tq::CheckExists(qid));
@@ -166,18 +174,21 @@ aclError acltdtAttachQueue(uint32_t qid, int32_t timeout, uint32_t* permission) 
 }
 
 aclError acltdtBindQueueRoutes(acltdtQueueRouteList* qRouteList) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(list, Resolve<TdtRouteList>(qRouteList, "qRouteList"));
   NPURT_API_CHECK(ForEachRoute(list, [](TdtRoute& r) { return tq::Bind(r); }));
   return ACL_SUCCESS;
 }
 
 aclError acltdtUnbindQueueRoutes(acltdtQueueRouteList* qRouteList) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(list, Resolve<TdtRouteList>(qRouteList, "qRouteList"));
   NPURT_API_CHECK(ForEachRoute(list, [](TdtRoute& r) { return tq::Unbind(r); }));
   return ACL_SUCCESS;
 }
 
 aclError acltdtQueryQueueRoutes(const acltdtQueueRouteQueryInfo* queryInfo, acltdtQueueRouteList* qRouteList) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(query, Resolve<TdtRouteQuery>(queryInfo, "queryInfo"));
   NPURT_API_ASSIGN(list, Resolve<TdtRouteList>(qRouteList, "qRouteList"));
   list->routes = tq::Query(query->mode, query->src, query->dst);
@@ -187,41 +198,69 @@ aclError acltdtQueryQueueRoutes(const acltdtQueueRouteQueryInfo* queryInfo, aclt
 // --- buffers: the acl_rt.h functions under their TDT names ---------------------------------------------
 
 aclError acltdtAllocBuf(size_t size, uint32_t type, acltdtBuf* buf) {
+  NPURT_HANDLE_SCOPE();
   if (type != ACL_TDT_NORMAL_MEM && type != ACL_TDT_DVPP_MEM) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "type {} is not an acltdtAllocBufType", type));
   }
   return aclrtAllocBuf(buf, size);  // one memory kind on the simulated device
 }
-aclError acltdtFreeBuf(acltdtBuf buf) { return aclrtFreeBuf(buf); }
+aclError acltdtFreeBuf(acltdtBuf buf) {
+  NPURT_HANDLE_SCOPE();
+  return aclrtFreeBuf(buf);
+}
 aclError acltdtGetBufData(const acltdtBuf buf, void** dataPtr, size_t* size) {
+  NPURT_HANDLE_SCOPE();
   return aclrtGetBufData(buf, dataPtr, size);
 }
-aclError acltdtSetBufDataLen(acltdtBuf buf, size_t len) { return aclrtSetBufDataLen(buf, len); }
-aclError acltdtGetBufDataLen(acltdtBuf buf, size_t* len) { return aclrtGetBufDataLen(buf, len); }
-aclError acltdtAppendBufChain(acltdtBuf headBuf, acltdtBuf buf) { return aclrtAppendBufChain(headBuf, buf); }
-aclError acltdtGetBufChainNum(acltdtBuf headBuf, uint32_t* num) { return aclrtGetBufChainNum(headBuf, num); }
+aclError acltdtSetBufDataLen(acltdtBuf buf, size_t len) {
+  NPURT_HANDLE_SCOPE();
+  return aclrtSetBufDataLen(buf, len);
+}
+aclError acltdtGetBufDataLen(acltdtBuf buf, size_t* len) {
+  NPURT_HANDLE_SCOPE();
+  return aclrtGetBufDataLen(buf, len);
+}
+aclError acltdtAppendBufChain(acltdtBuf headBuf, acltdtBuf buf) {
+  NPURT_HANDLE_SCOPE();
+  return aclrtAppendBufChain(headBuf, buf);
+}
+aclError acltdtGetBufChainNum(acltdtBuf headBuf, uint32_t* num) {
+  NPURT_HANDLE_SCOPE();
+  return aclrtGetBufChainNum(headBuf, num);
+}
 aclError acltdtGetBufFromChain(acltdtBuf headBuf, uint32_t index, acltdtBuf* buf) {
+  NPURT_HANDLE_SCOPE();
   return aclrtGetBufFromChain(headBuf, index, buf);
 }
 aclError acltdtGetBufUserData(const acltdtBuf buf, void* dataPtr, size_t size, size_t offset) {
+  NPURT_HANDLE_SCOPE();
   return aclrtGetBufUserData(buf, dataPtr, size, offset);
 }
 aclError acltdtSetBufUserData(acltdtBuf buf, const void* dataPtr, size_t size, size_t offset) {
+  NPURT_HANDLE_SCOPE();
   return aclrtSetBufUserData(buf, dataPtr, size, offset);
 }
-aclError acltdtCopyBufRef(const acltdtBuf buf, acltdtBuf* newBuf) { return aclrtCopyBufRef(buf, newBuf); }
+aclError acltdtCopyBufRef(const acltdtBuf buf, acltdtBuf* newBuf) {
+  NPURT_HANDLE_SCOPE();
+  return aclrtCopyBufRef(buf, newBuf);
+}
 
 // --- queue attributes ------------------------------------------------------------------------------------
 
-acltdtQueueAttr* acltdtCreateQueueAttr(void) { return CreateValue<acltdtQueueAttr, TdtQueueAttr>(__func__); }
+acltdtQueueAttr* acltdtCreateQueueAttr(void) {
+  NPURT_HANDLE_SCOPE();
+  return CreateValue<acltdtQueueAttr, TdtQueueAttr>(__func__);
+}
 
 aclError acltdtDestroyQueueAttr(const acltdtQueueAttr* attr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(a, Resolve<TdtQueueAttr>(attr, "attr"));
   a->Destroy();
   return ACL_SUCCESS;
 }
 
 aclError acltdtSetQueueAttr(acltdtQueueAttr* attr, acltdtQueueAttrType type, size_t len, const void* param) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(a, Resolve<TdtQueueAttr>(attr, "attr"));
   if (type == ACL_TDT_QUEUE_NAME_PTR) {
     const char* name = nullptr;
@@ -251,6 +290,7 @@ aclError acltdtSetQueueAttr(acltdtQueueAttr* attr, acltdtQueueAttrType type, siz
 
 aclError acltdtGetQueueAttr(const acltdtQueueAttr* attr, acltdtQueueAttrType type, size_t len, size_t* paramRetSize,
                             void* param) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(a, Resolve<TdtQueueAttr>(attr, "attr"));
   if (type == ACL_TDT_QUEUE_NAME_PTR) {
     NPURT_API_CHECK(WriteParam(a->name.c_str(), len, paramRetSize, param));
@@ -266,6 +306,7 @@ aclError acltdtGetQueueAttr(const acltdtQueueAttr* attr, acltdtQueueAttrType typ
 // --- routes, route lists and queries -----------------------------------------------------------------------
 
 acltdtQueueRoute* acltdtCreateQueueRoute(uint32_t srcId, uint32_t dstId) {
+  NPURT_HANDLE_SCOPE();
   auto* route = CreateValue<acltdtQueueRoute, TdtQueueRoute>(__func__);
   if (route != nullptr) {
     TdtQueueRoute* r = TdtQueueRoute::Lookup(route);
@@ -276,6 +317,7 @@ acltdtQueueRoute* acltdtCreateQueueRoute(uint32_t srcId, uint32_t dstId) {
 }
 
 aclError acltdtDestroyQueueRoute(const acltdtQueueRoute* route) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(r, Resolve<TdtQueueRoute>(route, "route"));
   r->Destroy();
   return ACL_SUCCESS;
@@ -283,6 +325,7 @@ aclError acltdtDestroyQueueRoute(const acltdtQueueRoute* route) {
 
 aclError acltdtGetQueueRouteParam(const acltdtQueueRoute* route, acltdtQueueRouteParamType type, size_t len,
                                   size_t* paramRetSize, void* param) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(r, Resolve<TdtQueueRoute>(route, "route"));
   switch (type) {
     case ACL_TDT_QUEUE_ROUTE_SRC_UINT32:
@@ -300,16 +343,19 @@ aclError acltdtGetQueueRouteParam(const acltdtQueueRoute* route, acltdtQueueRout
 }
 
 acltdtQueueRouteList* acltdtCreateQueueRouteList(void) {
+  NPURT_HANDLE_SCOPE();
   return CreateValue<acltdtQueueRouteList, TdtRouteList>(__func__);
 }
 
 aclError acltdtDestroyQueueRouteList(const acltdtQueueRouteList* routeList) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(list, Resolve<TdtRouteList>(routeList, "routeList"));
   list->Destroy();
   return ACL_SUCCESS;
 }
 
 aclError acltdtAddQueueRoute(acltdtQueueRouteList* routeList, const acltdtQueueRoute* route) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(list, Resolve<TdtRouteList>(routeList, "routeList"));
   NPURT_API_ASSIGN(r, Resolve<TdtQueueRoute>(route, "route"));
   list->routes.push_back(r->route);
@@ -317,6 +363,7 @@ aclError acltdtAddQueueRoute(acltdtQueueRouteList* routeList, const acltdtQueueR
 }
 
 aclError acltdtGetQueueRoute(const acltdtQueueRouteList* routeList, size_t index, acltdtQueueRoute* route) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(list, Resolve<TdtRouteList>(routeList, "routeList"));
   NPURT_API_ASSIGN(r, Resolve<TdtQueueRoute>(route, "route"));
   if (index >= list->routes.size()) {
@@ -328,6 +375,7 @@ aclError acltdtGetQueueRoute(const acltdtQueueRouteList* routeList, size_t index
 }
 
 size_t acltdtGetQueueRouteNum(const acltdtQueueRouteList* routeList) {
+  NPURT_HANDLE_SCOPE();
   auto list = Resolve<TdtRouteList>(routeList, "routeList");
   if (!list.ok()) {
     (void)npurt::api::Report(__func__, list.status());
@@ -337,10 +385,12 @@ size_t acltdtGetQueueRouteNum(const acltdtQueueRouteList* routeList) {
 }
 
 acltdtQueueRouteQueryInfo* acltdtCreateQueueRouteQueryInfo(void) {
+  NPURT_HANDLE_SCOPE();
   return CreateValue<acltdtQueueRouteQueryInfo, TdtRouteQuery>(__func__);
 }
 
 aclError acltdtDestroyQueueRouteQueryInfo(const acltdtQueueRouteQueryInfo* info) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(q, Resolve<TdtRouteQuery>(info, "info"));
   q->Destroy();
   return ACL_SUCCESS;
@@ -348,6 +398,7 @@ aclError acltdtDestroyQueueRouteQueryInfo(const acltdtQueueRouteQueryInfo* info)
 
 aclError acltdtSetQueueRouteQueryInfo(acltdtQueueRouteQueryInfo* param, acltdtQueueRouteQueryInfoParamType type,
                                       size_t len, const void* value) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(q, Resolve<TdtRouteQuery>(param, "param"));
   switch (type) {
     case ACL_TDT_QUEUE_ROUTE_QUERY_MODE_ENUM: {

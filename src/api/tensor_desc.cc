@@ -35,6 +35,7 @@ void SetDims(TensorDesc* t, int numDims, const int64_t* dims) {
 }  // namespace
 
 aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int64_t* dims, aclFormat format) {
+  NPURT_HANDLE_SCOPE();
   if (!ValidDims(numDims, dims)) {
     (void)npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "numDims {} with dims {} is not a valid shape",
                                            numDims, static_cast<const void*>(dims)));
@@ -53,6 +54,7 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
 }
 
 void aclDestroyTensorDesc(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     if (desc != nullptr) (void)BadDesc(__func__, desc);
@@ -62,6 +64,7 @@ void aclDestroyTensorDesc(const aclTensorDesc* desc) {
 }
 
 aclError aclSetTensorShapeRange(aclTensorDesc* desc, size_t dimsCount, int64_t dimsRange[][ACL_TENSOR_SHAPE_RANGE_NUM]) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (dimsCount > 0 && dimsRange == nullptr) NPURT_API_NOT_NULL(dimsRange);
@@ -71,6 +74,7 @@ aclError aclSetTensorShapeRange(aclTensorDesc* desc, size_t dimsCount, int64_t d
 }
 
 aclError aclSetTensorValueRange(aclTensorDesc* desc, size_t valueCount, int64_t valueRange[][ACL_TENSOR_VALUE_RANGE_NUM]) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (valueCount > 0 && valueRange == nullptr) NPURT_API_NOT_NULL(valueRange);
@@ -80,6 +84,7 @@ aclError aclSetTensorValueRange(aclTensorDesc* desc, size_t valueCount, int64_t 
 }
 
 aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -89,6 +94,7 @@ aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
 }
 
 aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -98,6 +104,7 @@ aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
 }
 
 size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -107,6 +114,7 @@ size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
 }
 
 size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -122,6 +130,7 @@ size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
 }
 
 size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -131,11 +140,13 @@ size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {
 }
 
 int64_t aclGetTensorDescDim(const aclTensorDesc* desc, size_t index) {
+  NPURT_HANDLE_SCOPE();
   int64_t v = -1;
   return aclGetTensorDescDimV2(desc, index, &v) == ACL_SUCCESS ? v : -1;
 }
 
 aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dimSize);
@@ -148,6 +159,7 @@ aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t*
 }
 
 aclError aclGetTensorDescDimRange(const aclTensorDesc* desc, size_t index, size_t dimRangeNum, int64_t* dimRange) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dimRange);
@@ -169,6 +181,7 @@ aclError aclGetTensorDescDimRange(const aclTensorDesc* desc, size_t index, size_
 }
 
 void aclSetTensorDescName(aclTensorDesc* desc, const char* name) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -178,6 +191,7 @@ void aclSetTensorDescName(aclTensorDesc* desc, const char* name) {
 }
 
 const char* aclGetTensorDescName(aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -187,6 +201,7 @@ const char* aclGetTensorDescName(aclTensorDesc* desc) {
 }
 
 aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFormat, aclTensorDesc** dstDesc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(srcDesc);
   if (t == nullptr) return BadDesc(__func__, srcDesc);
   NPURT_API_NOT_NULL(dstDesc);
@@ -214,6 +229,7 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
 }
 
 aclError aclSetTensorStorageFormat(aclTensorDesc* desc, aclFormat format) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   t->storage_format = npurt::RawEnum(format);
@@ -221,6 +237,7 @@ aclError aclSetTensorStorageFormat(aclTensorDesc* desc, aclFormat format) {
 }
 
 aclError aclSetTensorStorageShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (!ValidDims(numDims, dims)) {
@@ -231,6 +248,7 @@ aclError aclSetTensorStorageShape(aclTensorDesc* desc, int numDims, const int64_
 }
 
 aclError aclSetTensorFormat(aclTensorDesc* desc, aclFormat format) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   t->spec.format = npurt::RawEnum(format);
@@ -238,6 +256,7 @@ aclError aclSetTensorFormat(aclTensorDesc* desc, aclFormat format) {
 }
 
 aclError aclSetTensorShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (!ValidDims(numDims, dims)) {
@@ -248,6 +267,7 @@ aclError aclSetTensorShape(aclTensorDesc* desc, int numDims, const int64_t* dims
 }
 
 aclError aclSetTensorOriginFormat(aclTensorDesc* desc, aclFormat format) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   t->origin_format = npurt::RawEnum(format);
@@ -255,6 +275,7 @@ aclError aclSetTensorOriginFormat(aclTensorDesc* desc, aclFormat format) {
 }
 
 aclError aclSetTensorOriginShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (!ValidDims(numDims, dims)) {
@@ -265,6 +286,7 @@ aclError aclSetTensorOriginShape(aclTensorDesc* desc, int numDims, const int64_t
 }
 
 aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, size_t index) {
+  NPURT_HANDLE_SCOPE();
   // Descriptors are individual handles, so only the first element of a "list" is addressable.
   if (Desc(desc) == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -279,6 +301,7 @@ aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, size_t index) {
 }
 
 void* aclGetTensorDescAddress(const aclTensorDesc* desc) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
@@ -288,6 +311,7 @@ void* aclGetTensorDescAddress(const aclTensorDesc* desc) {
 }
 
 aclError aclSetTensorDynamicInput(aclTensorDesc* desc, const char* dynamicInputName) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dynamicInputName);
@@ -296,6 +320,7 @@ aclError aclSetTensorDynamicInput(aclTensorDesc* desc, const char* dynamicInputN
 }
 
 aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dataBuffer);
@@ -307,6 +332,7 @@ aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length)
 }
 
 aclError aclSetTensorPlaceMent(aclTensorDesc* desc, aclMemType memType) {
+  NPURT_HANDLE_SCOPE();
   TensorDesc* t = Desc(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   const int type = npurt::RawEnum(memType);

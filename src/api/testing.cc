@@ -5,6 +5,7 @@
 #include "hal/hal.h"
 
 int npurtTestInjectTaskFailure(void* stream, int32_t code) {
+  NPURT_HANDLE_SCOPE();
   if (code == 0) return npurt::api::Report(__func__, npurt::Err(ACL_ERROR_INVALID_PARAM, "code must be non-zero"));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   npurt::hal::Task t;

@@ -31,6 +31,7 @@ aclError SetField(const char* fn, aclrtAllocatorDesc desc, Field field, Value va
 }  // namespace
 
 aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
+  NPURT_HANDLE_SCOPE();
   AllocatorDesc* d = AllocatorDesc::Create();
   if (d == nullptr) {
     (void)npurt::api::Report(__func__, Err(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "out of handle slots"));
@@ -40,33 +41,40 @@ aclrtAllocatorDesc aclrtAllocatorCreateDesc(void) {
 }
 
 aclError aclrtAllocatorDestroyDesc(aclrtAllocatorDesc allocatorDesc) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(d, ResolveDesc(allocatorDesc));
   if (d->Invalidate()) d->Release();
   return ACL_SUCCESS;
 }
 
 aclError aclrtAllocatorSetObjToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocator allocator) {
+  NPURT_HANDLE_SCOPE();
   return SetField(__func__, allocatorDesc, &npurt::core::UserAllocator::object, allocator, "allocator");
 }
 
 aclError aclrtAllocatorSetAllocFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocFunc func) {
+  NPURT_HANDLE_SCOPE();
   return SetField(__func__, allocatorDesc, &npurt::core::UserAllocator::alloc, func, "func");
 }
 
 aclError aclrtAllocatorSetFreeFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorFreeFunc func) {
+  NPURT_HANDLE_SCOPE();
   return SetField(__func__, allocatorDesc, &npurt::core::UserAllocator::free, func, "func");
 }
 
 aclError aclrtAllocatorSetAllocAdviseFuncToDesc(aclrtAllocatorDesc allocatorDesc, aclrtAllocatorAllocAdviseFunc func) {
+  NPURT_HANDLE_SCOPE();
   return SetField(__func__, allocatorDesc, &npurt::core::UserAllocator::alloc_advise, func, "func");
 }
 
 aclError aclrtAllocatorSetGetAddrFromBlockFuncToDesc(aclrtAllocatorDesc allocatorDesc,
                                                      aclrtAllocatorGetAddrFromBlockFunc func) {
+  NPURT_HANDLE_SCOPE();
   return SetField(__func__, allocatorDesc, &npurt::core::UserAllocator::get_addr, func, "func");
 }
 
 aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocatorDesc) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(d, ResolveDesc(allocatorDesc));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(npurt::core::RegisterUserAllocator(s, *d));
@@ -77,6 +85,7 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* alloc
                                    aclrtAllocatorAllocFunc* allocFunc, aclrtAllocatorFreeFunc* freeFunc,
                                    aclrtAllocatorAllocAdviseFunc* allocAdviseFunc,
                                    aclrtAllocatorGetAddrFromBlockFunc* getAddrFromBlockFunc) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   AllocatorDesc* desc = nullptr;
   auto a = npurt::core::UserAllocatorFor(s, &desc);
@@ -94,6 +103,7 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* alloc
 }
 
 aclError aclrtAllocatorUnregister(aclrtStream stream) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   npurt::core::UnregisterUserAllocator(s);
   return ACL_SUCCESS;

@@ -120,6 +120,7 @@ aclError Map(const char* fn, void* virPtr, size_t size, size_t offset, aclrtDrvM
 
 aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGranularityOptions option,
                                           size_t* granularity) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(granularity);
   if (option != ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM && option != ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "granularity option {} is not MINIMUM or "
@@ -132,6 +133,7 @@ aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp* prop, aclrtMemGr
 
 aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrtPhysicalMemProp* prop,
                              uint64_t flags) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(handle);
   if (flags != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flags must be 0, not {}", flags));
   NPURT_API_ASSIGN(checked, CheckProps(prop));
@@ -147,12 +149,14 @@ aclError aclrtMallocPhysical(aclrtDrvMemHandle* handle, size_t size, const aclrt
 }
 
 aclError aclrtFreePhysical(aclrtDrvMemHandle handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(p, ResolvePhysical(handle));
   p->ReleaseApi();  // the pages go when the last mapping goes too
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp* prop) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(prop);
   NPURT_API_ASSIGN(p, ResolvePhysical(handle));
   const npurt::core::PhysicalProps& s = p->props();
@@ -166,36 +170,43 @@ aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, acl
 }
 
 aclError aclrtReserveMemAddress(void** virPtr, size_t size, size_t alignment, void* expectPtr, uint64_t flags) {
+  NPURT_HANDLE_SCOPE();
   return Reserve(__func__, virPtr, size, alignment, expectPtr, flags, false);
 }
 
 aclError aclrtReserveMemAddressNoUCMemory(void** virPtr, size_t size, size_t alignment, void* expectPtr,
                                           uint64_t flags) {
+  NPURT_HANDLE_SCOPE();
   // The sim has no UC memory to keep clear of: a fixed-address reservation.
   return Reserve(__func__, virPtr, size, alignment, expectPtr, flags, true);
 }
 
 aclError aclrtReleaseMemAddress(void* virPtr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(dev, WindowDevice(virPtr, "virPtr"));
   NPURT_API_CHECK(dev->allocator().vmm().Release(reinterpret_cast<uintptr_t>(virPtr)));
   return ACL_SUCCESS;
 }
 
 aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+  NPURT_HANDLE_SCOPE();
   return Map(__func__, virPtr, size, offset, handle, flags, npurt::hal::MemoryAccess::kReadWrite);
 }
 
 aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
+  NPURT_HANDLE_SCOPE();
   return Map(__func__, virPtr, size, offset, handle, flags, npurt::hal::MemoryAccess::kNone);
 }
 
 aclError aclrtUnmapMem(void* virPtr) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(dev, WindowDevice(virPtr, "virPtr"));
   NPURT_API_CHECK(dev->allocator().vmm().Unmap(reinterpret_cast<uintptr_t>(virPtr)));
   return ACL_SUCCESS;
 }
 
 aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, size_t count) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(desc);
   if (count == 0 || size == 0) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "size ({}) and count ({}) must be non-zero", size,
@@ -220,6 +231,7 @@ aclError aclrtMemSetAccess(void* virPtr, size_t size, aclrtMemAccessDesc* desc, 
 }
 
 aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* flag) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(location);
   NPURT_API_NOT_NULL(flag);
   if (location->type != ACL_MEM_LOCATION_TYPE_DEVICE) {
@@ -233,6 +245,7 @@ aclError aclrtMemGetAccess(void* virPtr, aclrtMemLocation* location, uint64_t* f
 }
 
 aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(handle);
   NPURT_API_ASSIGN(dev, WindowDevice(virPtr, "virPtr"));
   NPURT_API_ASSIGN(p, dev->allocator().vmm().RetainHandleAt(reinterpret_cast<uintptr_t>(virPtr)));
@@ -241,6 +254,7 @@ aclError aclrtMemRetainAllocationHandle(void* virPtr, aclrtDrvMemHandle* handle)
 }
 
 aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(ptr);
   if (pbase == nullptr && psize == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "pbase and psize are both null pointers"));
@@ -262,6 +276,7 @@ aclError aclrtMemGetAddressRange(void* ptr, void** pbase, size_t* psize) {
 }
 
 aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t flags) {
+  NPURT_HANDLE_SCOPE();
   if (flags != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flags must be 0, not {}", flags));
   NPURT_API_ASSIGN(dst, Runtime::Get().GetDevice(dstDevId));
   (void)dst;
@@ -277,6 +292,7 @@ aclError aclrtMemP2PMap(void* devPtr, size_t size, int32_t dstDevId, uint64_t fl
 }
 
 aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(p, ResolvePhysical(handle));
   (void)p;
   if (adviceLink < ACL_RT_MEM_ACCESS_LINK_SIO || adviceLink > ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH) {
@@ -287,6 +303,7 @@ aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLin
 }
 
 aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, uint32_t linkIdx) {
+  NPURT_HANDLE_SCOPE();
   if (linkIdx != ACL_RT_MEM_LINK_IDX_0 && linkIdx != ACL_RT_MEM_LINK_IDX_1) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "link index {} is not 0 or 1", linkIdx));
   }
@@ -302,6 +319,7 @@ aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, 
 }
 
 aclError aclrtCheckMemType(void** addrList, uint32_t size, uint32_t memType, uint32_t* checkResult, uint32_t reserve) {
+  NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(addrList);
   NPURT_API_NOT_NULL(checkResult);
   if (size == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "size is 0"));

@@ -1,5 +1,7 @@
 #include "base/handle.h"
 
+#include "base/handle_reclaim.h"
+
 #include <sys/mman.h>
 
 #include <cstdint>
@@ -80,14 +82,30 @@ bool HandleArena::IsSlot(const void* p) {
   auto addr = reinterpret_cast<uintptr_t>(p);
   auto lo = reinterpret_cast<uintptr_t>(base);
   if (addr < lo || addr >= lo + kSlotCount * kSlotSize) return false;
-  return (addr - lo) % kSlotSize == 0;
+  if ((addr - lo) % kSlotSize != 0) return false;
+  // LookupHandle reads the slot's tag next: the slot is published as held by the calling thread's API call
+  // first, so an object found alive stays valid until that call returns (base/handle_reclaim.h).
+  reclaim::Protect(p);
+  return true;
 }
 
+// Drops one reference. The last one is handed to the reclaimer (base/handle_reclaim.h), which drops it -
+// destroying the object and returning its slot to the arena - once no API call holds the object. So the
+// count never reaches 0 while a call that may still take a reference (Retain) holds the object.
 void HandleObject::Release() {
-  if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    this->~HandleObject();
-    HandleArena::FreeSlot(this);
+  if (reclaim::TakeDropLastFlag()) [[unlikely]] {
+    // The reclaimer dropping the reference it held (RunPass), the object no longer held by any call.
+    if (refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+      this->~HandleObject();
+      HandleArena::FreeSlot(this);
+    }
+    return;
   }
+  int32_t r = refs_.load(std::memory_order_relaxed);
+  while (r > 1) {
+    if (refs_.compare_exchange_weak(r, r - 1, std::memory_order_acq_rel, std::memory_order_relaxed)) return;
+  }
+  reclaim::Retire(this);
 }
 
 }  // namespace npurt

@@ -48,19 +48,21 @@ void Context::RemoveEvent(Event* e) {
 
 void Context::Destroy() {
   if (!Invalidate()) return;
-  std::vector<Stream*> streams;
-  std::vector<Event*> events;
+  // Referenced while listed (a stream or event leaves the lists before its handle's reference goes): another
+  // thread destroying one of them meanwhile cannot free it under us.
+  std::vector<Ref<Stream>> streams;
+  std::vector<Ref<Event>> events;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    streams.assign(streams_.begin(), streams_.end());
-    events.assign(events_.begin(), events_.end());
+    for (Stream* s : streams_) streams.emplace_back(s);
+    for (Event* e : events_) events.emplace_back(e);
   }
   // User streams first (they may wait on events), the default stream last.
-  for (Stream* s : streams) {
-    if (s != default_stream_) s->Destroy(/*force=*/false);
+  for (const Ref<Stream>& s : streams) {
+    if (s.get() != default_stream_) s->Destroy(/*force=*/false);
   }
   if (default_stream_ != nullptr) default_stream_->Destroy(false);
-  for (Event* e : events) e->Destroy();
+  for (const Ref<Event>& e : events) e->Destroy();
   device_->allocator().FreeOwnedBy(this);
   if (Tls().current_context == this) Tls().current_context = nullptr;
   Release();

@@ -33,10 +33,13 @@ Event::Event(Context* context, uint32_t flags, bool reusable, std::unique_ptr<ha
       id_(g_next_event_id.fetch_add(1, std::memory_order_relaxed)),
       flag_(std::move(flag)),
       recorded_(flag_->shared_area() != nullptr ? reinterpret_cast<std::atomic<uint64_t>*>(flag_->shared_area())
-                                                : &own_recorded_) {}
+                                                : &own_recorded_) {
+  context->Retain();  // released by ~Event: a call holding the event may still reach its context
+}
 
 Event::~Event() {
   if (racecheck::On()) [[unlikely]] racecheck::OnSyncObjectDestroyed(flag_.get());
+  context_->Release();
 }
 
 StatusOr<Event*> Event::Create(Context* context, uint32_t flags, bool reusable) {

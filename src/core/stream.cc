@@ -29,6 +29,7 @@ Stream::Stream(Context* context, const StreamOptions& options)
       options_(options),
       id_(g_next_stream_id.fetch_add(1, std::memory_order_relaxed)),
       priority_(options.priority) {
+  context->Retain();  // released by ~Stream: a call holding the stream may still reach its context
   hal::QueueOptions q;
   q.priority = static_cast<int32_t>(options.priority);
   q.on_failure = &Stream::OnTaskFailure;
@@ -39,9 +40,16 @@ Stream::Stream(Context* context, const StreamOptions& options)
 }
 
 Stream::~Stream() {
+  if (queue_ != nullptr && queue_->completed() < queue_->submitted()) [[unlikely]] {
+    // A call that resolved the stream before another thread destroyed it submitted after Destroy drained the
+    // queue (its handle stays valid until it returns): that work gets a forced destroy's grace, then goes.
+    if (!queue_->WaitHost(queue_->submitted(), NowNs() + kForceDestroyGraceNs)) queue_->Discard();
+    queue_->WaitHost(queue_->submitted(), UINT64_MAX);
+  }
   // The queue first: its tasks are done, and an executor leaving it no longer touches a launch record.
   queue_.reset();
   DestroyLaunchRing(launch_ring.load(std::memory_order_acquire));
+  context_->Release();
 }
 
 StatusOr<Stream*> Stream::Create(Context* context, const StreamOptions& options) {
