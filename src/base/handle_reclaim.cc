@@ -13,7 +13,7 @@
 
 namespace npurt::reclaim {
 
-constinit thread_local ThreadState t_state __attribute__((tls_model("initial-exec"))) = {};
+constinit thread_local ThreadState t_state = {};
 bool g_asymmetric_fence = false;
 
 namespace {

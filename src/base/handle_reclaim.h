@@ -66,9 +66,9 @@ struct ThreadState {
 #endif
 inline constexpr bool kSequentiallyConsistent = NPURT_RECLAIM_SEQ_CST != 0;
 
-// Initial-exec TLS: one %fs-relative access, no __tls_get_addr call (24 bytes of static TLS); constinit: no
-// initialisation guard on access.
-extern constinit thread_local ThreadState t_state __attribute__((tls_model("initial-exec")));
+// A TLS descriptor access (src/CMakeLists.txt: -mtls-dialect=gnu2), no __tls_get_addr call; not initial-exec,
+// which would keep the library from being dlopen()ed. constinit: no initialisation guard on access.
+extern constinit thread_local ThreadState t_state;
 // True when membarrier(2) serves as the reclaimers' fence: readers then need only a compiler barrier.
 extern bool g_asymmetric_fence;
 
