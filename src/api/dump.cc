@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,17 @@ std::string DumpRoot() {
   return getcwd(cwd, sizeof cwd) != nullptr ? cwd : ".";
 }
 
-std::string ExceptionDir(int32_t device) { return fmt::format("{}/extra-info/data-dump/{}", DumpRoot(), device); }
+// An absolute, normalised path as CANN gives it (the realpath of <root>/extra-info/data-dump/<device>): a
+// relative acl.json dump_path such as "./" gives "<cwd>/extra-info/data-dump/0", never ".//extra-info/...".
+std::string ExceptionDir(int32_t device) {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::absolute(DumpRoot(), ec);
+  if (ec) dir = DumpRoot();
+  dir /= "extra-info";
+  dir /= "data-dump";
+  dir /= std::to_string(device);
+  return dir.lexically_normal().string();
+}
 
 bool AutoExceptionDump() {
   if (const char* p = std::getenv("NPU_COLLECT_PATH"); p != nullptr && *p != '\0') return true;

@@ -19,9 +19,10 @@ namespace {
 
 // The CANN release whose ACL interface npurt implements; reported for every CANN package name.
 constexpr const char* kCannVersion = "8.5.0";
-constexpr int32_t kMajorWeight = 1000000;
-constexpr int32_t kMinorWeight = 10000;
-constexpr int32_t kPatchWeight = 100;
+// CANN's numbering (aclsysGetVersionNum): 9.1.0 is 90100000.
+constexpr int32_t kMajorWeight = 10000000;
+constexpr int32_t kMinorWeight = 100000;
+constexpr int32_t kPatchWeight = 1000;
 
 bool KnownPackage(const char* name) {
   static const char* const kNames[] = {"cann", "runtime", "compiler", "hccl", "toolkit", "opp", "opp_kernel",

@@ -196,8 +196,8 @@ inline void PrintV(const char* format, ...) {
 }
 }  // namespace npurt_detail
 
-// Prints from the running block (printf syntax). The runtime writes whole lines to stdout, each
-// prefixed with "[block N] ", so prints of concurrent blocks never interleave inside a line. A template,
+// Prints from the running block (printf syntax). The runtime writes whole lines to stdout, as written,
+// so prints of concurrent blocks never interleave inside a line. A template,
 // so that an unqualified printf in a kernel with `using namespace AscendC` picks this one.
 template <typename... Args>
 __aicore__ inline void printf(const char* format, Args... args) {
