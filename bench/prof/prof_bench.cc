@@ -29,34 +29,13 @@
 #include "acl/acl_op.h"
 #include "acl/acl_prof.h"
 #include "common/bench_util.h"
+#include "common/memset_batch.h"
 
 namespace npurt_bench {
 namespace {
 
-constexpr int kBatch = 128;  // below the sim queue's 256 cells, as launch_enqueue_ns
-
-struct Launcher {
-  aclrtStream stream = nullptr;
-  void* buf = nullptr;
-  Launcher() {
-    UseDevice0();
-    BENCH_CHECK(aclrtCreateStream(&stream));
-    BENCH_CHECK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
-  }
-  ~Launcher() {
-    BENCH_CHECK(aclrtSynchronizeStream(stream));
-    BENCH_CHECK(aclrtFree(buf));
-    BENCH_CHECK(aclrtDestroyStream(stream));
-  }
-  // One batch: mean ns per enqueue (the stream drains outside the timed region).
-  double Batch() {
-    const uint64_t t0 = NowNs();
-    for (int i = 0; i < kBatch; ++i) BENCH_CHECK(aclrtMemsetAsync(buf, 4096, 0, 4, stream));
-    const uint64_t t1 = NowNs();
-    BENCH_CHECK(aclrtSynchronizeStream(stream));
-    return static_cast<double>(t1 - t0) / kBatch;
-  }
-};
+constexpr int kBatch = kEnqueueBatch;
+using Launcher = MemsetBatcher;
 
 double Median(std::vector<double> v) {
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());

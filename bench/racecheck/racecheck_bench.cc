@@ -19,35 +19,16 @@
 #include <vector>
 
 #include "common/bench_util.h"
+#include "common/memset_batch.h"
 #include "npurt/racecheck.h"
 
 namespace npurt_bench {
 namespace {
 
-constexpr int kBatch = 128;  // below the sim queue's 256 cells, as launch_enqueue_ns
+constexpr int kBatch = kEnqueueBatch;
 
-struct Launcher {
-  aclrtStream stream = nullptr;
-  void* buf = nullptr;
+struct Launcher : MemsetBatcher {
   std::vector<uint8_t> host = std::vector<uint8_t>(4096);
-  Launcher() {
-    UseDevice0();
-    BENCH_CHECK(aclrtCreateStream(&stream));
-    BENCH_CHECK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
-  }
-  ~Launcher() {
-    BENCH_CHECK(aclrtSynchronizeStream(stream));
-    BENCH_CHECK(aclrtFree(buf));
-    BENCH_CHECK(aclrtDestroyStream(stream));
-  }
-  // One batch: mean ns per enqueue (the stream drains outside the timed region).
-  double Batch() {
-    const uint64_t t0 = NowNs();
-    for (int i = 0; i < kBatch; ++i) BENCH_CHECK(aclrtMemsetAsync(buf, 4096, 0, 4, stream));
-    const uint64_t t1 = NowNs();
-    BENCH_CHECK(aclrtSynchronizeStream(stream));
-    return static_cast<double>(t1 - t0) / kBatch;
-  }
   // One batch of synchronous 4 KiB device-to-host copies: mean ns per copy.
   double CopyBatch() {
     const uint64_t t0 = NowNs();
@@ -93,7 +74,8 @@ void RacecheckOffOverhead(benchmark::State& state) {
 }
 BENCHMARK(RacecheckOffOverhead)->Name("racecheck_off_overhead")->Iterations(3);
 
-template <double (Launcher::*kBatchFn)()>
+// kBatchFn: a member of Launcher or of its MemsetBatcher base (the enqueue batch).
+template <auto kBatchFn>
 void OnOverOff(benchmark::State& state) {
   Launcher l;
   std::vector<double> off, on;
