@@ -14,6 +14,13 @@ endfunction()
 if(NPURT_SANITIZE STREQUAL "address")
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+  # -fPIC everywhere, executables too: GCC 12's UBSan null check on a thread-local's address reuses the flags
+  # of the initial-exec `add x@gottpoff(%rip), %reg` that computes it, and the linker's mandatory IE->LE
+  # relaxation rewrites that add into a flag-less `lea x@tpoff(%reg), %reg`, so the check reads stale flags
+  # and reports "member access within null pointer" (seen on base/handle_reclaim.h's t_state in the unit
+  # tests). Position-independent code reaches an extern thread-local through __tls_get_addr instead, whose
+  # result the compiler tests explicitly.
+  add_compile_options($<$<CXX_COMPILER_ID:GNU>:-fPIC>)
 elseif(NPURT_SANITIZE STREQUAL "fuzzer")
   # libFuzzer build (preset "fuzz", clang only): everything is instrumented for coverage, ASan and UBSan;
   # only the fuzz targets (tests/fuzz) link libFuzzer's main (-fsanitize=fuzzer).
