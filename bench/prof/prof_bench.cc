@@ -2,7 +2,7 @@
 //
 // prof_off_overhead  launch_enqueue_ns with profiling compiled in but off, over the same path with the
 //                    profiler's checks removed. The checks on the enqueue path are one relaxed load and
-//                    a branch (dfx::ProfRecordSubmit, inline); their cost is measured here on the same
+//                    a branch (core::ProfRecordSubmit, inline); their cost is measured here on the same
 //                    instruction sequence and subtracted: ratio = off / (off - checks). <= 1.02.
 // log_off_overhead   likewise for the log's level check at ERROR level (NPURT_LOG_DEBUG on submit).
 // prof_on_overhead   launch_enqueue_ns with task-time profiling on over off, batches of each interleaved

@@ -15,7 +15,7 @@ namespace nn = npurt::api::nn;
 
 namespace npurt::api::nn {
 
-double Scalar::AsDouble() const { return ops::LoadAsDouble(value, dtype, 0); }
+double Scalar::AsDouble() const { return npurt::LoadAsDouble(value, dtype, 0); }
 
 Status TensorArg(const aclTensor* t, const char* name, Arg* out) {
   const Tensor* x = Tensor::From(t);
@@ -39,7 +39,7 @@ Arg HostArg(int32_t dtype, std::vector<int64_t> dims, double value) {
   a.spec = ops::TensorSpec{dtype, ACL_FORMAT_ND, std::move(dims)};
   const int64_t n = a.spec.numel();
   a.host.resize(std::max<size_t>(1, a.spec.bytes()));
-  for (int64_t i = 0; i < n; ++i) ops::StoreFromDouble(a.host.data(), dtype, static_cast<size_t>(i), value);
+  for (int64_t i = 0; i < n; ++i) npurt::StoreFromDouble(a.host.data(), dtype, static_cast<size_t>(i), value);
   return a;
 }
 
@@ -59,7 +59,7 @@ StatusOr<std::vector<int64_t>> IntArray(const aclIntArray* a, const char* name) 
 namespace {
 
 void* DataOf(const Tensor* t) {
-  return static_cast<uint8_t*>(t->data) + t->offset * static_cast<int64_t>(ops::DTypeSize(t->dtype));
+  return static_cast<uint8_t*>(t->data) + t->offset * static_cast<int64_t>(npurt::DTypeSize(t->dtype));
 }
 
 Status PrepareImpl(std::string_view type, std::vector<Arg>& inputs, std::vector<Arg>& outputs, ops::AttrMap& attrs,
@@ -178,7 +178,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
     return Failed<aclTensor>(__func__, Err(ACL_ERROR_INVALID_PARAM, "viewDims is null or viewDimsNum {} is invalid",
                                            viewDimsNum));
   }
-  if (npurt::ops::DTypeSize(dataType) == 0) {
+  if (npurt::DTypeSize(dataType) == 0) {
     return Failed<aclTensor>(__func__, Err(ACL_ERROR_INVALID_PARAM, "dataType {} is not supported", static_cast<int>(dataType)));
   }
   if (offset < 0) return Failed<aclTensor>(__func__, Err(ACL_ERROR_INVALID_PARAM, "offset {} is negative", offset));
@@ -210,7 +210,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
 
 aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
   NPURT_HANDLE_SCOPE();
-  const size_t es = npurt::ops::DTypeSize(dataType);
+  const size_t es = npurt::DTypeSize(dataType);
   if (value == nullptr || es == 0) {
     return Failed<aclScalar>(__func__, Err(ACL_ERROR_INVALID_PARAM, "value is null or dataType {} is not supported",
                                            static_cast<int>(dataType)));
@@ -428,7 +428,7 @@ aclnnStatus SetAddr(const char* fn, aclOpExecutor* executor, size_t index, aclTe
                                       input ? "input" : "output", index, n, input ? "input" : "output"));
   }
   t->data = addr;
-  void* p = static_cast<uint8_t*>(addr) + t->offset * static_cast<int64_t>(npurt::ops::DTypeSize(t->dtype));
+  void* p = static_cast<uint8_t*>(addr) + t->offset * static_cast<int64_t>(npurt::DTypeSize(t->dtype));
   if (input) {
     ex->bound.inputs[index] = p;
   } else {

@@ -516,8 +516,8 @@ aclnnStatus Reduce(const char* fn, const char* type, const aclTensor* self, cons
   NN_CHECK(axes.status());
   if (dtype != a.spec.dtype) {
     return npurt::api::Report(fn, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "reducing {} into {} is not supported; the "
-                                      "result type must be the input's", npurt::ops::DTypeName(a.spec.dtype),
-                                      npurt::ops::DTypeName(dtype)));
+                                      "result type must be the input's", npurt::DTypeName(a.spec.dtype),
+                                      npurt::DTypeName(dtype)));
   }
   npurt::ops::AttrMap attrs;
   attrs["axes"] = axes.value();

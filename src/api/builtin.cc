@@ -65,9 +65,7 @@ aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo* taskInfo, aclrtStream stream,
     }
   }
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  npurt::hal::Task t;
-  t.kind = npurt::hal::TaskKind::kNop;
-  s->Submit(t);
+  npurt::core::SubmitOrderingPoint(s);
   return ACL_SUCCESS;
 }
 

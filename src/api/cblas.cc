@@ -108,7 +108,7 @@ Status Gemm(const GemmShape& g, const void* alpha, const void* a, int lda, const
     NPURT_RETURN_IF_ERROR(npurt::ops::CheckDeviceRange(ptrs[i], spec[i].bytes(), s.value(), names[i]));
     bound.inputs[i] = ptrs[i];
   }
-  const size_t es = npurt::ops::DTypeSize(spec[3].dtype);
+  const size_t es = npurt::DTypeSize(spec[3].dtype);
   NPURT_RETURN_IF_ERROR(BindScalar(alpha, es, s.value(), "alpha", &bound, 3));
   NPURT_RETURN_IF_ERROR(BindScalar(beta, es, s.value(), "beta", &bound, 4));
   bound.outputs = {c};

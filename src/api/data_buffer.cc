@@ -6,6 +6,7 @@
 
 #include "acl/acl.h"
 #include "api/api_common.h"
+#include "base/dtype.h"
 
 struct aclDataBuffer {
   void* data;
@@ -83,37 +84,8 @@ size_t aclGetDataBufferSizeV2(const aclDataBuffer* dataBuffer) {
 
 size_t aclDataTypeSize(aclDataType dataType) {
   NPURT_HANDLE_SCOPE();
-  // Any int may come through the C ABI: switch on the raw value (loading it as the enum is undefined).
-  switch (npurt::RawEnum(dataType)) {
-    case ACL_DT_UNDEFINED:
-    case ACL_STRING:
-      return 0;
-    case ACL_BOOL:
-    case ACL_INT8:
-    case ACL_UINT8:
-    case ACL_INT4:
-    case ACL_UINT1:
-    case ACL_HIFLOAT8:
-    case ACL_FLOAT8_E5M2:
-    case ACL_FLOAT8_E4M3FN:
-    case ACL_FLOAT8_E8M0:
-      return 1;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-      return 2;
-    case ACL_FLOAT:
-    case ACL_INT32:
-    case ACL_UINT32:
-    case ACL_COMPLEX32:
-      return 4;
-    case ACL_COMPLEX128:
-      return 16;
-    default:
-      // INT64, UINT64, DOUBLE, COMPLEX64 and (as in CANN) every other value share the 8-byte branch.
-      return 8;
-  }
+  // Any int may come through the C ABI: the raw value (loading it as the enum is undefined).
+  return npurt::AclDataTypeSize(npurt::RawEnum(dataType));
 }
 
 // fp16 conversions follow the saturating behaviour of current CANN: NaN and +-Inf become +-65504 when

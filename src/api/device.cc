@@ -108,7 +108,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(value);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(static_cast<int32_t>(deviceId)));
-  const npurt::hal::DeviceInfo& info = dev->hal()->info();
+  const npurt::core::DeviceInfo& info = dev->info();
   switch (static_cast<int>(attr)) {
     case ACL_DEV_ATTR_AICPU_CORE_NUM: *value = 0; break;
     case ACL_DEV_ATTR_AICORE_CORE_NUM:

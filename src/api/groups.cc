@@ -104,7 +104,7 @@ aclError aclrtGetAllGroupInfo(aclrtGroupInfo* groupInfo) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_CHECK(CheckLive(groupInfo));
   NPURT_API_ASSIGN(dev, CurrentDevice());
-  const auto cores = static_cast<int32_t>(dev->hal()->info().aicore_count);
+  const auto cores = static_cast<int32_t>(dev->info().aicore_count);
   tagRtGroupInfo& g = groupInfo[0];
   g.values[ACL_GROUP_AICORE_INT] = cores;
   g.values[ACL_GROUP_AIV_INT] = cores;  // every simulated core runs cube and vector kernels

@@ -181,7 +181,7 @@ aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int
   switch (deviceInfo) {
     case ACL_DEVICE_INFO_AI_CORE_NUM:
     case ACL_DEVICE_INFO_VECTOR_CORE_NUM:
-      *value = dev->hal()->info().aicore_count;
+      *value = dev->info().aicore_count;
       return ACL_SUCCESS;
     case ACL_DEVICE_INFO_L2_SIZE:
       *value = 192ll << 20;

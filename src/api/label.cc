@@ -5,6 +5,7 @@
 #include "api/api_common.h"
 #include "api/model_ri_streams.h"
 #include "base/clock.h"
+#include "core/builtin_tasks.h"
 #include "core/context.h"
 #include "core/label.h"
 #include "core/memory_ops.h"
@@ -121,9 +122,7 @@ aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
     return ACL_SUCCESS;
   }
   NPURT_API_CHECK(RequireActiveStream(target, "activeStream"));
-  npurt::hal::Task t;
-  t.kind = npurt::hal::TaskKind::kNop;
-  s->Submit(t);
+  npurt::core::SubmitOrderingPoint(s);
   return ACL_SUCCESS;
 }
 
@@ -166,9 +165,7 @@ aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValu
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   NPURT_API_CHECK(RequireActiveStream(t_stream, "trueStream"));
   NPURT_API_CHECK(RequireActiveStream(f_stream, "falseStream"));
-  npurt::hal::Task t;
-  t.kind = npurt::hal::TaskKind::kNop;
-  s->Submit(t);
+  npurt::core::SubmitOrderingPoint(s);
   return ACL_SUCCESS;
 }
 

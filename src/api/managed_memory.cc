@@ -3,6 +3,7 @@
 
 #include "acl/acl.h"
 #include "api/api_common.h"
+#include "core/builtin_tasks.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/mem_managed.h"
@@ -81,9 +82,7 @@ npurt::Status Prefetch(const void* ptr, size_t size, aclrtMemManagedLocation loc
   if (!loc.ok()) return loc.status();
   NPURT_RETURN_IF_ERROR(ManagedRegistry::Get().Find(ptr, size).status());
   // The pages are resident wherever they are used on the sim: the prefetch is an ordering point only.
-  npurt::hal::Task t;
-  t.kind = npurt::hal::TaskKind::kNop;
-  stream->Submit(t);
+  npurt::core::SubmitOrderingPoint(stream);
   return ManagedRegistry::Get().SetLastPrefetch(ptr, size, loc.value());
 }
 

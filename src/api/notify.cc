@@ -1,6 +1,7 @@
 // Entry points: notifies, memory-value write/wait tasks, operator timeouts.
 #include "acl/acl.h"
 #include "api/api_common.h"
+#include "core/builtin_tasks.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/memory_ops.h"
@@ -79,11 +80,7 @@ aclError aclrtValueWrite(void* devAddr, uint64_t value, uint32_t flag, aclrtStre
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "devAddr {} is not device memory", devAddr));
   }
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  npurt::hal::Task t;
-  t.kind = npurt::hal::TaskKind::kValueWrite;
-  t.dst = devAddr;
-  t.value = value;
-  s->Submit(t);
+  npurt::core::SubmitValueWrite(s, devAddr, value);
   return ACL_SUCCESS;
 }
 
@@ -101,13 +98,7 @@ aclError aclrtValueWait(void* devAddr, uint64_t value, uint32_t flag, aclrtStrea
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "devAddr {} is not device memory", devAddr));
   }
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  npurt::hal::Task t;
-  t.kind = npurt::hal::TaskKind::kValueWait;
-  t.dst = devAddr;
-  t.value = value;
-  t.aux = flag;
   const uint64_t wait_ms = npurt::core::Runtime::Get().op_wait_timeout_ms.load();
-  t.timeout_ns = wait_ms * 1000000ull;
-  s->Submit(t);
+  npurt::core::SubmitValueWait(s, devAddr, value, flag, wait_ms * 1000000ull);
   return ACL_SUCCESS;
 }

@@ -65,8 +65,8 @@ void Publish() {
     dfx::DeviceStatus st;
     st.id = d->id();
     st.physical_id = d->physical_id();
-    st.soc = d->hal()->info().soc_name;
-    st.aicore_count = d->hal()->info().aicore_count;
+    st.soc = d->info().soc_name;
+    st.aicore_count = d->info().aicore_count;
     const core::AllocatorStats a = d->allocator().Stats();
     st.memory_total = a.total;
     st.memory_used = d->allocator().UsedBytes();  // what aclrtGetMemInfo reports as used

@@ -35,14 +35,14 @@ aclError BadResType(const char* fn, aclrtDevResLimitType type) {
 // that lets a launch use all of them; a limit below it is enforced.
 uint32_t MaxCoreLimit(npurt::core::Device* dev, aclrtDevResLimitType type) {
   const uint32_t soc = type == ACL_RT_DEV_RES_CUBE_CORE ? 24 : 48;
-  const uint32_t workers = dev->hal()->info().aicore_count;
+  const uint32_t workers = dev->info().aicore_count;
   return workers > soc ? workers : soc;
 }
 
 // Effective limit of a device (the AI-core count when no limit is set).
 uint32_t DeviceLimit(npurt::core::Device* dev, aclrtDevResLimitType type) {
   const uint32_t set = dev->res_limit[type].load();
-  return set != 0 ? set : dev->hal()->info().aicore_count;
+  return set != 0 ? set : dev->info().aicore_count;
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ using npurt::core::Runtime;
 
 namespace {
 
-constexpr size_t kPage = npurt::hal::Device::kPhysicalPage;
+constexpr size_t kPage = npurt::core::kPhysicalPage;
 constexpr size_t k1G = 1ull << 30;
 
 bool IsHuge1G(aclrtMemAttr attr) {
@@ -75,11 +75,11 @@ StatusOr<npurt::core::Device*> WindowDevice(const void* va, const char* what) {
   return dev;
 }
 
-npurt::StatusOr<npurt::hal::MemoryAccess> ToAccess(aclrtMemAccessFlags flags) {
+npurt::StatusOr<npurt::core::MemoryAccess> ToAccess(aclrtMemAccessFlags flags) {
   switch (flags) {
-    case ACL_RT_MEM_ACCESS_FLAGS_NONE: return npurt::hal::MemoryAccess::kNone;
-    case ACL_RT_MEM_ACCESS_FLAGS_READ: return npurt::hal::MemoryAccess::kRead;
-    case ACL_RT_MEM_ACCESS_FLAGS_READWRITE: return npurt::hal::MemoryAccess::kReadWrite;
+    case ACL_RT_MEM_ACCESS_FLAGS_NONE: return npurt::core::MemoryAccess::kNone;
+    case ACL_RT_MEM_ACCESS_FLAGS_READ: return npurt::core::MemoryAccess::kRead;
+    case ACL_RT_MEM_ACCESS_FLAGS_READWRITE: return npurt::core::MemoryAccess::kReadWrite;
   }
   return Err(ACL_ERROR_INVALID_PARAM, "access flags {} are not NONE, READ or READWRITE", static_cast<int>(flags));
 }
@@ -106,7 +106,7 @@ aclError Reserve(const char* fn, void** virPtr, size_t size, size_t alignment, v
 }
 
 aclError Map(const char* fn, void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags,
-             npurt::hal::MemoryAccess access) {
+             npurt::core::MemoryAccess access) {
   if (flags != 0) return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "flags must be 0, not {}", flags));
   auto phys = ResolvePhysical(handle);
   if (!phys.ok()) return npurt::api::Report(fn, phys.status());
@@ -190,12 +190,12 @@ aclError aclrtReleaseMemAddress(void* virPtr) {
 
 aclError aclrtMapMem(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
   NPURT_HANDLE_SCOPE();
-  return Map(__func__, virPtr, size, offset, handle, flags, npurt::hal::MemoryAccess::kReadWrite);
+  return Map(__func__, virPtr, size, offset, handle, flags, npurt::core::MemoryAccess::kReadWrite);
 }
 
 aclError aclrtMemMapNoAccess(void* virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle, uint64_t flags) {
   NPURT_HANDLE_SCOPE();
-  return Map(__func__, virPtr, size, offset, handle, flags, npurt::hal::MemoryAccess::kNone);
+  return Map(__func__, virPtr, size, offset, handle, flags, npurt::core::MemoryAccess::kNone);
 }
 
 aclError aclrtUnmapMem(void* virPtr) {
@@ -313,7 +313,7 @@ aclError aclrtMemMapSelectedLink(void* virPtrDst, size_t size, void* virPtrSrc, 
   size_t mapped = 0;
   (void)src_dev->allocator().vmm().Range(reinterpret_cast<uintptr_t>(virPtrSrc), &base, &mapped);
   const aclError rc = Map(__func__, virPtrDst, size, reinterpret_cast<uintptr_t>(virPtrSrc) - base, handle, 0,
-                          npurt::hal::MemoryAccess::kReadWrite);
+                          npurt::core::MemoryAccess::kReadWrite);
   handle->ReleaseApi();
   return rc;
 }

@@ -12,7 +12,7 @@
 #include "core/overflow.h"
 #include "core/racecheck.h"
 #include "core/stream.h"
-#include "ops/dtype.h"
+#include "base/dtype.h"
 
 namespace npurt::core {
 namespace {
@@ -102,10 +102,10 @@ int32_t RunReduce(void* arg) {
                                  [](float v) { return v; });
       break;
     case ACL_FLOAT16:
-      over = ReduceFloats<uint16_t>(a, 65504.0f, ops::HalfToFloat, ops::FloatToHalf);
+      over = ReduceFloats<uint16_t>(a, 65504.0f, npurt::HalfToFloat, npurt::FloatToHalf);
       break;
     case ACL_BF16:
-      over = ReduceFloats<uint16_t>(a, ops::Bf16ToFloat(0x7f7f), ops::Bf16ToFloat, ops::FloatToBf16);
+      over = ReduceFloats<uint16_t>(a, npurt::Bf16ToFloat(0x7f7f), npurt::Bf16ToFloat, npurt::FloatToBf16);
       break;
     default: return ACL_ERROR_RT_PARAM_INVALID;  // rejected at submission
   }
@@ -182,8 +182,14 @@ int32_t RunOffsetCopy(void* arg) {
 }  // namespace
 
 void SubmitComputeTask(Stream* stream, int32_t (*fn)(void*), void* args, void (*free_args)(void*)) {
+  SubmitComputeTask(stream, fn, args, free_args, 0);
+}
+
+void SubmitComputeTask(Stream* stream, int32_t (*fn)(void*), void* args, void (*free_args)(void*),
+                       uint32_t task_id) {
   hal::Task t;
   t.kind = hal::TaskKind::kCompute;
+  t.id = task_id;
   t.compute_fn = fn;
   t.host_arg = args;
   t.cleanup = free_args;
@@ -191,15 +197,40 @@ void SubmitComputeTask(Stream* stream, int32_t (*fn)(void*), void* args, void (*
   stream->Submit(t);
 }
 
-// Element size of a reducible type, 0 for the others.
+void SubmitOrderingPoint(Stream* stream) {
+  hal::Task t;
+  t.kind = hal::TaskKind::kNop;
+  stream->Submit(t);
+}
+
+void SubmitValueWrite(Stream* stream, void* addr, uint64_t value) {
+  hal::Task t;
+  t.kind = hal::TaskKind::kValueWrite;
+  t.dst = addr;
+  t.value = value;
+  stream->Submit(t);
+}
+
+void SubmitValueWait(Stream* stream, void* addr, uint64_t value, uint32_t compare, uint64_t timeout_ns) {
+  hal::Task t;
+  t.kind = hal::TaskKind::kValueWait;
+  t.dst = addr;
+  t.value = value;
+  t.aux = compare;
+  t.timeout_ns = timeout_ns;
+  stream->Submit(t);
+}
+
+void SubmitInjectedFailure(Stream* stream, int32_t code) {
+  hal::Task t;
+  t.kind = hal::TaskKind::kFail;
+  t.aux = static_cast<uint32_t>(code);
+  stream->Submit(t);
+}
+
+// Element size of a reducible type (the integers and the float types but double and bool), 0 for the others.
 size_t ReduceElementSize(int32_t dtype) {
-  switch (dtype) {
-    case ACL_INT8: case ACL_UINT8: return 1;
-    case ACL_INT16: case ACL_UINT16: case ACL_FLOAT16: case ACL_BF16: return 2;
-    case ACL_INT32: case ACL_UINT32: case ACL_FLOAT: return 4;
-    case ACL_INT64: case ACL_UINT64: return 8;
-    default: return 0;
-  }
+  return dtype == ACL_DOUBLE || dtype == ACL_BOOL ? 0 : DTypeSize(dtype);
 }
 
 bool ReduceDtypeSupported(int32_t dtype) { return ReduceElementSize(dtype) != 0; }

@@ -24,6 +24,21 @@ void SubmitCompute(Stream* stream, int32_t (*fn)(void*), T* args) {
   SubmitComputeTask(stream, fn, args, [](void* p) { delete static_cast<T*>(p); });
 }
 
+// The same with the id the task has in profiles and dumps (0: the stream assigns one).
+void SubmitComputeTask(Stream* stream, int32_t (*fn)(void*), void* args, void (*free_args)(void*),
+                       uint32_t task_id);
+
+// A task that does nothing but take its place in stream order (a prefetch, a barrier, a stream activation
+// of plain streams).
+void SubmitOrderingPoint(Stream* stream);
+// Writes `value` to the 8-byte word at `addr` (device memory) when the task executes (aclrtValueWrite).
+void SubmitValueWrite(Stream* stream, void* addr, uint64_t value);
+// Holds the stream until the word at `addr` compares to `value` as `compare` says (an
+// ACL_STREAM_WAIT_VALUE_* flag), failing the task after `timeout_ns` (0: no limit) (aclrtValueWait).
+void SubmitValueWait(Stream* stream, void* addr, uint64_t value, uint32_t compare, uint64_t timeout_ns);
+// A task that fails with `code` when it executes, as a faulting kernel would (npuRT's test hook).
+void SubmitInjectedFailure(Stream* stream, int32_t code);
+
 // dst[i] = op(dst[i], src[i]) over `bytes` bytes of elements of ACL data type `dtype`. kind is an
 // aclrtReduceKind (SUM, MAX, MIN, EQUAL: dst[i] = dst[i] == src[i] ? 1 : 0).
 Status SubmitReduce(Stream* stream, void* dst, const void* src, uint64_t bytes, int32_t kind, int32_t dtype);

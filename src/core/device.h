@@ -19,6 +19,10 @@ namespace npurt::core {
 class Context;
 class Stream;
 
+// The description of a device that the layers above core read (what the driver reports): core's vocabulary,
+// so that they never name the driver interface.
+using DeviceInfo = hal::DeviceInfo;
+
 struct DeviceLimits {
   uint32_t streams = 1984;
   uint32_t events = 65536;
@@ -33,6 +37,7 @@ class Device {
   int32_t id() const { return id_; }
   uint32_t physical_id() const { return physical_id_; }
   hal::Device* hal() const { return hal_.get(); }
+  const DeviceInfo& info() const { return hal_->info(); }
   DeviceAllocator& allocator() { return allocator_; }
   const DeviceLimits& limits() const { return limits_; }
 

@@ -25,6 +25,11 @@
 
 namespace npurt::core {
 
+// Core's vocabulary for the layers above it (they never name the driver interface): the access a mapping
+// grants, and the granularity of physical memory.
+using MemoryAccess = hal::MemoryAccess;
+inline constexpr size_t kPhysicalPage = hal::Device::kPhysicalPage;
+
 class DeviceMemory;
 
 // aclrtPhysicalMemProp, as stored.

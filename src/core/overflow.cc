@@ -11,7 +11,7 @@
 #include "core/memory_ops.h"
 #include "core/runtime.h"
 #include "core/stream.h"
-#include "ops/dtype.h"
+#include "base/dtype.h"
 
 namespace npurt::core {
 namespace {
@@ -73,7 +73,7 @@ bool HasNonFinite(const void* data, size_t count, int32_t dtype) {
       return AnyNonFinite(data, count, 2, [dtype](const uint8_t* p) {
         uint16_t v;
         std::memcpy(&v, p, 2);
-        return dtype == ACL_FLOAT16 ? ops::HalfToFloat(v) : ops::Bf16ToFloat(v);
+        return dtype == ACL_FLOAT16 ? npurt::HalfToFloat(v) : npurt::Bf16ToFloat(v);
       });
     default:
       return false;

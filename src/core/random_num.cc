@@ -12,7 +12,7 @@
 #include "core/builtin_tasks.h"
 #include "core/memory_ops.h"
 #include "core/stream.h"
-#include "ops/dtype.h"
+#include "base/dtype.h"
 
 namespace npurt::core {
 namespace {
@@ -74,8 +74,8 @@ uint64_t ParamBits(const aclrtRandomParaInfo& p) {
 // A float parameter stored as `dtype` (float, float16 or bf16).
 float ParamFloat(const aclrtRandomParaInfo& p, int32_t dtype) {
   const uint64_t bits = ParamBits(p);
-  if (dtype == ACL_FLOAT16) return ops::HalfToFloat(static_cast<uint16_t>(bits));
-  if (dtype == ACL_BF16) return ops::Bf16ToFloat(static_cast<uint16_t>(bits));
+  if (dtype == ACL_FLOAT16) return npurt::HalfToFloat(static_cast<uint16_t>(bits));
+  if (dtype == ACL_BF16) return npurt::Bf16ToFloat(static_cast<uint16_t>(bits));
   float f;
   const auto b32 = static_cast<uint32_t>(bits);
   std::memcpy(&f, &b32, sizeof f);
@@ -84,9 +84,9 @@ float ParamFloat(const aclrtRandomParaInfo& p, int32_t dtype) {
 
 void StoreFloat(void* out, size_t i, float v, int32_t dtype) {
   if (dtype == ACL_FLOAT16) {
-    static_cast<uint16_t*>(out)[i] = ops::FloatToHalf(v);
+    static_cast<uint16_t*>(out)[i] = npurt::FloatToHalf(v);
   } else if (dtype == ACL_BF16) {
-    static_cast<uint16_t*>(out)[i] = ops::FloatToBf16(v);
+    static_cast<uint16_t*>(out)[i] = npurt::FloatToBf16(v);
   } else {
     static_cast<float*>(out)[i] = v;
   }
@@ -113,11 +113,12 @@ void UniformInts(Philox& g, void* out, uint64_t n, uint64_t min_bits, uint64_t m
   }
 }
 
+// Element size of a type random numbers are generated in (fp16, bf16, fp32, 32- and 64-bit integers), 0 for
+// the others.
 size_t ElementSize(int32_t dtype) {
   switch (dtype) {
-    case ACL_FLOAT16: case ACL_BF16: return 2;
-    case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: return 4;
-    case ACL_INT64: case ACL_UINT64: return 8;
+    case ACL_FLOAT16: case ACL_BF16: case ACL_FLOAT: case ACL_INT32: case ACL_UINT32: case ACL_INT64:
+    case ACL_UINT64: return DTypeSize(dtype);
     default: return 0;
   }
 }

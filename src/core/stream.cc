@@ -11,6 +11,7 @@
 #include "core/racecheck.h"
 #include "core/thread_state.h"
 #include "dfx/log.h"
+#include "core/prof_tasks.h"
 #include "dfx/profiler.h"
 
 namespace npurt::core {
@@ -83,7 +84,7 @@ uint64_t Stream::Submit(hal::Task& task) {
     return graph->Append(this, task);
   }
   Tls().last_task_id = task.id;
-  dfx::ProfRecordSubmit(device_->id(), id_, task);
+  ProfRecordSubmit(device_->id(), id_, task);
   NPURT_LOG_DEBUG("RUNTIME", "submit task {} (kind {}) to stream {} on device {}", task.id, int(task.kind), id_,
                   device_->id());
   return queue_->Submit(task);

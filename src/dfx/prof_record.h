@@ -8,8 +8,8 @@
 namespace npurt::dfx {
 
 enum class RecordType : uint8_t {
-  kTask = 1,       // a device task ran: t0 start, t1 end; kind = hal::TaskKind; a = bytes or flag id,
-                   // b = (code << 32) | low 32 bits of the flag value
+  kTask = 1,       // a device task ran: t0 start, t1 end; kind = the runtime's task kind (core/prof_tasks.cc
+                   // names them); a = bytes or flag id, b = (code << 32) | low 32 bits of the flag value
   kSubmit = 2,     // the host submitted task `task_id`: t0 = submit time, tid = submitting thread
   kApi = 3,        // a host API call: t0..t1, a = string id of the function name
   kMark = 4,       // msproftx instant marker: t0, a = string id of the message, stream (or -1)

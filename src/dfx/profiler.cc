@@ -21,14 +21,10 @@
 #include "dfx/log.h"
 #include "dfx/plog_file.h"
 #include "dfx/prof_buffer.h"
-#include "hal/hal.h"
 
 namespace npurt::dfx {
 
 std::atomic<uint64_t> g_prof_mask{0};
-
-// Appends a record to the calling thread's ring (never loses it while the session's files are open).
-void PushRecord(const Record& r);
 
 namespace {
 
@@ -49,66 +45,12 @@ StringTable& Strings() {
   return *t;
 }
 
-// The kind names and engines that tools/msprof shows (written to info.<pid>.json, so the tool never
-// hard-codes the driver's enum).
-struct KindInfo {
-  const char* name;
-  const char* engine;
-};
-KindInfo DescribeKind(hal::TaskKind kind) {
-  switch (kind) {
-    case hal::TaskKind::kNop: return {"NOP", "SCHEDULER"};
-    case hal::TaskKind::kCopy: return {"MEMCPY", "DMA"};
-    case hal::TaskKind::kCopy2d: return {"MEMCPY2D", "DMA"};
-    case hal::TaskKind::kFill8: return {"MEMSET", "DMA"};
-    case hal::TaskKind::kFill32: return {"MEMSET32", "DMA"};
-    case hal::TaskKind::kHostFunc: return {"HOST_FUNC", "HOST_CPU"};
-    case hal::TaskKind::kFlagSignal: return {"EVENT_RECORD", "SCHEDULER"};
-    case hal::TaskKind::kFlagWait: return {"EVENT_WAIT", "SCHEDULER"};
-    case hal::TaskKind::kValueWrite: return {"VALUE_WRITE", "SCHEDULER"};
-    case hal::TaskKind::kValueWait: return {"VALUE_WAIT", "SCHEDULER"};
-    case hal::TaskKind::kFail: return {"FAIL", "SCHEDULER"};
-    case hal::TaskKind::kBatch: return {"MODEL_EXECUTE", "SCHEDULER"};
-    case hal::TaskKind::kValueUpdate: return {"NOTIFY_RECORD", "SCHEDULER"};
-    case hal::TaskKind::kLabelSet: return {"LABEL_SET", "SCHEDULER"};
-    case hal::TaskKind::kLabelSwitch: return {"LABEL_SWITCH", "SCHEDULER"};
-    // Operators (named by their kOpInfo record) and the runtime's own compute steps.
-    case hal::TaskKind::kCompute: return {"COMPUTE", "AI_CORE"};
-    case hal::TaskKind::kKernel: return {"KERNEL", "AI_CORE"};
-    default: break;
-  }
-  // Compute work (kernels, operators) and kinds added after this table: the AI-core engine.
-  return {nullptr, "AI_CORE"};
+// The runtime's task kinds and its switch of the driver's completion hook (SetTaskTimeSource).
+std::atomic<const TaskTimeSource*> g_task_source{nullptr};
+
+void CollectTaskTimes(bool on) {
+  if (const TaskTimeSource* source = g_task_source.load(std::memory_order_acquire)) source->collect(on);
 }
-
-bool IsFlagKind(hal::TaskKind k) { return k == hal::TaskKind::kFlagSignal || k == hal::TaskKind::kFlagWait; }
-
-class TaskTimeObserver final : public hal::TaskObserver {
- public:
-  void OnTaskDone(const hal::QueueOptions& queue, const hal::Task& task, uint64_t start_ns, uint64_t end_ns,
-                  int32_t code) override {
-    if (!ProfOn(prof_bits::kAnyTaskTime)) return;
-    Record r{};
-    r.type = RecordType::kTask;
-    r.kind = static_cast<uint8_t>(task.kind);
-    r.device = static_cast<uint16_t>(queue.trace_device);
-    r.stream = queue.trace_stream;
-    r.task_id = task.id;
-    r.tid = CurrentTid();
-    r.t0 = start_ns;
-    r.t1 = end_ns;
-    if (IsFlagKind(task.kind)) {
-      r.a = reinterpret_cast<uintptr_t>(task.flag);
-      r.b = (static_cast<uint64_t>(static_cast<uint32_t>(code)) << 32) | (task.value & 0xffffffffu);
-    } else {
-      r.a = task.kind == hal::TaskKind::kCopy2d ? task.size * task.height
-            : task.kind == hal::TaskKind::kFill32 ? task.size * 4 : task.size;
-      r.b = static_cast<uint64_t>(static_cast<uint32_t>(code)) << 32;
-    }
-    PushRecord(r);
-  }
-};
-TaskTimeObserver g_observer;
 
 std::string TimeStamp() {
   timeval tv;
@@ -285,7 +227,7 @@ Status Profiler::OpenSession(const std::string& raw_dir, uint64_t mask) {
   }
   lock.unlock();
   session_mask_ |= mask;
-  if (mask & prof_bits::kAnyTaskTime) hal::g_task_observer.store(&g_observer, std::memory_order_release);
+  if (mask & prof_bits::kAnyTaskTime) CollectTaskTimes(true);
   g_prof_mask.store(session_mask_, std::memory_order_release);
   WriteInfo(false);
   // Not in a fork child: the log's own fork handler may not have run yet.
@@ -295,7 +237,7 @@ Status Profiler::OpenSession(const std::string& raw_dir, uint64_t mask) {
 
 void Profiler::CloseSession() {
   g_prof_mask.store(0, std::memory_order_release);
-  hal::g_task_observer.store(nullptr, std::memory_order_release);
+  CollectTaskTimes(false);
   // A recorder that loaded the mask just before it was cleared finishes its store within microseconds.
   std::this_thread::sleep_for(std::chrono::milliseconds(1));
   Flush();
@@ -368,8 +310,9 @@ void Profiler::WriteInfo(bool final_info) {
     written = s.written;
   }
   std::string kinds;
-  for (int k = 0; k < 32; ++k) {
-    KindInfo info = DescribeKind(static_cast<hal::TaskKind>(k));
+  const TaskTimeSource* source = g_task_source.load(std::memory_order_acquire);
+  for (int k = 0; source != nullptr && k < 32; ++k) {
+    TaskKindInfo info = source->describe(static_cast<uint8_t>(k));
     if (!kinds.empty()) kinds += ",";
     kinds += fmt::format("\"{}\":{{\"name\":\"{}\",\"engine\":\"{}\"}}", k,
                          info.name ? info.name : fmt::format("KERNEL_{}", k).c_str(), info.engine);
@@ -403,7 +346,7 @@ void Profiler::ContinueAfterFork() {
   in_fork_child_ = false;
   if (!ok) {
     g_prof_mask.store(0, std::memory_order_release);
-    hal::g_task_observer.store(nullptr, std::memory_order_release);
+    CollectTaskTimes(false);
   }
 }
 
@@ -508,17 +451,6 @@ void Push(const Record& r) { PushRecord(r); }
 }  // namespace
 
 namespace {
-// The kernel name of a kernel task, for drivers whose hal::Task carries a KernelLaunch (detected at compile
-// time so that this file builds against hal versions without one).
-template <typename T>
-auto KernelNameOf(const T& task, int) -> decltype(task.kernel->name, static_cast<const char*>(nullptr)) {
-  return task.kernel != nullptr ? task.kernel->name : nullptr;
-}
-template <typename T>
-const char* KernelNameOf(const T&, long) {
-  return nullptr;
-}
-
 // Interned ids of kernel names by address, per thread: no lock for a name seen before.
 uint64_t CachedNameId(const char* name) {
   thread_local std::unordered_map<const void*, uint64_t> cache;
@@ -531,24 +463,30 @@ uint64_t CachedNameId(const char* name) {
 }
 }  // namespace
 
-void ProfRecordSubmitSlow(int32_t device, int32_t stream, const hal::Task& task) {
-  if (const char* kernel = KernelNameOf(task, 0); kernel != nullptr && kernel[0] != '\0') {
+void SetTaskTimeSource(const TaskTimeSource* source) {
+  g_task_source.store(source, std::memory_order_release);
+  if (source != nullptr && ProfOn(prof_bits::kAnyTaskTime)) source->collect(true);
+}
+
+void ProfRecordSubmitSlow(int32_t device, int32_t stream, uint8_t kind, uint32_t task_id, const char* kernel,
+                          uint32_t num_blocks) {
+  if (kernel != nullptr && kernel[0] != '\0') {
     Record n{};
     n.type = RecordType::kTaskName;
     n.stream = stream;
-    n.task_id = task.id;
+    n.task_id = task_id;
     n.tid = CurrentTid();
     n.t0 = NowNs();
     n.a = CachedNameId(kernel);
-    n.b = task.kernel->num_blocks;  // op_summary's Block Num
+    n.b = num_blocks;  // op_summary's Block Num
     PushRecord(n);
   }
   Record r{};
   r.type = RecordType::kSubmit;
-  r.kind = static_cast<uint8_t>(task.kind);
+  r.kind = kind;
   r.device = static_cast<uint16_t>(device);
   r.stream = stream;
-  r.task_id = task.id;
+  r.task_id = task_id;
   r.tid = CurrentTid();
   r.t0 = NowNs();
   Push(r);

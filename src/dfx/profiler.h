@@ -23,10 +23,6 @@
 #include "base/status.h"
 #include "dfx/prof_record.h"
 
-namespace npurt::hal {
-struct Task;
-}
-
 namespace npurt::dfx {
 
 // Data-type bits: the values of ACL_PROF_* in acl/acl_prof.h.
@@ -105,12 +101,26 @@ uint64_t ProfString(std::string_view text);
 // The text of an interned id ("" if unknown), e.g. for ids that aclprofStr2Id handed out.
 std::string ProfStringText(uint64_t id);
 
+// Task timing comes from the runtime below the profiler, which knows its task kinds and how its driver
+// reports a task's completion (core/prof_tasks.cc registers the source): the profiler never sees a task.
+struct TaskKindInfo {
+  const char* name;    // null: a kind without a table entry, shown as KERNEL_<kind>
+  const char* engine;  // DMA, SCHEDULER, HOST_CPU, AI_CORE
+};
+struct TaskTimeSource {
+  TaskKindInfo (*describe)(uint8_t kind);  // the names and engines tools/msprof shows (info.<pid>.json)
+  void (*collect)(bool on);                // starts / stops recording task completions (kTask records)
+};
+// Installs the source (process lifetime); a session collecting task times already switches it on.
+void SetTaskTimeSource(const TaskTimeSource* source);
+// Appends a record to the calling thread's ring (the task records the source builds).
+void PushRecord(const Record& r);
+
 // Recording helpers; each is a no-op unless its data type is on. Cheap: call them unguarded.
-void ProfRecordSubmitSlow(int32_t device, int32_t stream, const hal::Task& task);
-// On the submission hot path: inline, so profiling off costs one relaxed load and a branch.
-inline void ProfRecordSubmit(int32_t device, int32_t stream, const hal::Task& task) {
-  if (ProfOn(prof_bits::kAnyTaskTime)) ProfRecordSubmitSlow(device, stream, task);
-}
+// A task's submission (call it only while task time is collected): its kind, id and, for a kernel, name and
+// block count.
+void ProfRecordSubmitSlow(int32_t device, int32_t stream, uint8_t kind, uint32_t task_id, const char* kernel,
+                          uint32_t num_blocks);
 void ProfRecordMemory(int32_t device, uint64_t bytes_in_use, int64_t delta);
 void ProfRecordApi(const char* name, uint64_t start_ns, uint64_t end_ns);
 // Names a task (kernels and operators call it at submission so the timeline shows their name).

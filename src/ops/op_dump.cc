@@ -15,7 +15,7 @@
 #include "core/dump_writer.h"
 #include "core/stream.h"
 #include "dfx/log.h"
-#include "ops/dtype.h"
+#include "base/dtype.h"
 
 namespace npurt::ops {
 
@@ -189,7 +189,7 @@ void WriteOpInfo(const CompiledOp& op, const char* name, const std::string& dir)
 
 }  // namespace
 
-OpDumpPlanPtr PlanOpDump(const CompiledOp& op, const char* name, core::Stream* stream, hal::Task* task) {
+OpDumpPlanPtr PlanOpDump(const CompiledOp& op, const char* name, core::Stream* stream, uint32_t* task_id) {
   const uint32_t on = core::dump::Switches();
   if (name == nullptr || name[0] == '\0') name = op.type.c_str();
   if (on & core::dump::kArgs) {
@@ -201,9 +201,9 @@ OpDumpPlanPtr PlanOpDump(const CompiledOp& op, const char* name, core::Stream* s
   if (config == nullptr || !config->Wants(op.type, name)) return nullptr;
   OpDumpPlanPtr plan(new OpDumpPlan());
   plan->config = std::move(config);
-  task->id = core::NextTaskId();
+  *task_id = core::NextTaskId();
   plan->dir = fmt::format("{}/{}/{}", plan->config->path, plan->config->session, stream->device()->id());
-  plan->base = fmt::format("{}.{}.{}.{}", op.type, name, task->id, stream->id());
+  plan->base = fmt::format("{}.{}.{}.{}", op.type, name, *task_id, stream->id());
   return plan;
 }
 

@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <memory>
 
-#include "hal/hal.h"
 #include "ops/op_compiler.h"
 #include "ops/op_launch.h"
 
@@ -29,7 +28,7 @@ using OpDumpPlanPtr = std::unique_ptr<OpDumpPlan, OpDumpPlanDeleter>;
 
 // Writes the operator info file (argument dump) and returns the tensor-dump plan of this launch (null
 // when the op is not dumped); with a plan, task->id is reserved for the launch's task.
-OpDumpPlanPtr PlanOpDump(const CompiledOp& op, const char* name, core::Stream* stream, hal::Task* task);
+OpDumpPlanPtr PlanOpDump(const CompiledOp& op, const char* name, core::Stream* stream, uint32_t* task_id);
 
 // On the executing thread, around the kernel run.
 void DumpOpInputs(OpDumpPlan& plan, const CompiledOp& op, const BoundBuffers& bound);

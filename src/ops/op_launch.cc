@@ -6,6 +6,7 @@
 #include <atomic>
 #include <thread>
 
+#include "core/builtin_tasks.h"
 #include "core/device.h"
 #include "core/dump_config.h"
 #include "core/memory_ops.h"
@@ -13,7 +14,6 @@
 #include "core/racecheck.h"
 #include "core/stream.h"
 #include "dfx/log.h"
-#include "hal/hal.h"
 #include "ops/op_dump.h"
 #include "ops/op_prof.h"
 
@@ -73,7 +73,7 @@ void DeclareRaceAccesses(const CompiledOp& op, const BoundBuffers& bound, const 
 
 int Cores(core::Stream* stream) {
   static const int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  const int aicores = static_cast<int>(stream->device()->hal()->info().aicore_count);
+  const int aicores = static_cast<int>(stream->device()->info().aicore_count);
   return std::clamp(aicores, 1, hw);
 }
 
@@ -172,16 +172,11 @@ int ComputeThreads(core::Stream* stream) { return std::max(1, Cores(stream) / (g
 Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream, const char* name) {
   core::Device* check = core::OverflowChecked(stream) ? stream->device() : nullptr;
   auto* r = new LaunchRecord{std::move(op), std::move(bound), Cores(stream), check, nullptr};
-  hal::Task t;
-  if (core::dump::Switches() != 0) [[unlikely]] r->dump = PlanOpDump(*r->op, name, stream, &t);
-  t.kind = hal::TaskKind::kCompute;
-  t.compute_fn = &RunRecord;
-  t.host_arg = r;
-  t.cleanup = &FreeRecord;
-  t.cleanup_arg = r;
-  TagOpTask(r->op, name, static_cast<uint32_t>(r->cores), &t);  // before Submit: the run may free r
+  uint32_t task_id = 0;  // assigned here when a dump or the profile names the task, else by the stream
+  if (core::dump::Switches() != 0) [[unlikely]] r->dump = PlanOpDump(*r->op, name, stream, &task_id);
+  TagOpTask(r->op, name, static_cast<uint32_t>(r->cores), &task_id);  // before Submit: the run may free r
   if (core::racecheck::On()) [[unlikely]] DeclareRaceAccesses(*r->op, r->bound, name);
-  stream->Submit(t);
+  core::SubmitComputeTask(stream, &RunRecord, r, &FreeRecord, task_id);
   return Status::Ok();
 }
 

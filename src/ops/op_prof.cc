@@ -42,8 +42,8 @@ std::string OpProfileDetail(const CompiledOp& op, uint32_t block_num) {
   return out;
 }
 
-void TagOpTaskSlow(const CompiledOpRef& op, const char* name, uint32_t block_num, hal::Task* task) {
-  if (task->id == 0) task->id = core::NextTaskId();
+void TagOpTaskSlow(const CompiledOpRef& op, const char* name, uint32_t block_num, uint32_t* task_id) {
+  if (*task_id == 0) *task_id = core::NextTaskId();
   thread_local std::unordered_map<const CompiledOp*, CachedIds> cache;
   auto it = cache.find(op.get());
   if (it == cache.end() || it->second.op.expired() || it->second.name != name ||
@@ -53,7 +53,7 @@ void TagOpTaskSlow(const CompiledOpRef& op, const char* name, uint32_t block_num
     CachedIds ids{op, name, block_num, dfx::ProfString(shown), dfx::ProfString(OpProfileDetail(*op, block_num))};
     it = cache.insert_or_assign(op.get(), std::move(ids)).first;
   }
-  dfx::ProfRecordOpInfo(task->id, it->second.name_id, it->second.detail_id);
+  dfx::ProfRecordOpInfo(*task_id, it->second.name_id, it->second.detail_id);
 }
 
 }  // namespace npurt::ops

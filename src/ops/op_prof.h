@@ -5,17 +5,16 @@
 #include <cstdint>
 
 #include "dfx/profiler.h"
-#include "hal/hal.h"
 #include "ops/op_compiler.h"
 
 namespace npurt::ops {
 
-// Records the description of `op`'s run as task `task` (reserving the task's id if it has none yet). Call
+// Records the description of `op`'s run as the task whose id is *task_id (reserving an id if it is 0). Call
 // it only while task time is collected (the inline guard below); `name` may be null (then the op type).
-void TagOpTaskSlow(const CompiledOpRef& op, const char* name, uint32_t block_num, hal::Task* task);
+void TagOpTaskSlow(const CompiledOpRef& op, const char* name, uint32_t block_num, uint32_t* task_id);
 
-inline void TagOpTask(const CompiledOpRef& op, const char* name, uint32_t block_num, hal::Task* task) {
-  if (dfx::ProfOn(dfx::prof_bits::kAnyTaskTime)) [[unlikely]] TagOpTaskSlow(op, name, block_num, task);
+inline void TagOpTask(const CompiledOpRef& op, const char* name, uint32_t block_num, uint32_t* task_id) {
+  if (dfx::ProfOn(dfx::prof_bits::kAnyTaskTime)) [[unlikely]] TagOpTaskSlow(op, name, block_num, task_id);
 }
 
 // "<op type>|<block num>|<inputs>|<outputs>" (the kOpInfo detail string of dfx/prof_record.h).

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ops/dtype.h"
+#include "base/dtype.h"
 
 namespace npurt::ops {
 

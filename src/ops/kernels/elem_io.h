@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "ops/dtype.h"
+#include "base/dtype.h"
 
 namespace npurt::ops {
 

@@ -1,9 +1,9 @@
-#include "ops/dtype.h"
+#include "base/dtype.h"
 
 #include <cstring>
 #include <limits>
 
-namespace npurt::ops {
+namespace npurt {
 
 size_t DTypeSize(int32_t dtype) {
   switch (dtype) {
@@ -12,6 +12,20 @@ size_t DTypeSize(int32_t dtype) {
     case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
     case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: return 8;
     default: return 0;
+  }
+}
+
+size_t AclDataTypeSize(int32_t dtype) {
+  switch (dtype) {
+    case ACL_DT_UNDEFINED: case ACL_STRING: return 0;
+    case ACL_INT4: case ACL_UINT1: case ACL_HIFLOAT8: case ACL_FLOAT8_E5M2: case ACL_FLOAT8_E4M3FN:
+    case ACL_FLOAT8_E8M0: return 1;
+    case ACL_COMPLEX32: return 4;
+    case ACL_COMPLEX128: return 16;
+    default: {
+      const size_t size = DTypeSize(dtype);
+      return size != 0 ? size : 8;
+    }
   }
 }
 
@@ -126,4 +140,4 @@ void StoreFromDouble(void* base, int32_t dtype, size_t i, double v) {
   }
 }
 
-}  // namespace npurt::ops
+}  // namespace npurt

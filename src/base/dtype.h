@@ -1,5 +1,7 @@
-// Data types as the operator layer sees them: sizes, names, conversions between the half-precision
-// encodings and float, and element loads/stores in a common compute type. Private to npurt.
+// The one table of data types (aclDataType) and formats: sizes, names, conversions between the half-precision
+// encodings and float, and element loads/stores in a common compute type. Every layer asks here (the C API's
+// aclDataTypeSize, the runtime's built-in reduce, random-number and overflow tasks, the operators), so a
+// type's size is written down once. Private to npurt.
 #pragma once
 
 #include <bit>
@@ -10,10 +12,15 @@
 
 #include "acl/acl_base_rt.h"
 
-namespace npurt::ops {
+namespace npurt {
 
-// Size in bytes of one element (0 for types the operator layer cannot store).
+// Size in bytes of one element of the types npurt computes on: the floating types (fp16, bf16, fp32, double),
+// 8- to 64-bit integers and bool; 0 for every other value (a type npurt cannot load or store).
 size_t DTypeSize(int32_t dtype);
+// CANN's answer for aclDataTypeSize, for any int: also the packed and narrow types that npurt only stores
+// (int4 and uint1 count a byte, the fp8 family 1, complex32 4, complex128 16); 0 for ACL_DT_UNDEFINED and
+// ACL_STRING; 8 for int64, uint64, double, complex64 and every other value, as CANN's default branch.
+size_t AclDataTypeSize(int32_t dtype);
 const char* DTypeName(int32_t dtype);
 const char* FormatName(int32_t format);
 bool IsFloating(int32_t dtype);  // fp32/fp16/bf16/double
@@ -74,4 +81,4 @@ inline uint16_t FloatToBf16(float f) {
 double LoadAsDouble(const void* base, int32_t dtype, size_t i);
 void StoreFromDouble(void* base, int32_t dtype, size_t i, double v);
 
-}  // namespace npurt::ops
+}  // namespace npurt
