@@ -6,7 +6,8 @@
 #include <cstdint>
 
 #include "dfx/profiler.h"
-#include "hal/hal.h"
+#include "hal/observer.h"
+#include "hal/task.h"
 
 namespace npurt::core {
 

@@ -9,6 +9,7 @@
 #include "core/dump_config.h"
 #include "core/hooks.h"
 #include "dfx/log.h"
+#include "hal/driver_registry.h"
 
 namespace npurt::core {
 
@@ -62,6 +63,7 @@ Status Runtime::EnsureDriverLocked() {
     config_ = env.value();
     config_loaded_ = true;
   }
+  hal::RegisterBuiltinDrivers();
   auto drv = hal::CreateDriver(config_.driver, config_.driver_options);
   if (!drv.ok()) return drv.status();
   driver_ = std::move(drv.value());

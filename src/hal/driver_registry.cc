@@ -1,22 +1,59 @@
-// The list of drivers built into the runtime. Drivers are mechanism only and never include core;
-// each exposes one factory function, declared here rather than through a driver header so that hal
-// does not depend on any driver's internals.
-#include "acl/error_codes/rt_error_codes.h"
-#include "hal/hal.h"
+#include "hal/driver_registry.h"
 
-namespace npurt::drivers {
-StatusOr<std::unique_ptr<hal::Driver>> CreateSimDriver(const hal::DriverOptions& options);
-StatusOr<std::unique_ptr<hal::Driver>> CreateNullDriver(const hal::DriverOptions& options);
-}  // namespace npurt::drivers
+#include <mutex>
+#include <utility>
+
+#include "acl/error_codes/rt_error_codes.h"
 
 namespace npurt::hal {
+namespace {
 
-StatusOr<std::unique_ptr<Driver>> CreateDriver(const std::string& name, const DriverOptions& options) {
-  if (name == "sim") return drivers::CreateSimDriver(options);
-  if (name == "null") return drivers::CreateNullDriver(options);
-  return Err(ACL_ERROR_RT_NO_DEVICE, "unknown driver '{}' (known: sim, null)", name);
+struct Registry {
+  std::mutex mu;
+  std::vector<std::pair<std::string, DriverFactoryFn>> drivers;  // few: a linear search
+};
+Registry& TheRegistry() {
+  static Registry* r = new Registry();  // never destroyed: a runtime may open its driver during exit
+  return *r;
 }
 
-std::vector<std::string> DriverNames() { return {"sim", "null"}; }
+}  // namespace
+
+void RegisterDriver(const char* name, DriverFactoryFn create) {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  for (auto& [n, f] : r.drivers) {
+    if (n == name) {
+      f = create;
+      return;
+    }
+  }
+  r.drivers.emplace_back(name, create);
+}
+
+StatusOr<std::unique_ptr<Driver>> CreateDriver(const std::string& name, const DriverOptions& options) {
+  DriverFactoryFn create = nullptr;
+  std::string known;
+  {
+    Registry& r = TheRegistry();
+    std::lock_guard<std::mutex> lock(r.mu);
+    for (const auto& [n, f] : r.drivers) {
+      if (n == name) create = f;
+      known += (known.empty() ? "" : ", ") + n;
+    }
+  }
+  if (create == nullptr) {
+    return Err(ACL_ERROR_RT_NO_DEVICE, "unknown driver '{}' (known: {})", name, known.empty() ? "none" : known);
+  }
+  return create(options);
+}
+
+std::vector<std::string> DriverNames() {
+  Registry& r = TheRegistry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  std::vector<std::string> names;
+  for (const auto& d : r.drivers) names.push_back(d.first);
+  return names;
+}
 
 }  // namespace npurt::hal

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "hal/driver_registry.h"
 #include "hal/hal.h"
 
 namespace npurt::hal {
@@ -22,6 +23,7 @@ class SimBatchTest : public ::testing::TestWithParam<bool> {
     o.memory_bytes = 64ull << 20;
     o.aicore_count = 2;
     o.synchronous = GetParam();
+    RegisterBuiltinDrivers();
     auto d = CreateDriver("sim", o);
     ASSERT_TRUE(d.ok()) << d.status().message();
     driver_ = std::move(d.value());

@@ -2,6 +2,7 @@
 // runtime behaves as on a machine without accelerators: device calls fail with ACL_ERROR_RT_NO_DEVICE
 // or ACL_ERROR_RT_INVALID_DEVICEID and the conformance suite skips device tests.
 #include "acl/error_codes/rt_error_codes.h"
+#include "hal/driver_registry.h"
 #include "hal/hal.h"
 
 namespace npurt::drivers {
@@ -16,10 +17,14 @@ class NullDriver final : public hal::Driver {
   }
 };
 
-}  // namespace
-
 StatusOr<std::unique_ptr<hal::Driver>> CreateNullDriver(const hal::DriverOptions& /*options*/) {
   return std::unique_ptr<hal::Driver>(new NullDriver());
 }
+
+}  // namespace
+
+namespace null {
+void Register() { hal::RegisterDriver("null", &CreateNullDriver); }
+}  // namespace null
 
 }  // namespace npurt::drivers

@@ -3,6 +3,7 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "drivers/sim/sim_device.h"
+#include "hal/driver_registry.h"
 
 namespace npurt::drivers {
 namespace {
@@ -36,10 +37,14 @@ class SimDriver final : public hal::Driver {
   hal::DriverOptions options_;
 };
 
-}  // namespace
-
 StatusOr<std::unique_ptr<hal::Driver>> CreateSimDriver(const hal::DriverOptions& options) {
   return std::unique_ptr<hal::Driver>(new SimDriver(options));
 }
+
+}  // namespace
+
+namespace sim {
+void Register() { hal::RegisterDriver("sim", &CreateSimDriver); }
+}  // namespace sim
 
 }  // namespace npurt::drivers

@@ -1,0 +1,169 @@
+// Tasks: what a queue executes. Fixed-size descriptors that core fills and a driver reads; prepared lists
+// (TaskList) that a kBatch task runs in place; kernel launches. Part of the driver interface (hal/hal.h).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "npurt/kernel_abi.h"
+
+namespace npurt::hal {
+
+class Queue;
+class Flag;
+
+enum class TaskKind : uint8_t {
+  kNop = 0,
+  kCopy,        // memmove-safe copy of `size` bytes
+  kCopy2d,      // `height` rows of `width` bytes with pitches
+  kFill8,       // memset
+  kFill32,      // 32-bit pattern fill of `count` words
+  kHostFunc,    // runs fn(arg, queue) on the host-function engine; completes on CompleteHostTask
+  kFlagSignal,  // sets a Flag to `value` and records the time
+  kFlagWait,    // parks until a Flag reaches `value`
+  kValueWrite,  // *(uint64_t*)addr = value
+  kValueWait,   // parks until the 64-bit word at addr satisfies the comparison
+  kFail,        // fails with `code` (used to inject errors and for conformance tests)
+  kCompute,     // runs compute_fn(host_arg) on the executing engine; its return value (0 = success) is the
+                // task's code. Operators use it: the work runs inline, in stream order, no hand-off.
+  kKernel,      // runs `kernel`'s blocks on the device's AI cores; completes when the last block finished
+  kBatch,       // runs a TaskList in place, as one task of this queue (graph replay): see TaskList
+  kValueUpdate, // *(uint64_t*)dst = op(*dst, value), op = ValueUpdate(aux) (counting notifies)
+  kLabelSet,    // a jump target: `value` is the label's id (a pending switch to it ends here)
+  kLabelSwitch, // reads the uint32 index at `src`; if < `size`, skips the queue's later tasks until the
+                // kLabelSet of ((const uint64_t*)host_arg)[index]; an index >= size fails the task
+};
+
+// Task::aux bits of kFlagSignal / kFlagWait. Graph replay needs values that differ per replay while the
+// prepared tasks stay untouched; these let the driver compute them when the task executes.
+inline constexpr uint32_t kFlagRelative = 1;   // value += the base of the enclosing kBatch (its Task::value)
+inline constexpr uint32_t kFlagIncrement = 2;  // kFlagSignal: raise the flag by one (value is ignored)
+// kFlagWait with `src` set: the target is value + the 64-bit word at src, read when the wait starts (a
+// reset mark that core moves; e.g. "the next record after the last reset").
+
+// A prepared list of tasks that a kBatch task runs in place, in order, one at a time, on the executing
+// queue. The driver reads each task when it reaches it, through the sequence lock `version` (odd while
+// core rewrites a task), so an update made before a replay reaches a task is seen whole, never half
+// written. Tasks of a list never run their `cleanup` (the list's owner does that once) and report no
+// individual completion: the kBatch task completes when its last task did, or fails with the first
+// failure (the rest of the list is skipped). A kBatch inside a list nests (at most kMaxBatchDepth).
+struct Task;
+struct TaskList {
+  const Task* tasks = nullptr;
+  uint32_t count = 0;
+  const std::atomic<uint32_t>* version = nullptr;  // null: the list never changes
+};
+inline constexpr int kMaxBatchDepth = 8;
+// Conditional batches: when a kBatch has `select`, the driver runs select(host_arg, round) for round 0,
+// 1, ... and each list it returns, until it returns null (if / while / switch of a graph). It runs on the
+// executing thread, in stream order, and must not block.
+using SelectFn = const TaskList* (*)(void* arg, uint32_t round);
+
+// Comparison used by kValueWait (numbering of aclrtValueWait's flags, then the counting-notify ones).
+enum class ValueCompare : uint32_t {
+  kGreaterEqual = 0,
+  kEqual = 1,
+  kAnd = 2,
+  kNor = 3,
+  kLess = 4,
+  kGreater = 5,
+  kAllBits = 6,  // (word & operand) == operand
+};
+// Read-modify-write of kValueUpdate.
+enum class ValueUpdate : uint32_t { kSet = 0, kAdd = 1, kOr = 2, kAnd = 3 };
+
+using HostFn = void (*)(void* arg, Queue* queue);
+using CleanupFn = void (*)(void* arg);
+using ComputeFn = int32_t (*)(void* arg);
+
+// A kernel launch (kKernel): entry(args, block) runs once per block, blocks spread over the AI cores. Owned by
+// core (`owner` is its launch record) and alive until the task's cleanup; the driver fills `failure` (a
+// human-readable reason) before it completes a failed launch.
+// Device-memory checking (NPURT_SIM_MEMCHECK=1): "" if [addr, addr + size) lies in one live allocation, else
+// why not, naming the allocation it missed; size 0 describes a faulting address.
+using MemoryCheckFn = std::string (*)(const void* addr, uint64_t size);
+
+// Field order: what every launch reads comes first and `failure` (touched only by failed launches) last,
+// so that the fields fit two cache lines; the driver fetches both at once when it reaches the task.
+struct KernelLaunch {
+  npurt_kernel_entry entry = nullptr;  // include/npurt/kernel_abi.h
+  const void* args = nullptr;
+  size_t args_size = 0;
+  uint32_t num_blocks = 0;
+  uint32_t block_offset = 0;           // added to every block index
+  uint32_t max_cores = 0;              // aclrt*ResLimit: only cores 0 .. max_cores-1 run it (0 = every core)
+  uint16_t overflowed = 0;  // set (atomically) by blocks that reported a float overflow; core reads it after
+  // The kernel runs on vector cores (AIV): its faults are reported with ACL's VECTOR_CORE codes (507034..)
+  // instead of the AI core ones (507014..), as on SoCs with separate cube and vector cores. (Two 16-bit
+  // fields in one word keep the launch within the two cache lines the driver fetches.)
+  uint16_t on_vector_cores = 0;
+  uint64_t timeout_ns = 0;             // 0 = no limit
+  const char* name = "";               // the kernel's name, for messages
+  void* owner = nullptr;
+  MemoryCheckFn check_memory = nullptr;  // set when memory checking is on
+  std::string failure;
+};
+
+// `kernel` comes right after the kind: a driver that sees a task published (its first line) can fetch
+// the launch at once, while the task's other lines are still on their way. The cleanup's argument (a
+// kernel's launch record, which changes from launch to launch) shares that first line, which every task
+// rewrites anyway (its id): the other lines of a queue slot reused for the same kind of task then stay
+// unchanged, and shared by the threads on both sides of the queue.
+struct Task {
+  TaskKind kind = TaskKind::kNop;
+  uint32_t id = 0;       // runtime-wide task id (exception info, profiling)
+  uint32_t aux = 0;      // kValueWait: ValueCompare; kFail: error code
+  KernelLaunch* kernel = nullptr;  // kKernel
+  CleanupFn cleanup = nullptr;
+  void* cleanup_arg = nullptr;
+  void* dst = nullptr;   // copy/fill destination; value address
+  const void* src = nullptr;
+  size_t size = 0;       // copy bytes; fill8 bytes; fill32 words
+  size_t dpitch = 0;
+  size_t spitch = 0;
+  size_t height = 0;     // copy2d rows (width = size)
+  uint64_t value = 0;    // fill pattern, flag value, value-wait/write operand
+  uint64_t timeout_ns = 0;  // waits: 0 = forever
+  Flag* flag = nullptr;
+  HostFn host_fn = nullptr;
+  ComputeFn compute_fn = nullptr;  // kCompute
+  void* host_arg = nullptr;
+  const TaskList* batch = nullptr;  // kBatch: the list to run (unless `select` is set)
+  SelectFn select = nullptr;        // kBatch: conditional list selection
+};
+
+// Reads task `i` of `list` consistently (retries while a writer holds the sequence lock). The words are
+// read with atomic loads (plain loads on x86) so that a read racing a write is not a data race.
+inline Task ReadTask(const TaskList& list, uint32_t i) {
+  if (list.version == nullptr) return list.tasks[i];
+  static_assert(sizeof(Task) % sizeof(uint64_t) == 0 && alignof(Task) >= alignof(uint64_t));
+  const auto* src = reinterpret_cast<const uint64_t*>(&list.tasks[i]);
+  uint64_t words[sizeof(Task) / sizeof(uint64_t)];
+  for (;;) {
+    const uint32_t before = list.version->load(std::memory_order_acquire);
+    if ((before & 1u) == 0) {
+      // Acquire loads (plain loads on x86): the version re-check below cannot move before them.
+      for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) words[w] = __atomic_load_n(&src[w], __ATOMIC_ACQUIRE);
+      if (list.version->load(std::memory_order_relaxed) == before) break;
+    }
+  }
+  Task t;
+  std::memcpy(static_cast<void*>(&t), words, sizeof(Task));
+  return t;
+}
+
+// The writer's side: core rewrites task `i` (`version` odd meanwhile; one writer at a time).
+inline void WriteTask(Task* tasks, std::atomic<uint32_t>* version, uint32_t i, const Task& task) {
+  version->fetch_add(1, std::memory_order_acq_rel);
+  uint64_t words[sizeof(Task) / sizeof(uint64_t)];
+  std::memcpy(words, static_cast<const void*>(&task), sizeof(Task));
+  auto* dst = reinterpret_cast<uint64_t*>(&tasks[i]);
+  // Release stores (plain stores on x86): none can move before the odd version above.
+  for (size_t w = 0; w < sizeof(words) / sizeof(words[0]); ++w) __atomic_store_n(&dst[w], words[w], __ATOMIC_RELEASE);
+  version->fetch_add(1, std::memory_order_release);
+}
+
+}  // namespace npurt::hal
