@@ -3,7 +3,8 @@
 # A file under src/<layer>/ may include the folders its row lists, and nothing else of src/. The include roots
 # of src/CMakeLists.txt already make most wrong-way includes fail to compile; this table also catches what an
 # include root must let through: core's headers include hal, so ops and api can reach hal's headers, but they
-# may neither include them nor name the driver interface (hal::). A driver includes only its own folder.
+# may neither include them nor name the driver interface (hal::). A driver includes only its own folder. Only
+# base/env.cc reads the environment (getenv): every variable is in its table.
 cmake_minimum_required(VERSION 3.22)
 
 set(allowed_base    base)
@@ -45,6 +46,17 @@ foreach(layer IN LISTS layers)
         endif()
       endif()
     endforeach()
+    # The environment is read through base/env.h only (its table is the one list of variables).
+    if(NOT file STREQUAL "base/env.cc")
+      file(STRINGS ${SRC}/${file} reads REGEX "getenv[ \t]*\\(")
+      foreach(line IN LISTS reads)
+        string(REGEX REPLACE "//.*" "" code "${line}")
+        if(code MATCHES "getenv[ \t]*\\(")
+          string(STRIP "${line}" line)
+          string(APPEND violations "  ${file}: reads the environment outside base/env.cc: ${line}\n")
+        endif()
+      endforeach()
+    endif()
     if(layer IN_LIST no_hal_names)
       file(STRINGS ${SRC}/${file} names REGEX "(^|[^a-zA-Z0-9_])hal::")
       foreach(line IN LISTS names)

@@ -26,6 +26,7 @@
 #include "acl/acl.h"
 #include "acl/acl_dump.h"
 #include "api/api_common.h"
+#include "base/env.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/exception.h"
@@ -46,8 +47,8 @@ using npurt::core::dump::Emit;
 using npurt::core::dump::TimeStamp;
 
 std::string DumpRoot() {
-  if (const char* p = std::getenv("NPU_COLLECT_PATH"); p != nullptr && *p != '\0') return p;
-  if (const char* p = std::getenv("ASCEND_WORK_PATH"); p != nullptr && *p != '\0') return p;
+  if (const char* p = npurt::env::Raw(npurt::env::Var::kCollectPath); p != nullptr && *p != '\0') return p;
+  if (const char* p = npurt::env::Raw(npurt::env::Var::kWorkPath); p != nullptr && *p != '\0') return p;
   std::string json = npurt::core::dump::ExceptionDumpPath();
   if (!json.empty()) return json;
   char cwd[4096];
@@ -67,7 +68,7 @@ std::string ExceptionDir(int32_t device) {
 }
 
 bool AutoExceptionDump() {
-  if (const char* p = std::getenv("NPU_COLLECT_PATH"); p != nullptr && *p != '\0') return true;
+  if (const char* p = npurt::env::Raw(npurt::env::Var::kCollectPath); p != nullptr && *p != '\0') return true;
   return npurt::core::dump::ExceptionScene();
 }
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "acl/acl_prof.h"
+#include "base/env.h"
 #include "core/hooks.h"
 #include "dfx/log.h"
 #include "dfx/profiler.h"
@@ -99,10 +100,10 @@ struct CommandModeStarter {
   CommandModeStarter() {
     (void)npurt::core::AddInitHook(kProfilerHookType, &OnAclInit, nullptr);
     (void)npurt::core::AddFinalizeHook(kProfilerHookType, &OnAclFinalize, nullptr);
-    const char* dir = std::getenv("NPURT_PROF_RAW_DIR");
+    const char* dir = npurt::env::Raw(npurt::env::Var::kProfRawDir);
     if (dir == nullptr || *dir == '\0') return;
     uint64_t mask = kDefaultMask;
-    if (const char* m = std::getenv("NPURT_PROF_MASK")) {
+    if (const char* m = npurt::env::Raw(npurt::env::Var::kProfMask)) {
       char* end = nullptr;
       const unsigned long long v = std::strtoull(m, &end, 0);
       if (end != m && *end == '\0') mask = v;

@@ -16,6 +16,7 @@
 
 #include "acl/acl.h"
 #include "api/prof_status.h"
+#include "base/env.h"
 #include "core/device.h"
 #include "core/device_allocator.h"
 #include "core/exception.h"
@@ -89,7 +90,7 @@ void PublisherLoop() {
 
 void OnDeviceState(int32_t /*device_id*/, int32_t state, void* /*args*/) {
   if (state != ACL_RT_DEVICE_STATE_SET_POST) return;
-  if (std::getenv("NPURT_STATUS_DISABLE") != nullptr) return;
+  if (npurt::env::Raw(npurt::env::Var::kStatusDisable) != nullptr) return;
   Sampler& s = TheSampler();
   if (s.started.exchange(true)) {
     Publish();  // a newly set device shows up at once

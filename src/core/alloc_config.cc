@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "acl/acl_base_rt.h"
+#include "base/env.h"
 #include "dfx/log.h"
 
 namespace npurt::core {
@@ -104,7 +105,7 @@ StatusOr<AllocatorConfig> ParseAllocatorConfig(std::string_view text) {
 
 const AllocatorConfig& AllocatorConfigFromEnvironment() {
   static const AllocatorConfig config = [] {
-    const char* text = std::getenv("NPURT_ALLOC_CONF");
+    const char* text = npurt::env::Raw(npurt::env::Var::kAllocConf);
     if (text == nullptr) return AllocatorConfig();
     auto parsed = ParseAllocatorConfig(text);
     if (!parsed.ok()) {

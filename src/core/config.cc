@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "acl/acl_base_rt.h"
+#include "base/env.h"
 
 namespace npurt::core {
 namespace {
@@ -22,8 +23,9 @@ bool ParseUint(const char* text, uint64_t* out) {
   return true;
 }
 
-Status EnvUint(const char* name, uint64_t min, uint64_t max, uint64_t* out) {
-  const char* text = std::getenv(name);
+Status EnvUint(env::Var var, uint64_t min, uint64_t max, uint64_t* out) {
+  const char* name = env::Info(var).name;
+  const char* text = env::Raw(var);
   if (text == nullptr) return Status::Ok();
   uint64_t v = 0;
   if (!ParseUint(text, &v) || v < min || v > max) {
@@ -72,22 +74,22 @@ StatusOr<T> JsonInt(const nlohmann::json& v, const char* key, int64_t min, int64
 
 StatusOr<RuntimeConfig> ConfigFromEnvironment() {
   RuntimeConfig config;
-  if (const char* d = std::getenv("NPURT_DRIVER")) config.driver = d;
+  if (const char* d = npurt::env::Raw(npurt::env::Var::kDriver)) config.driver = d;
   uint64_t v = config.driver_options.device_count;
-  NPURT_RETURN_IF_ERROR(EnvUint("NPURT_SIM_DEVICE_COUNT", 0, 64, &v));
+  NPURT_RETURN_IF_ERROR(EnvUint(npurt::env::Var::kSimDeviceCount, 0, 64, &v));
   config.driver_options.device_count = static_cast<uint32_t>(v);
   v = config.driver_options.memory_bytes >> 20;
-  NPURT_RETURN_IF_ERROR(EnvUint("NPURT_SIM_MEMORY_MB", 16, 1ull << 24, &v));
+  NPURT_RETURN_IF_ERROR(EnvUint(npurt::env::Var::kSimMemoryMb, 16, 1ull << 24, &v));
   config.driver_options.memory_bytes = v << 20;
   v = config.driver_options.aicore_count;
-  NPURT_RETURN_IF_ERROR(EnvUint("NPURT_SIM_AICORE_COUNT", 0, 1024, &v));
+  NPURT_RETURN_IF_ERROR(EnvUint(npurt::env::Var::kSimAicoreCount, 0, 1024, &v));
   config.driver_options.aicore_count = static_cast<uint32_t>(v);
-  if (const char* soc = std::getenv("NPURT_SIM_SOC")) config.driver_options.soc_name = soc;
-  if (const char* mode = std::getenv("NPURT_SIM_MODE")) NPURT_RETURN_IF_ERROR(ApplyMode(mode, &config));
+  if (const char* soc = npurt::env::Raw(npurt::env::Var::kSimSoc)) config.driver_options.soc_name = soc;
+  if (const char* mode = npurt::env::Raw(npurt::env::Var::kSimMode)) NPURT_RETURN_IF_ERROR(ApplyMode(mode, &config));
   v = config.stream_limit;
-  NPURT_RETURN_IF_ERROR(EnvUint("NPURT_STREAM_LIMIT", 2, 65536, &v));
+  NPURT_RETURN_IF_ERROR(EnvUint(npurt::env::Var::kStreamLimit, 2, 65536, &v));
   config.stream_limit = static_cast<uint32_t>(v);
-  if (const char* vis = std::getenv("ASCEND_RT_VISIBLE_DEVICES")) {
+  if (const char* vis = npurt::env::Raw(npurt::env::Var::kVisibleDevices)) {
     config.visible_devices = vis;
     config.visible_devices_set = true;
   }

@@ -6,6 +6,7 @@
 
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "base/env.h"
 #include "core/alloc_sites.h"
 #include "core/device.h"
 #include "core/racecheck.h"
@@ -29,7 +30,7 @@ CachingAllocator::Options DefaultOptions(const AllocatorConfig& config) {
 
 // NPURT_ALLOC_SNAPSHOT=<path>: a snapshot is written there when an allocation fails and at exit.
 const char* SnapshotPath() {
-  static const char* path = std::getenv("NPURT_ALLOC_SNAPSHOT");
+  static const char* path = npurt::env::Raw(npurt::env::Var::kAllocSnapshot);
   return path != nullptr && path[0] != '\0' ? path : nullptr;
 }
 

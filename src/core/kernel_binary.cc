@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "base/env.h"
 #include "core/kernel_table_check.h"
 #include "core/runtime.h"
 #include "dfx/log.h"
@@ -301,7 +302,7 @@ StatusOr<KernelBinary*> KernelBinary::LoadData(const void* data, size_t size, co
 
 StatusOr<KernelBinary*> KernelBinary::OpenFromTempFile(int image_fd, const std::string& origin) {
   static std::atomic<uint64_t> sequence{0};
-  const char* dir = std::getenv("TMPDIR");
+  const char* dir = npurt::env::Raw(npurt::env::Var::kTmpDir);
   const std::string path = fmt::format("{}/npurt-kernel-{}-{}.so", dir != nullptr && dir[0] != '\0' ? dir : "/tmp",
                                        getpid(), sequence.fetch_add(1));
   const int out = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "base/env.h"
 #include "core/device.h"
 #include "core/runtime.h"
 
@@ -47,7 +48,7 @@ std::string Nearest(Device* dev, uintptr_t addr) {
 
 bool MemcheckEnabled() {
   static const bool enabled = [] {
-    const char* v = std::getenv("NPURT_SIM_MEMCHECK");
+    const char* v = npurt::env::Raw(npurt::env::Var::kSimMemcheck);
     return v != nullptr && std::strcmp(v, "1") == 0;
   }();
   return enabled;

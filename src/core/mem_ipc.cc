@@ -14,6 +14,7 @@
 
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "base/env.h"
 #include "core/device.h"
 #include "core/mem_vmm.h"
 #include "dfx/log.h"
@@ -53,7 +54,7 @@ struct Record {
 };
 
 std::string Dir() {
-  if (const char* d = std::getenv("NPURT_IPC_DIR"); d != nullptr && d[0] != '\0') return d;
+  if (const char* d = npurt::env::Raw(npurt::env::Var::kIpcDir); d != nullptr && d[0] != '\0') return d;
   struct stat st {};
   return stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode) ? "/dev/shm" : "/tmp";
 }

@@ -23,6 +23,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "base/env.h"
 #include "core/device.h"
 #include "core/device_allocator.h"
 #include "core/host_memory.h"
@@ -408,7 +409,7 @@ void PrintSummary() {
 
 // NPURT_RACECHECK=1 turns the detector on as the library loads, and prints a summary at exit.
 const bool g_from_environment = [] {
-  const char* v = std::getenv("NPURT_RACECHECK");
+  const char* v = npurt::env::Raw(npurt::env::Var::kRacecheck);
   if (v == nullptr || std::strcmp(v, "1") != 0) return false;
   g_enabled.store(true, std::memory_order_relaxed);
   std::atexit(&PrintSummary);

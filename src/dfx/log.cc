@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "base/env.h"
 #include "dfx/log_writer.h"
 
 namespace npurt::dfx {
@@ -59,13 +60,10 @@ bool ParseLevel(const char* text, int32_t* level) {
   return true;
 }
 
-bool EnvFlag(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr && std::strcmp(v, "1") == 0;
-}
+bool EnvFlag(env::Var var) { return env::IsOne(var); }
 
-uint64_t EnvUint(const char* name, uint64_t lo, uint64_t hi, uint64_t fallback) {
-  const char* v = std::getenv(name);
+uint64_t EnvUint(env::Var var, uint64_t lo, uint64_t hi, uint64_t fallback) {
+  const char* v = env::Raw(var);
   if (v == nullptr || *v == '\0') return fallback;
   char* end = nullptr;
   unsigned long long x = std::strtoull(v, &end, 10);
@@ -74,11 +72,11 @@ uint64_t EnvUint(const char* name, uint64_t lo, uint64_t hi, uint64_t fallback) 
 }
 
 std::string LogRoot() {
-  const char* p = std::getenv("ASCEND_PROCESS_LOG_PATH");
+  const char* p = npurt::env::Raw(npurt::env::Var::kProcessLogPath);
   if (p != nullptr && *p != '\0') return p;
-  const char* w = std::getenv("ASCEND_WORK_PATH");
+  const char* w = npurt::env::Raw(npurt::env::Var::kWorkPath);
   if (w != nullptr && *w != '\0') return std::string(w) + "/log";
-  const char* home = std::getenv("HOME");
+  const char* home = npurt::env::Raw(npurt::env::Var::kHome);
   return std::string(home != nullptr && *home != '\0' ? home : "/tmp") + "/ascend/log";
 }
 
@@ -113,12 +111,12 @@ void FormatAndAppend(LogLevel level, const char* module, const char* file, int l
 void InitLogFromEnvironment() {
   int32_t global = static_cast<int32_t>(LogLevel::kError);
   int32_t parsed = 0;
-  if (ParseLevel(std::getenv("ASCEND_GLOBAL_LOG_LEVEL"), &parsed)) global = parsed;
+  if (ParseLevel(npurt::env::Raw(npurt::env::Var::kGlobalLogLevel), &parsed)) global = parsed;
   g_global_level.store(global, std::memory_order_relaxed);
   int32_t most_verbose = global;
   int count = 0;
   // "RUNTIME=0:ASCENDCL=1": unknown or malformed entries are skipped (as CANN's slog does).
-  if (const char* spec = std::getenv("ASCEND_MODULE_LOG_LEVEL")) {
+  if (const char* spec = npurt::env::Raw(npurt::env::Var::kModuleLogLevel)) {
     std::string s(spec);
     size_t pos = 0;
     while (pos <= s.size() && count < kMaxModules) {
@@ -140,19 +138,19 @@ void InitLogFromEnvironment() {
   }
   g_module_count.store(count, std::memory_order_release);
   g_log_level.store(most_verbose, std::memory_order_relaxed);
-  if (const char* ev = std::getenv("ASCEND_GLOBAL_EVENT_ENABLE")) {
+  if (const char* ev = npurt::env::Raw(npurt::env::Var::kGlobalEventEnable)) {
     g_log_event_enabled.store(std::strcmp(ev, "0") != 0, std::memory_order_relaxed);
   }
 
   LogSinkOptions sink;
-  const bool deprecated_stdout = EnvFlag("ASCEND_SLOG_PRINT_TO_STDOUT");
-  sink.to_stdout = EnvFlag("ASCEND_LOG_PRINT_TO_STDOUT") || deprecated_stdout;
-  sink.synchronous = EnvFlag("ASCEND_LOG_SYNC_SAVE");
+  const bool deprecated_stdout = EnvFlag(npurt::env::Var::kSlogPrintToStdout);
+  sink.to_stdout = EnvFlag(npurt::env::Var::kLogPrintToStdout) || deprecated_stdout;
+  sink.synchronous = EnvFlag(npurt::env::Var::kLogSyncSave);
   sink.plog.dir = LogRoot() + "/debug/plog";
-  sink.plog.max_files = static_cast<uint32_t>(EnvUint("ASCEND_HOST_LOG_FILE_NUM", 1, 1000, 10));
-  sink.plog.max_bytes = EnvUint("NPURT_LOG_FILE_SIZE", 1024, 1ull << 40, 20ull << 20);
+  sink.plog.max_files = static_cast<uint32_t>(EnvUint(npurt::env::Var::kHostLogFileNum, 1, 1000, 10));
+  sink.plog.max_bytes = EnvUint(npurt::env::Var::kLogFileSize, 1024, 1ull << 40, 20ull << 20);
   Writer().Configure(sink);
-  if (deprecated_stdout && std::getenv("ASCEND_LOG_PRINT_TO_STDOUT") == nullptr) {
+  if (deprecated_stdout && npurt::env::Raw(npurt::env::Var::kLogPrintToStdout) == nullptr) {
     // Shown whatever the level: the user asked for output and should learn the current spelling.
     FormatAndAppend(LogLevel::kWarning, "LOG", __FILE__, __LINE__,
                     "ASCEND_SLOG_PRINT_TO_STDOUT is deprecated; use ASCEND_LOG_PRINT_TO_STDOUT");

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "base/env.h"
 #include "dfx/plog_file.h"
 
 namespace npurt::dfx {
@@ -39,9 +40,9 @@ std::string Escape(const std::string& s) {
 }
 
 std::string LogRoot() {
-  if (const char* p = std::getenv("ASCEND_PROCESS_LOG_PATH"); p != nullptr && *p != '\0') return p;
-  if (const char* w = std::getenv("ASCEND_WORK_PATH"); w != nullptr && *w != '\0') return std::string(w) + "/log";
-  const char* home = std::getenv("HOME");
+  if (const char* p = npurt::env::Raw(npurt::env::Var::kProcessLogPath); p != nullptr && *p != '\0') return p;
+  if (const char* w = npurt::env::Raw(npurt::env::Var::kWorkPath); w != nullptr && *w != '\0') return std::string(w) + "/log";
+  const char* home = npurt::env::Raw(npurt::env::Var::kHome);
   return std::string(home != nullptr && *home != '\0' ? home : "/tmp") + "/ascend/log";
 }
 
@@ -57,7 +58,7 @@ std::string ProcessName() {
 }  // namespace
 
 std::string StatusDirectory() {
-  if (const char* d = std::getenv("NPURT_STATUS_DIR"); d != nullptr && *d != '\0') return d;
+  if (const char* d = npurt::env::Raw(npurt::env::Var::kStatusDir); d != nullptr && *d != '\0') return d;
   return "/dev/shm/npurt";
 }
 

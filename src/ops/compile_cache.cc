@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "base/env.h"
 #include "dfx/log.h"
 
 namespace npurt::ops {
@@ -27,11 +28,11 @@ CompileCache& CompileCache::Get() {
 }
 
 CompileCache::CompileCache() : capacity_(1024) {
-  if (const char* v = std::getenv("NPURT_OP_CACHE_CAPACITY")) {
+  if (const char* v = npurt::env::Raw(npurt::env::Var::kOpCacheCapacity)) {
     const long n = std::strtol(v, nullptr, 10);
     if (n > 0) capacity_ = static_cast<size_t>(n);
   }
-  if (const char* v = std::getenv("NPURT_OP_CACHE_STATS")) log_each_ = v[0] == '1';
+  if (const char* v = npurt::env::Raw(npurt::env::Var::kOpCacheStats)) log_each_ = v[0] == '1';
 }
 
 std::string CompileCache::Key(const OpCall& call) {

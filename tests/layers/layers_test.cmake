@@ -41,7 +41,8 @@ set(cases
     "api/event.cc|using WrongWay = npurt::hal::Task|api naming hal::"
     "ops/op_launch.cc|#include \"drivers/sim/sim_queue.h\"|ops including a driver"
     "drivers/sim/sim_queue.cc|#include \"drivers/null/other.h\"|a driver including another driver"
-    "drivers/null/null_driver.cc|#include \"core/runtime.h\"|a driver including core")
+    "drivers/null/null_driver.cc|#include \"core/runtime.h\"|a driver including core"
+    "core/stream.cc|static const char* g_wrong = std::getenv(\"NPURT_NEW_KNOB\")|a getenv outside base/env.cc")
 foreach(case IN LISTS cases)
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 file)

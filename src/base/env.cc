@@ -1,0 +1,70 @@
+#include "base/env.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace npurt::env {
+namespace {
+
+constexpr VarInfo kTable[] = {
+    {Var::kDriver, "NPURT_DRIVER", "the driver to open: sim (default) or null (no devices)"},
+    {Var::kSimDeviceCount, "NPURT_SIM_DEVICE_COUNT", "sim: number of devices, 0..64 (2)"},
+    {Var::kSimMemoryMb, "NPURT_SIM_MEMORY_MB", "sim: device memory in MiB per device, 16..2^24 (16384)"},
+    {Var::kSimAicoreCount, "NPURT_SIM_AICORE_COUNT", "sim: AI cores per device, 0 = the host's hardware threads (0)"},
+    {Var::kSimSoc, "NPURT_SIM_SOC", "sim: the SoC name devices report (Ascend910B1)"},
+    {Var::kSimMode, "NPURT_SIM_MODE", "sim: async (executor threads, default) or sync (every task inline)"},
+    {Var::kStreamLimit, "NPURT_STREAM_LIMIT", "streams per device, 2..65536 (1984)"},
+    {Var::kVisibleDevices, "ASCEND_RT_VISIBLE_DEVICES", "which physical devices the process sees, and in which order"},
+    {Var::kAllocConf, "NPURT_ALLOC_CONF", "the caching allocator's settings (docs/memory.md), e.g. expandable_segments:False"},
+    {Var::kAllocSnapshot, "NPURT_ALLOC_SNAPSHOT", "path: an allocator snapshot (JSON) on every failed allocation and at exit"},
+    {Var::kIpcDir, "NPURT_IPC_DIR", "directory of IPC memory export records (/dev/shm)"},
+    {Var::kSimMemcheck, "NPURT_SIM_MEMCHECK", "1: check every global-memory access of sim kernels (docs/kernels.md)"},
+    {Var::kRacecheck, "NPURT_RACECHECK", "1: the device-memory race detector (docs/racecheck.md)"},
+    {Var::kTmpDir, "TMPDIR", "system: where kernel binaries loaded from memory are staged (/tmp)"},
+    {Var::kOpCacheCapacity, "NPURT_OP_CACHE_CAPACITY", "compiled operators kept in the compile cache (1024)"},
+    {Var::kOpCacheStats, "NPURT_OP_CACHE_STATS", "1: log every compile-cache hit and miss"},
+    {Var::kProcessLogPath, "ASCEND_PROCESS_LOG_PATH", "directory of the plog files (docs/logging.md)"},
+    {Var::kWorkPath, "ASCEND_WORK_PATH", "root of logs (<path>/log) and dumps when their own paths are unset"},
+    {Var::kHome, "HOME", "system: logs go to $HOME/ascend/log when no path above is set"},
+    {Var::kGlobalLogLevel, "ASCEND_GLOBAL_LOG_LEVEL", "0 DEBUG, 1 INFO, 2 WARNING, 3 ERROR (default), 4 NULL"},
+    {Var::kModuleLogLevel, "ASCEND_MODULE_LOG_LEVEL", "per-module levels, e.g. RUNTIME=1:PROFILING=0"},
+    {Var::kGlobalEventEnable, "ASCEND_GLOBAL_EVENT_ENABLE", "0 turns EVENT log lines off (on)"},
+    {Var::kLogPrintToStdout, "ASCEND_LOG_PRINT_TO_STDOUT", "1: log lines go to stdout instead of the plog files"},
+    {Var::kSlogPrintToStdout, "ASCEND_SLOG_PRINT_TO_STDOUT", "deprecated spelling of ASCEND_LOG_PRINT_TO_STDOUT"},
+    {Var::kLogSyncSave, "ASCEND_LOG_SYNC_SAVE", "1: each log line is written before the logging call returns"},
+    {Var::kHostLogFileNum, "ASCEND_HOST_LOG_FILE_NUM", "plog files kept per process, 1..1000 (10)"},
+    {Var::kLogFileSize, "NPURT_LOG_FILE_SIZE", "bytes per plog file before a new one starts (20 MiB)"},
+    {Var::kStatusDir, "NPURT_STATUS_DIR", "directory of the status file npu-smi reads (/dev/shm/npurt)"},
+    {Var::kStatusDisable, "NPURT_STATUS_DISABLE", "set: no status file (npu-smi then sees no process)"},
+    {Var::kProfRawDir, "NPURT_PROF_RAW_DIR", "msprof's handshake: profile the whole process into this directory"},
+    {Var::kProfMask, "NPURT_PROF_MASK", "msprof's handshake: the ACL_PROF_* data types to collect"},
+    {Var::kCollectPath, "NPU_COLLECT_PATH", "root of exception dumps and collected data (docs/dump.md)"},
+};
+static_assert(std::size(kTable) == static_cast<size_t>(Var::kCount), "one row per variable");
+
+constexpr bool InOrder() {
+  for (size_t i = 0; i < std::size(kTable); ++i) {
+    if (static_cast<size_t>(kTable[i].var) != i) return false;
+  }
+  return true;
+}
+static_assert(InOrder(), "rows in Var order");
+
+}  // namespace
+
+std::span<const VarInfo> All() { return kTable; }
+const VarInfo& Info(Var var) { return kTable[static_cast<size_t>(var)]; }
+
+const char* Raw(Var var) { return std::getenv(Info(var).name); }
+
+bool IsSet(Var var) {
+  const char* v = Raw(var);
+  return v != nullptr && v[0] != '\0';
+}
+
+bool IsOne(Var var) {
+  const char* v = Raw(var);
+  return v != nullptr && std::strcmp(v, "1") == 0;
+}
+
+}  // namespace npurt::env
