@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "aclnn/acl_meta.h"
+#include "api/handle_tags.h"
 #include "base/handle.h"
 #include "ops/op_compiler.h"
 #include "ops/op_launch.h"
@@ -16,8 +17,8 @@
 namespace npurt::api::nn {
 
 struct Tensor final : public HandleObject {
-  Tensor() : HandleObject(HandleTag::kNnTensor) {}
-  static Tensor* From(const void* p) { return LookupHandle<Tensor>(p, HandleTag::kNnTensor); }
+  Tensor() : HandleObject(handle_tags::kNnTensor) {}
+  static Tensor* From(const void* p) { return LookupHandle<Tensor>(p, handle_tags::kNnTensor); }
   std::vector<int64_t> view, strides, storage;
   int64_t offset = 0;
   int32_t dtype = ACL_DT_UNDEFINED;
@@ -26,8 +27,8 @@ struct Tensor final : public HandleObject {
 };
 
 struct Scalar final : public HandleObject {
-  Scalar() : HandleObject(HandleTag::kNnScalar) {}
-  static Scalar* From(const void* p) { return LookupHandle<Scalar>(p, HandleTag::kNnScalar); }
+  Scalar() : HandleObject(handle_tags::kNnScalar) {}
+  static Scalar* From(const void* p) { return LookupHandle<Scalar>(p, handle_tags::kNnScalar); }
   int32_t dtype = ACL_DT_UNDEFINED;
   uint8_t value[16] = {};
   double AsDouble() const;
@@ -36,9 +37,9 @@ struct Scalar final : public HandleObject {
 // aclIntArray, aclFloatArray and aclBoolArray share one object kind (values kept as given).
 struct Array final : public HandleObject {
   enum Kind { kInt, kFloat, kBool };
-  explicit Array(Kind k) : HandleObject(HandleTag::kNnArray), kind(k) {}
+  explicit Array(Kind k) : HandleObject(handle_tags::kNnArray), kind(k) {}
   static Array* From(const void* p, Kind k) {
-    Array* a = LookupHandle<Array>(p, HandleTag::kNnArray);
+    Array* a = LookupHandle<Array>(p, handle_tags::kNnArray);
     return a != nullptr && a->kind == k ? a : nullptr;
   }
   Kind kind;
@@ -48,9 +49,9 @@ struct Array final : public HandleObject {
 };
 
 struct List final : public HandleObject {
-  explicit List(bool tensors) : HandleObject(HandleTag::kNnTensorList), of_tensors(tensors) {}
+  explicit List(bool tensors) : HandleObject(handle_tags::kNnTensorList), of_tensors(tensors) {}
   static List* From(const void* p, bool tensors) {
-    List* l = LookupHandle<List>(p, HandleTag::kNnTensorList);
+    List* l = LookupHandle<List>(p, handle_tags::kNnTensorList);
     return l != nullptr && l->of_tensors == tensors ? l : nullptr;
   }
   bool of_tensors;
@@ -58,8 +59,8 @@ struct List final : public HandleObject {
 };
 
 struct Executor final : public HandleObject {
-  Executor() : HandleObject(HandleTag::kNnExecutor) {}
-  static Executor* From(const void* p) { return LookupHandle<Executor>(p, HandleTag::kNnExecutor); }
+  Executor() : HandleObject(handle_tags::kNnExecutor) {}
+  static Executor* From(const void* p) { return LookupHandle<Executor>(p, handle_tags::kNnExecutor); }
   ops::CompiledOpRef op;
   ops::BoundBuffers bound;
   std::vector<bool> device_input;  // which inputs are user tensors (checked against the stream's device)

@@ -8,6 +8,7 @@
 
 #include "core/context.h"
 #include "core/event.h"
+#include "core/handle_tags.h"
 #include "core/notify.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -77,7 +78,7 @@ StatusOr<core::Stream*> ResolveStream(aclrtStream stream) {
     if (!ctx.ok()) return ctx.status();
     return ctx.value()->default_stream();
   }
-  core::Stream* s = LookupHandle<core::Stream>(stream, HandleTag::kStream);
+  core::Stream* s = LookupHandle<core::Stream>(stream, handle_tags::kStream);
   if (s == nullptr) {
     return Err(ACL_ERROR_RT_INVALID_HANDLE, "stream handle {} is not a live stream (destroyed, or not a stream)",
                stream);
@@ -87,14 +88,14 @@ StatusOr<core::Stream*> ResolveStream(aclrtStream stream) {
 
 StatusOr<core::Notify*> ResolveNotify(aclrtNotify notify) {
   if (notify == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "notify is a null pointer");
-  core::Notify* n = LookupHandle<core::Notify>(notify, HandleTag::kNotify);
+  core::Notify* n = LookupHandle<core::Notify>(notify, handle_tags::kNotify);
   if (n == nullptr) return Err(ACL_ERROR_RT_INVALID_HANDLE, "notify handle {} is not a live notify", notify);
   return n;
 }
 
 StatusOr<core::Event*> ResolveEvent(aclrtEvent event) {
   if (event == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "event is a null pointer");
-  core::Event* e = LookupHandle<core::Event>(event, HandleTag::kEvent);
+  core::Event* e = LookupHandle<core::Event>(event, handle_tags::kEvent);
   if (e == nullptr) {
     return Err(ACL_ERROR_RT_INVALID_HANDLE, "event handle {} is not a live event (destroyed, or not an event)", event);
   }
@@ -103,7 +104,7 @@ StatusOr<core::Event*> ResolveEvent(aclrtEvent event) {
 
 StatusOr<core::Context*> ResolveContext(aclrtContext context) {
   if (context == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "context is a null pointer");
-  core::Context* c = LookupHandle<core::Context>(context, HandleTag::kContext);
+  core::Context* c = LookupHandle<core::Context>(context, handle_tags::kContext);
   if (c == nullptr) {
     return Err(ACL_ERROR_RT_INVALID_HANDLE, "context handle {} is not a live context (destroyed, or not a context)",
                context);

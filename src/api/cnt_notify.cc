@@ -3,6 +3,7 @@
 #include "api/api_common.h"
 #include "core/cnt_notify.h"
 #include "core/context.h"
+#include "core/handle_tags.h"
 #include "core/stream.h"
 
 using npurt::Err;
@@ -12,7 +13,7 @@ namespace {
 
 npurt::StatusOr<CntNotify*> ResolveCntNotify(aclrtCntNotify notify) {
   if (notify == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "cntNotify is a null pointer");
-  CntNotify* n = npurt::LookupHandle<CntNotify>(notify, npurt::HandleTag::kCntNotify);
+  CntNotify* n = npurt::LookupHandle<CntNotify>(notify, npurt::handle_tags::kCntNotify);
   if (n == nullptr) return Err(ACL_ERROR_RT_INVALID_HANDLE, "handle {} is not a live counting notify", notify);
   return n;
 }

@@ -7,10 +7,11 @@
 #include "acl/acl.h"
 #include "api/api_common.h"
 #include "api/kernel_common.h"
+#include "core/handle_tags.h"
 #include "core/kernel_binary.h"
 
 using npurt::Err;
-using npurt::HandleTag;
+namespace handle_tags = npurt::handle_tags;
 using npurt::LookupHandle;
 using npurt::StatusOr;
 using npurt::core::BinaryImage;
@@ -45,7 +46,7 @@ aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
 aclError aclrtDestroyBinary(aclrtBinary binary) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(binary);
-  BinaryImage* img = LookupHandle<BinaryImage>(binary, HandleTag::kBinaryImage);
+  BinaryImage* img = LookupHandle<BinaryImage>(binary, handle_tags::kBinaryImage);
   if (img == nullptr || !img->Invalidate()) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_RT_INVALID_HANDLE, "binary {} is not from aclrtCreateBinary "
                                                                          "(destroyed, or another kind of handle)",
@@ -59,7 +60,7 @@ aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle* binHandle) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(binary);
   NPURT_API_NOT_NULL(binHandle);
-  BinaryImage* img = LookupHandle<BinaryImage>(binary, HandleTag::kBinaryImage);
+  BinaryImage* img = LookupHandle<BinaryImage>(binary, handle_tags::kBinaryImage);
   if (img == nullptr) {
     return npurt::api::Report(__func__,
                               Err(ACL_ERROR_RT_INVALID_HANDLE, "binary {} is not from aclrtCreateBinary", binary));

@@ -4,6 +4,7 @@
 #include "acl/acl.h"
 #include "api/api_common.h"
 #include "api/kernel_common.h"
+#include "core/handle_tags.h"
 #include "core/kernel_args.h"
 #include "core/kernel_binary.h"
 #include "core/kernel_launch.h"
@@ -152,7 +153,7 @@ aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStr
                                         void** args) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(func);
-  KernelFunction* f = npurt::LookupHandle<KernelFunction>(func, npurt::HandleTag::kFunction);
+  KernelFunction* f = npurt::LookupHandle<KernelFunction>(func, npurt::handle_tags::kFunction);
   if (f == nullptr) {
     // Not a function handle: the kernel's own code address (aclrtGetFuncBySymbol).
     aclrtFuncHandle h = nullptr;

@@ -8,6 +8,7 @@
 #include "core/builtin_tasks.h"
 #include "core/context.h"
 #include "core/label.h"
+#include "core/handle_tags.h"
 #include "core/memory_ops.h"
 #include "core/stream.h"
 
@@ -20,14 +21,14 @@ namespace {
 
 npurt::StatusOr<Label*> ResolveLabel(aclrtLabel label) {
   if (label == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "label is a null pointer");
-  Label* l = npurt::LookupHandle<Label>(label, npurt::HandleTag::kLabel);
+  Label* l = npurt::LookupHandle<Label>(label, npurt::handle_tags::kLabel);
   if (l == nullptr) return Err(ACL_ERROR_RT_INVALID_HANDLE, "label handle {} is not a live label", label);
   return l;
 }
 
 npurt::StatusOr<LabelList*> ResolveLabelList(aclrtLabelList list) {
   if (list == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "labelList is a null pointer");
-  LabelList* l = npurt::LookupHandle<LabelList>(list, npurt::HandleTag::kLabelList);
+  LabelList* l = npurt::LookupHandle<LabelList>(list, npurt::handle_tags::kLabelList);
   if (l == nullptr) return Err(ACL_ERROR_RT_INVALID_HANDLE, "label list handle {} is not a live label list", list);
   return l;
 }

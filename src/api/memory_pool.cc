@@ -3,6 +3,7 @@
 
 #include "api/api_common.h"
 #include "core/device.h"
+#include "core/handle_tags.h"
 #include "core/mem_pool.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -15,7 +16,7 @@ namespace {
 
 npurt::StatusOr<MemPool*> ResolvePool(aclrtMemPool pool) {
   if (pool == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "memPool is a null pointer");
-  MemPool* p = npurt::LookupHandle<MemPool>(pool, npurt::HandleTag::kMemPool);
+  MemPool* p = npurt::LookupHandle<MemPool>(pool, npurt::handle_tags::kMemPool);
   if (p == nullptr) {
     return Err(ACL_ERROR_RT_INVALID_HANDLE, "memPool {} is not a live memory pool (destroyed, or not a pool)", pool);
   }

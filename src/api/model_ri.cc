@@ -7,6 +7,7 @@
 #include "core/context.h"
 #include "core/graph.h"
 #include "core/graph_capture.h"
+#include "core/handle_tags.h"
 #include "core/stream.h"
 
 using npurt::Err;
@@ -17,7 +18,7 @@ namespace npurt::api {
 
 StatusOr<core::Graph*> ResolveGraph(aclmdlRI model) {
   if (model == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "modelRI is a null pointer");
-  Graph* g = LookupHandle<Graph>(model, HandleTag::kModelRI);
+  Graph* g = LookupHandle<Graph>(model, handle_tags::kModelRI);
   if (g == nullptr) {
     return Err(ACL_ERROR_RT_INVALID_HANDLE, "modelRI {} is not a live model running instance", model);
   }
@@ -26,7 +27,7 @@ StatusOr<core::Graph*> ResolveGraph(aclmdlRI model) {
 
 StatusOr<core::GraphTaskHandle*> ResolveGraphTask(aclmdlRITask task) {
   if (task == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "task is a null pointer");
-  auto* t = LookupHandle<core::GraphTaskHandle>(task, HandleTag::kModelTask);
+  auto* t = LookupHandle<core::GraphTaskHandle>(task, handle_tags::kModelTask);
   if (t == nullptr || !t->graph->alive()) {
     return Err(ACL_ERROR_RT_INVALID_HANDLE, "task {} is not a task of a live model running instance", task);
   }

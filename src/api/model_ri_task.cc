@@ -8,6 +8,7 @@
 #include "api/model_ri_streams.h"
 #include "core/graph.h"
 #include "core/graph_cond.h"
+#include "core/handle_tags.h"
 #include "core/stream.h"
 
 using npurt::Err;
@@ -42,7 +43,7 @@ npurt::StatusOr<Graph*> Recording(npurt::core::Stream* s, Graph::State state) {
 
 npurt::StatusOr<npurt::core::TaskGroup*> ResolveGroup(aclrtTaskGrp handle) {
   if (handle == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "handle is a null pointer");
-  auto* grp = npurt::LookupHandle<npurt::core::TaskGroup>(handle, npurt::HandleTag::kModelTaskGroup);
+  auto* grp = npurt::LookupHandle<npurt::core::TaskGroup>(handle, npurt::handle_tags::kModelTaskGroup);
   if (grp == nullptr || !grp->graph->alive()) {
     return Err(ACL_ERROR_RT_INVALID_HANDLE, "task group {} is not a group of a live model instance", handle);
   }
@@ -51,7 +52,7 @@ npurt::StatusOr<npurt::core::TaskGroup*> ResolveGroup(aclrtTaskGrp handle) {
 
 npurt::StatusOr<npurt::core::CondHandle*> ResolveCond(aclmdlRICondHandle handle) {
   if (handle == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "condition handle is a null pointer");
-  auto* c = npurt::LookupHandle<npurt::core::CondHandle>(handle, npurt::HandleTag::kModelCond);
+  auto* c = npurt::LookupHandle<npurt::core::CondHandle>(handle, npurt::handle_tags::kModelCond);
   if (c == nullptr) return Err(ACL_ERROR_RT_INVALID_HANDLE, "{} is not a live condition handle", handle);
   return c;
 }

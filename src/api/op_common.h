@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "api/handle_tags.h"
 #include "base/handle.h"
 #include "ops/op_compiler.h"
 #include "ops/op_launch.h"
@@ -18,8 +19,8 @@ namespace npurt::api {
 // The object behind aclopHandle*: a compiled operator bound to fixed descriptors.
 class OpHandle final : public HandleObject {
  public:
-  OpHandle() : HandleObject(HandleTag::kOpHandle) {}
-  static OpHandle* From(const void* p) { return LookupHandle<OpHandle>(p, HandleTag::kOpHandle); }
+  OpHandle() : HandleObject(handle_tags::kOpHandle) {}
+  static OpHandle* From(const void* p) { return LookupHandle<OpHandle>(p, handle_tags::kOpHandle); }
   ops::CompiledOpRef op;
   // CBLAS handles: how alpha/beta are passed (host or device values of this type); 0 = plain op.
   int32_t blas_scalar_dtype = 0;

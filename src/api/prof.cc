@@ -6,6 +6,7 @@
 
 #include "acl/acl_prof.h"
 #include "api/api_common.h"
+#include "api/handle_tags.h"
 #include "api/prof_objects.h"
 #include "core/runtime.h"
 #include "dfx/log.h"
@@ -107,7 +108,7 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, 
 aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profilerConfig);
-  ProfConfig* c = npurt::LookupHandle<ProfConfig>(profilerConfig, npurt::HandleTag::kProfConfig);
+  ProfConfig* c = npurt::LookupHandle<ProfConfig>(profilerConfig, npurt::handle_tags::kProfConfig);
   if (c == nullptr || !c->Invalidate()) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live profiling config",
                                             static_cast<const void*>(profilerConfig)));
@@ -119,7 +120,7 @@ aclError aclprofDestroyConfig(const aclprofConfig* profilerConfig) {
 aclError aclprofStart(const aclprofConfig* profilerConfig) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profilerConfig);
-  ProfConfig* c = npurt::LookupHandle<ProfConfig>(profilerConfig, npurt::HandleTag::kProfConfig);
+  ProfConfig* c = npurt::LookupHandle<ProfConfig>(profilerConfig, npurt::handle_tags::kProfConfig);
   if (c == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live profiling config",
                                             static_cast<const void*>(profilerConfig)));
@@ -135,7 +136,7 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
 aclError aclprofStop(const aclprofConfig* profilerConfig) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profilerConfig);
-  if (npurt::LookupHandle<ProfConfig>(profilerConfig, npurt::HandleTag::kProfConfig) == nullptr) {
+  if (npurt::LookupHandle<ProfConfig>(profilerConfig, npurt::handle_tags::kProfConfig) == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live profiling config",
                                             static_cast<const void*>(profilerConfig)));
   }

@@ -9,30 +9,31 @@
 #include <vector>
 
 #include "acl/acl_prof.h"
+#include "api/handle_tags.h"
 #include "base/handle.h"
 
 namespace npurt::api {
 
 struct ProfConfig final : HandleObject {
-  ProfConfig() : HandleObject(HandleTag::kProfConfig) {}
+  ProfConfig() : HandleObject(handle_tags::kProfConfig) {}
   std::vector<uint32_t> devices;
   aclprofAicoreMetrics metrics = ACL_AICORE_NONE;
   uint64_t data_types = 0;
 };
 
 struct ProfStamp final : HandleObject {
-  ProfStamp() : HandleObject(HandleTag::kProfStamp) {}
+  ProfStamp() : HandleObject(handle_tags::kProfStamp) {}
   std::string message;
 };
 
 struct ProfStepInfo final : HandleObject {
-  ProfStepInfo() : HandleObject(HandleTag::kProfStepInfo) {}
+  ProfStepInfo() : HandleObject(handle_tags::kProfStepInfo) {}
   uint64_t index = 0;     // step number, advanced by each ACL_STEP_START
   bool started = false;
 };
 
 struct ProfSubscribeConfig final : HandleObject {
-  ProfSubscribeConfig() : HandleObject(HandleTag::kProfSubscribeConfig) {}
+  ProfSubscribeConfig() : HandleObject(handle_tags::kProfSubscribeConfig) {}
   int8_t time_info = 0;
   aclprofAicoreMetrics metrics = ACL_AICORE_NONE;
   int fd = -1;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "acl/acl_prof.h"
+#include "api/handle_tags.h"
 #include "base/clock.h"
 #include "core/runtime.h"
 #include "profiling/aprof_pub.h"
@@ -97,7 +98,7 @@ aclprofSubscribeConfig* aclprofCreateSubscribeConfig(int8_t timeInfoSwitch, aclp
 aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscribeConfig) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profSubscribeConfig);
-  auto* c = npurt::LookupHandle<ProfSubscribeConfig>(profSubscribeConfig, npurt::HandleTag::kProfSubscribeConfig);
+  auto* c = npurt::LookupHandle<ProfSubscribeConfig>(profSubscribeConfig, npurt::handle_tags::kProfSubscribeConfig);
   if (c == nullptr || !c->Invalidate()) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "not a live subscribe config"));
   }
@@ -108,7 +109,7 @@ aclError aclprofDestroySubscribeConfig(const aclprofSubscribeConfig* profSubscri
 aclError aclprofModelSubscribe(uint32_t modelId, const aclprofSubscribeConfig* profSubscribeConfig) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(profSubscribeConfig);
-  auto* c = npurt::LookupHandle<ProfSubscribeConfig>(profSubscribeConfig, npurt::HandleTag::kProfSubscribeConfig);
+  auto* c = npurt::LookupHandle<ProfSubscribeConfig>(profSubscribeConfig, npurt::handle_tags::kProfSubscribeConfig);
   if (c == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "not a live subscribe config"));
   const auto mode = npurt::dfx::Profiler::Get().mode();
   if (mode == npurt::dfx::ProfMode::kCommand) {

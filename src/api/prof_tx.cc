@@ -9,6 +9,7 @@
 
 #include "acl/acl_prof.h"
 #include "api/api_common.h"
+#include "api/handle_tags.h"
 #include "api/prof_objects.h"
 #include "base/clock.h"
 #include "core/builtin_tasks.h"
@@ -38,7 +39,7 @@ std::mutex g_ranges_mu;
 std::map<uint32_t, OpenRange> g_ranges;
 uint32_t g_next_range_id = 1;
 
-ProfStamp* ResolveStamp(void* stamp) { return npurt::LookupHandle<ProfStamp>(stamp, npurt::HandleTag::kProfStamp); }
+ProfStamp* ResolveStamp(void* stamp) { return npurt::LookupHandle<ProfStamp>(stamp, npurt::handle_tags::kProfStamp); }
 
 aclError BadStamp(const char* fn, void* stamp) {
   return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live stamp (aclprofCreateStamp)", stamp));
@@ -205,7 +206,7 @@ aclprofStepInfo* aclprofCreateStepInfo(void) {
 
 void aclprofDestroyStepInfo(aclprofStepInfo* stepinfo) {
   NPURT_HANDLE_SCOPE();
-  ProfStepInfo* s = npurt::LookupHandle<ProfStepInfo>(stepinfo, npurt::HandleTag::kProfStepInfo);
+  ProfStepInfo* s = npurt::LookupHandle<ProfStepInfo>(stepinfo, npurt::handle_tags::kProfStepInfo);
   if (s == nullptr || !s->Invalidate()) {
     npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live step info",
                                      static_cast<void*>(stepinfo)));
@@ -216,7 +217,7 @@ void aclprofDestroyStepInfo(aclprofStepInfo* stepinfo) {
 
 aclError aclprofGetStepTimestamp(aclprofStepInfo* stepInfo, aclprofStepTag tag, aclrtStream stream) {
   NPURT_HANDLE_SCOPE();
-  ProfStepInfo* s = npurt::LookupHandle<ProfStepInfo>(stepInfo, npurt::HandleTag::kProfStepInfo);
+  ProfStepInfo* s = npurt::LookupHandle<ProfStepInfo>(stepInfo, npurt::handle_tags::kProfStepInfo);
   if (s == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live step info",
                                             static_cast<void*>(stepInfo)));

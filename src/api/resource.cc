@@ -12,6 +12,7 @@
 #include "api/api_common.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/handle_tags.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
@@ -133,7 +134,7 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) 
   if (!ValidResType(type)) return BadResType(__func__, type);
   void* used = npurt::core::Tls().res_stream;
   if (used != nullptr) {
-    if (auto* s = npurt::LookupHandle<npurt::core::Stream>(used, npurt::HandleTag::kStream)) {
+    if (auto* s = npurt::LookupHandle<npurt::core::Stream>(used, npurt::handle_tags::kStream)) {
       const uint32_t set = s->res_limit[type].load();
       *value = set != 0 ? set : DeviceLimit(s->device(), type);
       return ACL_SUCCESS;

@@ -18,54 +18,11 @@
 
 namespace npurt {
 
+// A handle's type tag: four ASCII characters, so a dump of an object's first word names its type. base
+// defines only the type; each layer declares the tags of its own objects (core/handle_tags.h,
+// ops/handle_tags.h, api/handle_tags.h, all in npurt::handle_tags), so base lists no upper layer's types.
 enum class HandleTag : uint32_t {
   kNone = 0,
-  kContext = 0x43545831,  // "CTX1"
-  kStream = 0x53544d31,
-  kEvent = 0x45564e31,
-  kNotify = 0x4e544631,
-  kCntNotify = 0x434e5431,
-  kDataBuffer = 0x44425531,
-  kExceptionInfo = 0x45584331,
-  kLabel = 0x4c424c31,
-  kLabelList = 0x4c424c32,
-  // Kernels (src/core/kernel_*).
-  kBinary = 0x42494e31,       // "BIN1": a loaded kernel binary (aclrtBinHandle)
-  kBinaryImage = 0x42494d31,  // aclrtCreateBinary's wrapper (aclrtBinary)
-  kFunction = 0x46554e31,     // a kernel of a loaded binary (aclrtFuncHandle)
-  kKernelArgs = 0x4b415231,   // an argument list being built (aclrtArgsHandle)
-  // Memory (src/core/mem_*).
-  kPhysicalMem = 0x50484d31,    // "PHM1": aclrtDrvMemHandle
-  kMemPool = 0x4d504c31,        // aclrtMemPool
-  kAllocatorDesc = 0x414c4431,  // aclrtAllocatorDesc
-  // Profiling (src/api/prof*.cc).
-  kProfConfig = 0x50464331,  // "PFC1"
-  kProfStamp = 0x50465331,
-  kProfStepInfo = 0x50464931,
-  kProfSubscribeConfig = 0x50464231,
-  // Operator layer (src/ops).
-  kTensorDesc = 0x54445331,  // "TDS1"
-  kOpAttr = 0x4f504131,
-  kOpHandle = 0x4f504831,
-  kNnTensor = 0x4e4e5431,
-  kNnScalar = 0x4e4e5331,
-  kNnArray = 0x4e4e4131,
-  kNnTensorList = 0x4e4e4c31,
-  kNnExecutor = 0x4e4e5831,
-  // Message buffers and TDT (src/core/mbuf.*, src/core/tdt_*).
-  kMbuf = 0x4d425531,            // "MBU1": aclrtMbuf / acltdtBuf
-  kTdtDataItem = 0x54444931,     // "TDI1"
-  kTdtDataset = 0x54445431,      // "TDT1"
-  kTdtChannel = 0x54434831,      // "TCH1"
-  kTdtQueueAttr = 0x54514131,    // "TQA1"
-  kTdtQueueRoute = 0x54515231,   // "TQR1"
-  kTdtRouteList = 0x54524c31,    // "TRL1"
-  kTdtRouteQuery = 0x54525131,   // "TRQ1"
-  // Model running instances (src/core/graph*).
-  kModelRI = 0x4d524931,         // "MRI1": aclmdlRI
-  kModelTask = 0x4d525431,       // aclmdlRITask
-  kModelTaskGroup = 0x4d524731,  // aclrtTaskGrp
-  kModelCond = 0x4d524331,       // aclmdlRICondHandle
 };
 
 class HandleObject {

@@ -3,6 +3,7 @@
 #include "acl/acl_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/event.h"
+#include "core/handle_tags.h"
 #include "core/racecheck.h"
 #include "core/stream.h"
 #include "hal/hal.h"
@@ -38,7 +39,7 @@ StatusOr<hal::ValueCompare> CompareFor(int32_t mode) {
 }  // namespace
 
 CntNotify::CntNotify(Device* device, uint64_t flags)
-    : HandleObject(HandleTag::kCntNotify),
+    : HandleObject(handle_tags::kCntNotify),
       device_(device),
       flags_(flags),
       id_(g_next_cnt_notify_id.fetch_add(1, std::memory_order_relaxed)) {}

@@ -6,6 +6,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/device.h"
 #include "core/event.h"
+#include "core/handle_tags.h"
 #include "core/stream.h"
 #include "core/thread_state.h"
 
@@ -86,7 +87,7 @@ void Context::SetSysParam(int32_t opt, int64_t value) {
 Context* CurrentContext() {
   Context* c = Tls().current_context;
   if (c == nullptr) return nullptr;
-  return LookupHandle<Context>(c, HandleTag::kContext);
+  return LookupHandle<Context>(c, handle_tags::kContext);
 }
 
 void SetCurrentContext(Context* context) { Tls().current_context = context; }

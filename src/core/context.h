@@ -11,6 +11,7 @@
 
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/handle_tags.h"
 
 namespace npurt::core {
 
@@ -41,7 +42,7 @@ class Context final : public HandleObject {
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  Context(Device* device, bool is_default) : HandleObject(HandleTag::kContext), device_(device), is_default_(is_default) {}
+  Context(Device* device, bool is_default) : HandleObject(handle_tags::kContext), device_(device), is_default_(is_default) {}
   ~Context() override = default;
 
   Device* device_;

@@ -9,6 +9,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/graph.h"
+#include "core/handle_tags.h"
 #include "core/racecheck.h"
 #include "core/stream.h"
 
@@ -26,7 +27,7 @@ void RetainForTask(hal::Task& task, HandleObject* object) {
 }
 
 Event::Event(Context* context, uint32_t flags, bool reusable, std::unique_ptr<hal::Flag> flag)
-    : HandleObject(HandleTag::kEvent),
+    : HandleObject(handle_tags::kEvent),
       context_(context),
       flags_(flags),
       reusable_(reusable),

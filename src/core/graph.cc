@@ -7,6 +7,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/event.h"
+#include "core/handle_tags.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 
@@ -25,7 +26,7 @@ std::unordered_map<const Stream*, Graph*>& ByStream() {
 }  // namespace
 
 Graph::Graph(Context* context, State state)
-    : HandleObject(HandleTag::kModelRI),
+    : HandleObject(handle_tags::kModelRI),
       context_(context),
       device_(context->device()),
       id_(g_next_graph_id.fetch_add(1, std::memory_order_relaxed)),

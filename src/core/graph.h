@@ -35,6 +35,7 @@
 #include "acl/acl_rt.h"
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/handle_tags.h"
 #include "hal/hal.h"
 
 namespace npurt::core {
@@ -80,7 +81,7 @@ struct GraphStream {
 class TaskGroup final : public HandleObject {
  public:
   TaskGroup(Graph* graph, uint32_t stream, uint32_t first, uint32_t last)
-      : HandleObject(HandleTag::kModelTaskGroup), graph(graph), stream(stream), first(first), last(last) {}
+      : HandleObject(handle_tags::kModelTaskGroup), graph(graph), stream(stream), first(first), last(last) {}
   Graph* graph;
   uint32_t stream;
   uint32_t first;
@@ -95,7 +96,7 @@ class TaskGroup final : public HandleObject {
 class GraphTaskHandle final : public HandleObject {
  public:
   GraphTaskHandle(Graph* graph, uint32_t stream, uint32_t node)
-      : HandleObject(HandleTag::kModelTask), graph(graph), stream(stream), node(node) {}
+      : HandleObject(handle_tags::kModelTask), graph(graph), stream(stream), node(node) {}
   Graph* graph;
   uint32_t stream;
   uint32_t node;

@@ -4,6 +4,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/graph.h"
+#include "core/handle_tags.h"
 #include "core/stream.h"
 
 namespace npurt::core {
@@ -35,7 +36,7 @@ const hal::TaskList* SelectCond(void* arg, uint32_t round) {
 }  // namespace
 
 CondHandle::CondHandle(Graph* owner, Context* context, uint64_t* value)
-    : HandleObject(HandleTag::kModelCond), owner_(owner), context_(context), value_(value) {}
+    : HandleObject(handle_tags::kModelCond), owner_(owner), context_(context), value_(value) {}
 
 CondHandle::~CondHandle() { (void)context_->device()->allocator().Free(value_, {}); }
 

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "core/handle_tags.h"
 
 namespace npurt::core {
 namespace {
@@ -119,7 +120,7 @@ StatusOr<KernelArgs*> KernelArgs::InitByUserMem(KernelFunction* function, void* 
 
 KernelArgs* KernelArgs::Resolve(const void* handle) {
   if (handle == nullptr) return nullptr;
-  if (HandleArena::IsSlot(handle)) return LookupHandle<KernelArgs>(handle, HandleTag::kKernelArgs);
+  if (HandleArena::IsSlot(handle)) return LookupHandle<KernelArgs>(handle, handle_tags::kKernelArgs);
   UserLists& u = Users();
   std::lock_guard<std::mutex> lock(u.mu);
   auto it = u.by_handle.find(handle);

@@ -23,6 +23,7 @@
 
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/handle_tags.h"
 #include "core/kernel_binary.h"
 
 namespace npurt::core {
@@ -65,7 +66,7 @@ class KernelArgs final : public HandleObject {
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  KernelArgs() : HandleObject(HandleTag::kKernelArgs) {}
+  KernelArgs() : HandleObject(handle_tags::kKernelArgs) {}
   ~KernelArgs() override = default;
 
   void Reset(KernelFunction* function, uint8_t* buffer, size_t capacity);

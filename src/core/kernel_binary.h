@@ -20,6 +20,7 @@
 #include "acl/acl_rt.h"
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/handle_tags.h"
 #include "npurt/kernel_abi.h"
 
 namespace npurt::core {
@@ -45,7 +46,7 @@ class KernelFunction final : public HandleObject {
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
   KernelFunction(KernelBinary* binary, const npurt_kernel_desc* desc, bool on_vector_cores)
-      : HandleObject(HandleTag::kFunction), binary_(binary), desc_(desc), on_vector_cores_(on_vector_cores) {}
+      : HandleObject(handle_tags::kFunction), binary_(binary), desc_(desc), on_vector_cores_(on_vector_cores) {}
   ~KernelFunction() override = default;
 
   KernelBinary* binary_;
@@ -91,7 +92,7 @@ class KernelBinary final : public HandleObject {
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  KernelBinary() : HandleObject(HandleTag::kBinary) {}
+  KernelBinary() : HandleObject(handle_tags::kBinary) {}
   ~KernelBinary() override;
   static StatusOr<KernelBinary*> Open(const std::string& dl_path, const std::string& origin);
   static StatusOr<KernelBinary*> OpenFromTempFile(int image_fd, const std::string& origin);
@@ -126,7 +127,7 @@ class BinaryImage final : public HandleObject {
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  BinaryImage(const void* data, size_t size) : HandleObject(HandleTag::kBinaryImage), data_(data), size_(size) {}
+  BinaryImage(const void* data, size_t size) : HandleObject(handle_tags::kBinaryImage), data_(data), size_(size) {}
   ~BinaryImage() override = default;
   const void* data_;
   size_t size_;

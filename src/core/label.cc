@@ -6,6 +6,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/context.h"
 #include "core/event.h"
+#include "core/handle_tags.h"
 #include "core/memory_ops.h"
 #include "core/stream.h"
 #include "hal/hal.h"
@@ -16,7 +17,7 @@ std::atomic<uint64_t> g_next_label_id{0};
 }  // namespace
 
 Label::Label(Context* context)
-    : HandleObject(HandleTag::kLabel), context_(context), id_(g_next_label_id.fetch_add(1) + 1) {}
+    : HandleObject(handle_tags::kLabel), context_(context), id_(g_next_label_id.fetch_add(1) + 1) {}
 
 Label::~Label() {
   if (Stream* s = stream()) s->Release();
@@ -51,7 +52,7 @@ void Label::Destroy() {
   Release();
 }
 
-LabelList::LabelList(std::vector<Label*> labels) : HandleObject(HandleTag::kLabelList), labels_(std::move(labels)) {
+LabelList::LabelList(std::vector<Label*> labels) : HandleObject(handle_tags::kLabelList), labels_(std::move(labels)) {
   for (Label* l : labels_) {
     l->Retain();
     ids_.push_back(l->id());

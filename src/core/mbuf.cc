@@ -5,6 +5,7 @@
 #include <new>
 
 #include "acl/acl.h"
+#include "core/handle_tags.h"
 
 namespace npurt::core {
 
@@ -25,7 +26,7 @@ Status CheckUserRange(size_t size, size_t offset) {
 }
 }  // namespace
 
-Mbuf::Mbuf(std::shared_ptr<Storage> storage) : HandleObject(HandleTag::kMbuf), storage_(std::move(storage)) {}
+Mbuf::Mbuf(std::shared_ptr<Storage> storage) : HandleObject(handle_tags::kMbuf), storage_(std::move(storage)) {}
 
 StatusOr<Mbuf*> Mbuf::Create(size_t size) {
   if (size == 0) return Err(ACL_ERROR_INVALID_PARAM, "buffer size is 0");
@@ -41,7 +42,7 @@ StatusOr<Mbuf*> Mbuf::Create(size_t size) {
 
 StatusOr<Mbuf*> Mbuf::Resolve(const void* handle, const char* what) {
   if (handle == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "{} is a null pointer", what);
-  Mbuf* buf = LookupHandle<Mbuf>(handle, HandleTag::kMbuf);
+  Mbuf* buf = LookupHandle<Mbuf>(handle, handle_tags::kMbuf);
   if (buf == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "{} {} is not a live buffer", what, handle);
   return buf;
 }

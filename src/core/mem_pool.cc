@@ -3,6 +3,7 @@
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/device.h"
+#include "core/handle_tags.h"
 #include "core/stream.h"
 
 namespace npurt::core {
@@ -19,7 +20,7 @@ StatusOr<MemPool*> MemPool::Create(Device* device, uint64_t max_size) {
   return pool;
 }
 
-MemPool::MemPool(Device* device, uint64_t max_size) : HandleObject(HandleTag::kMemPool), device_(device), max_size_(max_size) {
+MemPool::MemPool(Device* device, uint64_t max_size) : HandleObject(handle_tags::kMemPool), device_(device), max_size_(max_size) {
   CachingAllocator::Options o;
   o.config = AllocatorConfigFromEnvironment();
   o.config.expandable_segments = o.config.expandable_segments_set && o.config.expandable_segments;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "acl/acl_base_rt.h"
+#include "core/handle_tags.h"
 #include "core/stream.h"
 
 namespace npurt::core {
@@ -37,7 +38,7 @@ Registry& Reg() {
 AllocatorDesc* AllocatorDesc::Create() { return NewHandle<AllocatorDesc>(); }
 
 AllocatorDesc* LookupAllocatorDesc(const void* handle) {
-  return LookupHandle<AllocatorDesc>(handle, HandleTag::kAllocatorDesc);
+  return LookupHandle<AllocatorDesc>(handle, handle_tags::kAllocatorDesc);
 }
 
 Status RegisterUserAllocator(Stream* stream, const AllocatorDesc& desc) {

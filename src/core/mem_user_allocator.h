@@ -11,6 +11,7 @@
 #include "acl/acl_rt_allocator.h"
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/handle_tags.h"
 
 namespace npurt::core {
 
@@ -32,7 +33,7 @@ class AllocatorDesc final : public HandleObject {
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  AllocatorDesc() : HandleObject(HandleTag::kAllocatorDesc) {}
+  AllocatorDesc() : HandleObject(handle_tags::kAllocatorDesc) {}
   ~AllocatorDesc() override = default;
 };
 

@@ -6,6 +6,7 @@
 
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "core/handle_tags.h"
 #include "core/mem_device_memory.h"
 
 namespace npurt::core {
@@ -66,7 +67,7 @@ void PhysicalMemory::ReleaseApi() {
   }
 }
 
-PhysicalMemory* LookupPhysical(const void* handle) { return LookupHandle<PhysicalMemory>(handle, HandleTag::kPhysicalMem); }
+PhysicalMemory* LookupPhysical(const void* handle) { return LookupHandle<PhysicalMemory>(handle, handle_tags::kPhysicalMem); }
 
 // ---- VmmSpace -------------------------------------------------------------------------------------
 

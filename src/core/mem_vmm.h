@@ -21,6 +21,7 @@
 
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/handle_tags.h"
 #include "hal/hal.h"
 
 namespace npurt::core {
@@ -72,7 +73,7 @@ class PhysicalMemory final : public HandleObject {
   friend T* npurt::NewHandle(Args&&... args);
   PhysicalMemory(DeviceMemory* memory, int32_t device_id, int32_t source, uint64_t offset, size_t size,
                  const PhysicalProps& props)
-      : HandleObject(HandleTag::kPhysicalMem),
+      : HandleObject(handle_tags::kPhysicalMem),
         memory_(memory),
         device_id_(device_id),
         source_(source),

@@ -6,6 +6,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/device.h"
 #include "core/event.h"
+#include "core/handle_tags.h"
 #include "core/racecheck.h"
 #include "core/stream.h"
 
@@ -15,7 +16,7 @@ std::atomic<uint32_t> g_next_notify_id{0};
 }
 
 Notify::Notify(Device* device, uint64_t flags, std::unique_ptr<hal::Flag> flag)
-    : HandleObject(HandleTag::kNotify),
+    : HandleObject(handle_tags::kNotify),
       device_(device),
       flags_(flags),
       id_(g_next_notify_id.fetch_add(1, std::memory_order_relaxed)),

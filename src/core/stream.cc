@@ -6,6 +6,7 @@
 #include "core/device.h"
 #include "core/exception.h"
 #include "core/graph.h"
+#include "core/handle_tags.h"
 #include "core/hooks.h"
 #include "core/launch_records.h"
 #include "core/racecheck.h"
@@ -24,7 +25,7 @@ constexpr uint64_t kForceDestroyGraceNs = 100'000'000;
 uint32_t NextTaskId() { return g_next_task_id.fetch_add(1, std::memory_order_relaxed) + 1; }
 
 Stream::Stream(Context* context, const StreamOptions& options)
-    : HandleObject(HandleTag::kStream),
+    : HandleObject(handle_tags::kStream),
       context_(context),
       device_(context->device()),
       options_(options),

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "acl/acl.h"
+#include "core/handle_tags.h"
 #include "core/tdt_wait.h"
 
 namespace npurt::core {
@@ -40,7 +41,7 @@ Status StoppedError(const TdtChannel::Fifo& fifo) {
 
 }  // namespace
 
-TdtChannel::TdtChannel(std::shared_ptr<Fifo> fifo) : HandleObject(HandleTag::kTdtChannel), fifo_(std::move(fifo)) {}
+TdtChannel::TdtChannel(std::shared_ptr<Fifo> fifo) : HandleObject(handle_tags::kTdtChannel), fifo_(std::move(fifo)) {}
 
 TdtChannel::~TdtChannel() = default;
 

@@ -18,6 +18,7 @@
 
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/handle_tags.h"
 #include "core/tdt_dataset.h"
 
 namespace npurt::core {
@@ -29,7 +30,7 @@ class TdtChannel final : public HandleObject {
   static constexpr size_t kMaxNameLength = 127;
 
   static StatusOr<TdtChannel*> Create(uint32_t device, const char* name, size_t capacity);
-  static TdtChannel* Lookup(const void* handle) { return LookupHandle<TdtChannel>(handle, HandleTag::kTdtChannel); }
+  static TdtChannel* Lookup(const void* handle) { return LookupHandle<TdtChannel>(handle, handle_tags::kTdtChannel); }
 
   Status Send(TdtMessage&& message, int32_t timeout_ms) const;
   StatusOr<TdtMessage> Receive(int32_t timeout_ms) const;

@@ -15,6 +15,7 @@
 #include "acl/acl_tdt.h"
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/handle_tags.h"
 
 namespace npurt::core {
 
@@ -40,7 +41,7 @@ class TdtDataItem final : public HandleObject {
                                        aclDataType data_type, void* data, size_t size);
   // An item owning a copy of a received one.
   static StatusOr<TdtDataItem*> FromMessage(TdtItemMessage&& message);
-  static TdtDataItem* Lookup(const void* handle) { return LookupHandle<TdtDataItem>(handle, HandleTag::kTdtDataItem); }
+  static TdtDataItem* Lookup(const void* handle) { return LookupHandle<TdtDataItem>(handle, handle_tags::kTdtDataItem); }
 
   acltdtTensorType type() const { return type_; }
   aclDataType data_type() const { return data_type_; }
@@ -55,7 +56,7 @@ class TdtDataItem final : public HandleObject {
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  TdtDataItem() : HandleObject(HandleTag::kTdtDataItem) {}
+  TdtDataItem() : HandleObject(handle_tags::kTdtDataItem) {}
   ~TdtDataItem() override = default;
 
   acltdtTensorType type_ = ACL_TENSOR_DATA_UNDEFINED;
@@ -71,7 +72,7 @@ class TdtDataItem final : public HandleObject {
 class TdtDataset final : public HandleObject {
  public:
   static StatusOr<TdtDataset*> Create();
-  static TdtDataset* Lookup(const void* handle) { return LookupHandle<TdtDataset>(handle, HandleTag::kTdtDataset); }
+  static TdtDataset* Lookup(const void* handle) { return LookupHandle<TdtDataset>(handle, handle_tags::kTdtDataset); }
 
   Status Add(TdtDataItem* item);
   size_t size() const { return items_.size(); }
@@ -87,7 +88,7 @@ class TdtDataset final : public HandleObject {
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  TdtDataset() : HandleObject(HandleTag::kTdtDataset) {}
+  TdtDataset() : HandleObject(handle_tags::kTdtDataset) {}
   ~TdtDataset() override = default;
   void ReleaseItems();
 

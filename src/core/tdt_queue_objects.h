@@ -9,6 +9,7 @@
 
 #include "acl/acl_tdt_queue.h"
 #include "base/handle.h"
+#include "core/handle_tags.h"
 #include "core/tdt_queue.h"
 
 namespace npurt::core {
@@ -30,7 +31,7 @@ class TdtValueHandle : public HandleObject {
 
 class TdtQueueAttr final : public TdtValueHandle<TdtQueueAttr> {
  public:
-  static constexpr HandleTag kTag = HandleTag::kTdtQueueAttr;
+  static constexpr HandleTag kTag = handle_tags::kTdtQueueAttr;
   std::string name;  // ACL_TDT_QUEUE_NAME_PTR reads back name.c_str(): valid while the attribute lives
   uint32_t depth = tdt_queue::kDefaultDepth;
 
@@ -42,7 +43,7 @@ class TdtQueueAttr final : public TdtValueHandle<TdtQueueAttr> {
 
 class TdtQueueRoute final : public TdtValueHandle<TdtQueueRoute> {
  public:
-  static constexpr HandleTag kTag = HandleTag::kTdtQueueRoute;
+  static constexpr HandleTag kTag = handle_tags::kTdtQueueRoute;
   TdtRoute route;
 
  private:
@@ -53,7 +54,7 @@ class TdtQueueRoute final : public TdtValueHandle<TdtQueueRoute> {
 
 class TdtRouteList final : public TdtValueHandle<TdtRouteList> {
  public:
-  static constexpr HandleTag kTag = HandleTag::kTdtRouteList;
+  static constexpr HandleTag kTag = handle_tags::kTdtRouteList;
   std::vector<TdtRoute> routes;
 
  private:
@@ -64,7 +65,7 @@ class TdtRouteList final : public TdtValueHandle<TdtRouteList> {
 
 class TdtRouteQuery final : public TdtValueHandle<TdtRouteQuery> {
  public:
-  static constexpr HandleTag kTag = HandleTag::kTdtRouteQuery;
+  static constexpr HandleTag kTag = handle_tags::kTdtRouteQuery;
   int32_t mode = ACL_TDT_QUEUE_ROUTE_QUERY_SRC;
   uint32_t src = 0;
   uint32_t dst = 0;

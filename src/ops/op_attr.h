@@ -11,6 +11,7 @@
 
 #include "base/handle.h"
 #include "base/status.h"
+#include "ops/handle_tags.h"
 
 namespace npurt::ops {
 
@@ -28,8 +29,8 @@ using AttrMap = std::map<std::string, AttrValue, std::less<>>;
 
 class OpAttr final : public HandleObject {
  public:
-  OpAttr() : HandleObject(HandleTag::kOpAttr) {}
-  static OpAttr* From(const void* p) { return LookupHandle<OpAttr>(p, HandleTag::kOpAttr); }
+  OpAttr() : HandleObject(handle_tags::kOpAttr) {}
+  static OpAttr* From(const void* p) { return LookupHandle<OpAttr>(p, handle_tags::kOpAttr); }
   AttrMap attrs;
 };
 

@@ -9,15 +9,16 @@
 #include <vector>
 
 #include "base/handle.h"
+#include "ops/handle_tags.h"
 #include "ops/tensor_spec.h"
 
 namespace npurt::ops {
 
 class TensorDesc final : public HandleObject {
  public:
-  TensorDesc() : HandleObject(HandleTag::kTensorDesc) {}
+  TensorDesc() : HandleObject(handle_tags::kTensorDesc) {}
 
-  static TensorDesc* From(const void* p) { return LookupHandle<TensorDesc>(p, HandleTag::kTensorDesc); }
+  static TensorDesc* From(const void* p) { return LookupHandle<TensorDesc>(p, handle_tags::kTensorDesc); }
 
   TensorSpec spec;
   bool unknown_rank = false;  // created with the single dim -2

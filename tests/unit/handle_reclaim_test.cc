@@ -13,11 +13,12 @@
 
 #include "base/handle.h"
 #include "base/handle_reclaim.h"
+#include "core/handle_tags.h"
 
 namespace npurt {
 namespace {
 
-constexpr HandleTag kTestTag = HandleTag::kLabel;  // any tag: the objects are never seen by the API
+constexpr HandleTag kTestTag = handle_tags::kLabel;  // any tag: the objects are never seen by the API
 
 std::atomic<int> g_destroyed{0};
 

@@ -1,0 +1,26 @@
+// The handle tags of objects the C API layer defines itself (profiling configs and stamps, operator handles,
+// aclnn tensors, scalars, arrays and executors; base/handle.h).
+#pragma once
+
+#include "base/handle.h"
+
+namespace npurt::handle_tags {
+
+inline constexpr HandleTag kProfConfig{0x50464331};  // "PFC1"
+inline constexpr HandleTag kProfStamp{0x50465331};  // "PFS1"
+inline constexpr HandleTag kProfStepInfo{0x50464931};  // "PFI1"
+inline constexpr HandleTag kProfSubscribeConfig{0x50464231};  // "PFB1"
+inline constexpr HandleTag kOpHandle{0x4f504831};  // "OPH1"
+inline constexpr HandleTag kNnTensor{0x4e4e5431};  // "NNT1"
+inline constexpr HandleTag kNnScalar{0x4e4e5331};  // "NNS1"
+inline constexpr HandleTag kNnArray{0x4e4e4131};  // "NNA1"
+inline constexpr HandleTag kNnTensorList{0x4e4e4c31};  // "NNL1"
+inline constexpr HandleTag kNnExecutor{0x4e4e5831};  // "NNX1"
+
+// Every tag above (tests/unit/handle_tags_test.cc checks that no two tags of any layer share a value).
+inline constexpr HandleTag kApiTags[] = {
+    kProfConfig, kProfStamp, kProfStepInfo, kProfSubscribeConfig, kOpHandle,
+    kNnTensor, kNnScalar, kNnArray, kNnTensorList, kNnExecutor,
+};
+
+}  // namespace npurt::handle_tags
