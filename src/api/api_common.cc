@@ -6,6 +6,7 @@
 #include <mutex>
 #include <utility>
 
+#include "base/wall_clock.h"
 #include "core/context.h"
 #include "core/event.h"
 #include "core/handle_tags.h"
@@ -47,14 +48,9 @@ aclError Report(const char* function, const Status& status) {
   if (status.ok()) return ACL_SUCCESS;
   core::ThreadState& tls = core::Tls();
   tls.last_error = status.code();
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  tm local;
-  localtime_r(&ts.tv_sec, &local);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%d-%H:%M:%S", &local);
+  const WallTime now = NowLocal();
   tls.recent_error = fmt::format("{}: [PID: {}] {}.{:03d} {} failed with error {}: {}", MessageId(status.code()),
-                                 getpid(), stamp, ts.tv_nsec / 1000000, function, status.code(), status.message());
+                                 getpid(), DashedStamp(now), now.ms, function, status.code(), status.message());
   if (core::Runtime::Get().config().process_level_errors) {
     std::lock_guard<std::mutex> lock(g_process_msg_mu);
     g_process_msg = tls.recent_error;

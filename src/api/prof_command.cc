@@ -15,6 +15,7 @@
 
 #include "acl/acl_prof.h"
 #include "base/env.h"
+#include "base/wall_clock.h"
 #include "core/hooks.h"
 #include "dfx/log.h"
 #include "dfx/profiler.h"
@@ -39,14 +40,7 @@ bool SwitchOn(const nlohmann::json& section, const char* key, bool fallback) {
   return fallback;
 }
 
-std::string Stamp() {
-  time_t now = time(nullptr);
-  tm local;
-  localtime_r(&now, &local);
-  char buf[32];
-  strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &local);
-  return buf;
-}
+std::string Stamp() { return npurt::CompactStamp(npurt::NowLocal(), 0); }
 
 int32_t OnAclInit(const char* config, size_t len, void*) {
   if (config == nullptr || len == 0) return 0;

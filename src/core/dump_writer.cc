@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "base/wall_clock.h"
 #include "dfx/plog_file.h"
 
 namespace npurt::core::dump {
@@ -68,14 +69,6 @@ bool Emit(const std::string& path, const void* data, size_t size, const std::str
   return std::fclose(f) == 0 && ok;
 }
 
-std::string TimeStamp() {
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  tm local;
-  localtime_r(&ts.tv_sec, &local);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &local);
-  return fmt::format("{}{:06d}", buf, ts.tv_nsec / 1000);
-}
+std::string TimeStamp() { return CompactStamp(NowLocal(), 6); }
 
 }  // namespace npurt::core::dump

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/env.h"
+#include "base/wall_clock.h"
 #include "dfx/log_writer.h"
 
 namespace npurt::dfx {
@@ -172,10 +173,8 @@ bool ModuleLogEnabled(LogLevel level, const char* module) {
 
 namespace {
 void FormatAndAppend(LogLevel level, const char* module, const char* file, int line, const std::string& message) {
-  timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  tm local;
-  localtime_r(&ts.tv_sec, &local);
+  const WallTime now = NowLocal();
+  const tm& local = now.local;
   const char* base = std::strrchr(file, '/');
   base = base ? base + 1 : file;
   if (t_tid == 0) t_tid = static_cast<long>(syscall(SYS_gettid));
@@ -183,8 +182,8 @@ void FormatAndAppend(LogLevel level, const char* module, const char* file, int l
   fmt::memory_buffer buf;
   fmt::format_to(std::back_inserter(buf), "[{}] {}({},{}):{:04d}-{:02d}-{:02d}-{:02d}:{:02d}:{:02d}.{:03d}.{:03d} [{}:{}]{} {}\n",
                  LevelName(level), module, getpid(), ProcessName(), local.tm_year + 1900, local.tm_mon + 1,
-                 local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, ts.tv_nsec / 1000000,
-                 (ts.tv_nsec / 1000) % 1000, base, line, t_tid, message);
+                 local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, now.ms, now.us % 1000, base, line,
+                 t_tid, message);
   Writer().Append(std::string_view(buf.data(), buf.size()));
 }
 }  // namespace

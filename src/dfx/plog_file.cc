@@ -1,4 +1,5 @@
 #include "dfx/plog_file.h"
+#include "base/wall_clock.h"
 
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -34,18 +35,9 @@ bool PlogFile::OpenNew() {
     file_ = nullptr;
   }
   if (!MakeDirs(options_.dir)) return false;
-  timeval tv;
-  gettimeofday(&tv, nullptr);
-  tm local;
-  localtime_r(&tv.tv_sec, &local);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &local);
   // CANN's name is plog-<pid>_<time with ms>.log; a sequence suffix keeps two rotations within one
   // millisecond apart.
-  std::string name = options_.dir + "/plog-" + std::to_string(getpid()) + "_" + stamp;
-  char ms[24];
-  std::snprintf(ms, sizeof ms, "%03ld", static_cast<long>(tv.tv_usec / 1000));
-  name += ms;
+  std::string name = options_.dir + "/plog-" + std::to_string(getpid()) + "_" + CompactStamp(NowLocal(), 3);
   if (sequence_++ > 0) name += "." + std::to_string(sequence_);
   name += ".log";
   file_ = std::fopen(name.c_str(), "ae");

@@ -18,6 +18,7 @@
 
 #include "acl/acl_base_rt.h"
 #include "base/clock.h"
+#include "base/wall_clock.h"
 #include "dfx/log.h"
 #include "dfx/plog_file.h"
 #include "dfx/prof_buffer.h"
@@ -52,15 +53,7 @@ void CollectTaskTimes(bool on) {
   if (const TaskTimeSource* source = g_task_source.load(std::memory_order_acquire)) source->collect(on);
 }
 
-std::string TimeStamp() {
-  timeval tv;
-  gettimeofday(&tv, nullptr);
-  tm local;
-  localtime_r(&tv.tv_sec, &local);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y%m%d%H%M%S", &local);
-  return fmt::format("{}{:03d}", buf, static_cast<int>(tv.tv_usec / 1000));
-}
+std::string TimeStamp() { return CompactStamp(NowLocal(), 3); }
 
 uint64_t RealNs() {
   timespec ts;

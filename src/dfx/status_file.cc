@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "base/env.h"
+#include "base/wall_clock.h"
 #include "dfx/plog_file.h"
 
 namespace npurt::dfx {
@@ -96,21 +97,13 @@ void DeviceLog(int32_t device, const std::string& line) {
   if (it == S().device_logs.end()) {
     const std::string dir = fmt::format("{}/debug/device-{}", LogRoot(), device);
     if (!MakeDirs(dir)) return;
-    time_t now = time(nullptr);
-    tm local;
-    localtime_r(&now, &local);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &local);
-    it = S().device_logs.emplace(device, fmt::format("{}/device-{}_{}.log", dir, getpid(), stamp)).first;
+    it = S().device_logs.emplace(device, fmt::format("{}/device-{}_{}.log", dir, getpid(),
+                                                     CompactStamp(NowLocal(), 0))).first;
   }
   if (FILE* f = std::fopen(it->second.c_str(), "ae")) {
-    timeval tv;
-    gettimeofday(&tv, nullptr);
-    tm local;
-    localtime_r(&tv.tv_sec, &local);
-    std::fprintf(f, "[ERROR] DEVICE(%d,%s):%04d-%02d-%02d-%02d:%02d:%02d.%03ld %s\n", getpid(),
-                 ProcessName().c_str(), local.tm_year + 1900, local.tm_mon + 1, local.tm_mday, local.tm_hour,
-                 local.tm_min, local.tm_sec, static_cast<long>(tv.tv_usec / 1000), line.c_str());
+    const WallTime now = NowLocal();
+    std::fprintf(f, "[ERROR] DEVICE(%d,%s):%s.%03u %s\n", getpid(), ProcessName().c_str(), DashedStamp(now).c_str(),
+                 now.ms, line.c_str());
     std::fclose(f);
   }
 }

@@ -66,6 +66,24 @@ namespace cts {
     }                                                                                  \
   } while (0)
 
+// How much slower the instrumented builds run (ASan+UBSan, TSan): the time bounds of stress tests, which
+// guard against hangs and lost wake-ups, scale with it; the per-wait timeouts that catch those stay.
+#if defined(__SANITIZE_THREAD__)
+inline constexpr int kSanitizerSlowdown = 8;
+#elif defined(__SANITIZE_ADDRESS__)
+inline constexpr int kSanitizerSlowdown = 4;
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+inline constexpr int kSanitizerSlowdown = 8;
+#elif __has_feature(address_sanitizer)
+inline constexpr int kSanitizerSlowdown = 4;
+#else
+inline constexpr int kSanitizerSlowdown = 1;
+#endif
+#else
+inline constexpr int kSanitizerSlowdown = 1;
+#endif
+
 // Skips the test if the backend has fewer than `n` devices.
 #define CTS_REQUIRE_DEVICES(n)                                                         \
   do {                                                                                 \
