@@ -39,6 +39,7 @@ set(cases
     "base/status.h|#include \"dfx/log.h\"|base including dfx"
     "api/event.cc|#include \"hal/hal.h\"|api including hal"
     "api/event.cc|using WrongWay = npurt::hal::Task|api naming hal::"
+    "ops/op_launch.cc|auto* wrong_way = stream->device()->hal()|ops reaching the driver device"
     "ops/op_launch.cc|#include \"drivers/sim/sim_queue.h\"|ops including a driver"
     "drivers/sim/sim_queue.cc|#include \"drivers/null/other.h\"|a driver including another driver"
     "drivers/null/null_driver.cc|#include \"core/runtime.h\"|a driver including core"
