@@ -217,6 +217,7 @@ void AiCorePool::EnsureStarted() {
       Core* c = core.get();
       threads_.emplace_back([this, c] { CoreLoop(c); });
     }
+    cores_ready_.store(true, std::memory_order_release);
   });
 }
 
@@ -547,7 +548,9 @@ void AiCorePool::InterruptJob(Job* job, int32_t code, std::string message) {
       pthread_kill(core.thread, TimeoutSignal());
     }
   };
-  for (auto& core : core_state_) interrupt(*core);
+  if (cores_ready_.load(std::memory_order_acquire)) {
+    for (auto& core : core_state_) interrupt(*core);
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& core : executor_cores_) interrupt(*core);
@@ -562,7 +565,9 @@ bool AiCorePool::Interrupt(const hal::KernelLaunch* launch, int32_t code, const 
     Job* j = core.running.load(std::memory_order_seq_cst);
     if (j != nullptr && j->launch == launch) job = j;
   };
-  for (auto& core : core_state_) find(*core);
+  if (cores_ready_.load(std::memory_order_acquire)) {
+    for (auto& core : core_state_) find(*core);
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& core : executor_cores_) find(*core);

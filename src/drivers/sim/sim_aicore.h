@@ -104,6 +104,9 @@ class AiCorePool {
 
   const uint32_t cores_;
   std::once_flag started_;
+  // Raised (release) once core_state_ is complete: Interrupt, on an API thread, walks the cores only after it
+  // (acquire). Before that no core runs a block, so there is nothing to interrupt there.
+  std::atomic<bool> cores_ready_{false};
   std::vector<std::unique_ptr<Core>> core_state_;
   std::vector<std::thread> threads_;
 
