@@ -10,7 +10,11 @@
 //    blocks on each page and `idle` holds exactly the mapped pages with no users;
 //  - in a small segment the segment index's start table holds exactly the blocks' start addresses.
 // Fields other than `state`, `requested`, `owner` change only under the allocator's lock; those three are
-// also written by the lock-free thread-cache path (kLive <-> kThreadCached), hence atomics.
+// also written by the lock-free thread-cache path (kLive <-> kThreadCached), hence atomics. `addr`, `size` and
+// `stream` are written only under the lock, but the lock-free free path (CachingAllocator::PushCached) reads
+// them before its claim, and a program freeing one pointer from two threads at once has the other free
+// rewrite them meanwhile: LockFreeRead makes those reads defined (relaxed atomics: plain loads and stores on
+// x86); the claim's CAS on `state` decides who owns the block.
 #pragma once
 
 #include <atomic>
@@ -21,6 +25,37 @@
 #include "core/alloc_size.h"
 
 namespace npurt::core {
+
+// A field written under a lock and read without it: relaxed atomic loads and stores behind a plain field's
+// syntax. Read-modify-writes (+=, -=) are a load and a store: only lock holders write.
+template <typename T>
+class LockFreeRead {
+ public:
+  LockFreeRead(T v = T{}) : v_(v) {}  // NOLINT: implicit, as the plain field it replaces
+  LockFreeRead(const LockFreeRead& o) : v_(o.get()) {}
+  LockFreeRead& operator=(const LockFreeRead& o) {
+    set(o.get());
+    return *this;
+  }
+  LockFreeRead& operator=(T v) {
+    set(v);
+    return *this;
+  }
+  operator T() const { return get(); }  // NOLINT
+  T get() const { return v_.load(std::memory_order_relaxed); }
+  void set(T v) { v_.store(v, std::memory_order_relaxed); }
+  LockFreeRead& operator+=(T d) {
+    set(get() + d);
+    return *this;
+  }
+  LockFreeRead& operator-=(T d) {
+    set(get() - d);
+    return *this;
+  }
+
+ private:
+  std::atomic<T> v_;
+};
 
 struct BlockPool;
 
@@ -34,15 +69,15 @@ enum class BlockState : uint8_t {
 struct Segment;
 
 struct Block {
-  uintptr_t addr = 0;
-  size_t size = 0;            // capacity (multiple of 512 B)
+  LockFreeRead<uintptr_t> addr = 0;
+  LockFreeRead<size_t> size = 0;  // capacity (multiple of 512 B)
   Block* prev = nullptr;      // address neighbours inside the segment
   Block* next = nullptr;
   Segment* segment = nullptr;
   std::atomic<BlockState> state{BlockState::kFree};
   std::atomic<size_t> requested{0};  // user bytes while live
   std::atomic<void*> owner{nullptr};  // context (or other owner tag) while live
-  uintptr_t stream = 0;       // stream key: allocation stream, or the freeing stream while pending
+  LockFreeRead<uintptr_t> stream = 0;  // stream key: allocation stream, or the freeing stream while pending
   uint64_t serial = 0;        // allocation number (leak reports list oldest first)
   uint32_t site = 0;          // call-site id (record_sites), 0 = none
   uint32_t pending_slot = UINT32_MAX;  // index in the allocator's pending list while kPending

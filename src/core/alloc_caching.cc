@@ -141,7 +141,7 @@ void* CachingAllocator::PopCached(size_t block_size, size_t size, void* owner) {
   b->state.store(BlockState::kLive, std::memory_order_release);
   tc->CountAlloc(block_size, true);
   if (options_.config.debug_checks) [[unlikely]] CheckIfEnabled();
-  return reinterpret_cast<void*>(b->addr);
+  return reinterpret_cast<void*>(b->addr.get());
 }
 
 StatusOr<void*> CachingAllocator::AllocateSlow(const AllocRequest& r, size_t block_size, PageKind kind) {
@@ -173,7 +173,7 @@ StatusOr<void*> CachingAllocator::AllocateSlow(const AllocRequest& r, size_t blo
         ++counters_.alloc_count;
         Record(AllocEvent::kAlloc, b->addr, b->size, r.stream);
         CheckLocked();
-        return reinterpret_cast<void*>(b->addr);
+        return reinterpret_cast<void*>(b->addr.get());
       }
       why = std::move(st);
     }

@@ -211,7 +211,7 @@ nlohmann::json CachingAllocator::Snapshot() const {
           nlohmann::json blocks = nlohmann::json::array();
           for (const Block* b = seg->first; b != nullptr; b = b->next) {
             nlohmann::json jb = {{"address", Hex(b->addr)},
-                                 {"size", b->size},
+                                 {"size", b->size.get()},
                                  {"state", StateName(b->state.load(std::memory_order_acquire))}};
             if (b->state.load(std::memory_order_relaxed) == BlockState::kLive) {
               jb["requested"] = b->requested.load(std::memory_order_relaxed);
