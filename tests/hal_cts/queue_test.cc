@@ -58,6 +58,23 @@ int32_t RecordStep(void* arg) {
 
 void CountCleanup(void* arg) { static_cast<std::atomic<int>*>(arg)->fetch_add(1); }
 
+// Submits one compute task per step (each logs its index when it runs, and counts its cleanup); returns the last
+// task's sequence number.
+uint64_t SubmitSteps(hal::Queue* queue, OrderLog* log, std::vector<Step>* steps, std::atomic<int>* cleanups) {
+  uint64_t last = 0;
+  for (uint32_t i = 0; i < steps->size(); ++i) {
+    (*steps)[i] = {log, i};
+    hal::Task t;
+    t.kind = hal::TaskKind::kCompute;
+    t.compute_fn = &RecordStep;
+    t.host_arg = &(*steps)[i];
+    t.cleanup = &CountCleanup;
+    t.cleanup_arg = cleanups;
+    last = queue->Submit(t);
+  }
+  return last;
+}
+
 TEST_P(QueueSuite, TasksRunInSubmissionOrderAndComplete) {
   HAL_CTS_SKIP_IF_UNSUPPORTED();
   OrderLog log;
@@ -128,17 +145,7 @@ TEST_P(QueueSuite, DiscardedTasksCompleteWithoutRunningAndAreCleanedUp) {
   OrderLog log;
   std::vector<Step> steps(20);
   std::atomic<int> cleanups{0};
-  uint64_t last = 0;
-  for (uint32_t i = 0; i < steps.size(); ++i) {
-    steps[i] = {&log, i};
-    hal::Task t;
-    t.kind = hal::TaskKind::kCompute;
-    t.compute_fn = &RecordStep;
-    t.host_arg = &steps[i];
-    t.cleanup = &CountCleanup;
-    t.cleanup_arg = &cleanups;
-    last = queue_->Submit(t);
-  }
+  const uint64_t last = SubmitSteps(queue_.get(), &log, &steps, &cleanups);
   EXPECT_FALSE(queue_->WaitHost(last, DeadlineIn(20))) << "tasks behind an unsignalled wait completed";
   queue_->Discard();  // releases the parked wait too
   ASSERT_TRUE(queue_->WaitHost(last, DeadlineIn(10000)));
@@ -201,17 +208,7 @@ TEST_P(QueueSuite, StopOnFailureDiscardsTheTasksBehindTheFailure) {
   OrderLog log;
   std::vector<Step> steps(10);
   std::atomic<int> cleanups{0};
-  uint64_t last = 0;
-  for (uint32_t i = 0; i < steps.size(); ++i) {
-    steps[i] = {&log, i};
-    hal::Task t;
-    t.kind = hal::TaskKind::kCompute;
-    t.compute_fn = &RecordStep;
-    t.host_arg = &steps[i];
-    t.cleanup = &CountCleanup;
-    t.cleanup_arg = &cleanups;
-    last = queue->Submit(t);
-  }
+  const uint64_t last = SubmitSteps(queue.get(), &log, &steps, &cleanups);
   ASSERT_TRUE(queue->WaitHost(last, DeadlineIn(10000)));
   for (int spin = 0; spin < 1000 && cleanups.load() < 10; ++spin) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   EXPECT_EQ(queue->error(), 507011);
