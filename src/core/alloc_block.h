@@ -14,7 +14,7 @@
 // `stream` are written only under the lock, but the lock-free free path (CachingAllocator::PushCached) reads
 // them before its claim, and a program freeing one pointer from two threads at once has the other free
 // rewrite them meanwhile: LockFreeRead makes those reads defined (relaxed atomics: plain loads and stores on
-// x86); the claim's CAS on `state` decides who owns the block.
+// x86); the claim's compare-and-swap of `state` and its generation decides who owns the block.
 #pragma once
 
 #include <atomic>
@@ -66,6 +66,48 @@ enum class BlockState : uint8_t {
   kPending = 3,       // freed, waiting until the streams that may use it pass the free point
 };
 
+// A block's state and its generation in one word. The generation counts the block's lives: every change
+// that makes it kLive starts a new one. The lock-free free (CachingAllocator::PushCached) reads the word,
+// checks the block's fields, then claims it with a compare-and-swap of the whole word (ClaimIfUnchanged).
+// Without the generation a stale reader's claim would succeed on a Block record that was returned, merged,
+// recycled and made live again for another allocation (an ABA on the state alone), and free that allocation.
+// Writers: the lock-free claim and the other compare-and-swaps leave kLive; store() is for blocks that are
+// not live, whose single owner (the lock holder, or the thread whose cache holds the block) is the only
+// writer, so its load-then-store cannot lose a concurrent update.
+class BlockStateWord {
+ public:
+  static constexpr BlockState StateOf(uint64_t word) { return static_cast<BlockState>(word & 0xff); }
+  static constexpr uint64_t GenerationOf(uint64_t word) { return word >> 8; }
+
+  BlockState load(std::memory_order order) const { return StateOf(word_.load(order)); }
+  uint64_t word(std::memory_order order) const { return word_.load(order); }
+  void store(BlockState s, std::memory_order order) {
+    word_.store(Next(word_.load(std::memory_order_relaxed), s), order);
+  }
+  // As std::atomic's, on the state alone (any generation); on failure `expect` holds the state seen.
+  bool compare_exchange_strong(BlockState& expect, BlockState desired, std::memory_order order) {
+    uint64_t w = word_.load(std::memory_order_relaxed);
+    for (;;) {
+      if (StateOf(w) != expect) {
+        expect = StateOf(w);
+        return false;
+      }
+      if (word_.compare_exchange_weak(w, Next(w, desired), order, std::memory_order_relaxed)) return true;
+    }
+  }
+  // Moves to `desired` only if the word is still `seen`: same state and same life.
+  bool ClaimIfUnchanged(uint64_t seen, BlockState desired, std::memory_order order) {
+    return word_.compare_exchange_strong(seen, Next(seen, desired), order, std::memory_order_relaxed);
+  }
+
+ private:
+  static constexpr uint64_t Next(uint64_t w, BlockState s) {
+    const uint64_t generation = GenerationOf(w) + (s == BlockState::kLive && StateOf(w) != BlockState::kLive);
+    return (generation << 8) | static_cast<uint64_t>(s);
+  }
+  std::atomic<uint64_t> word_{static_cast<uint64_t>(BlockState::kFree)};
+};
+
 struct Segment;
 
 struct Block {
@@ -74,7 +116,7 @@ struct Block {
   Block* prev = nullptr;      // address neighbours inside the segment
   Block* next = nullptr;
   Segment* segment = nullptr;
-  std::atomic<BlockState> state{BlockState::kFree};
+  BlockStateWord state;
   std::atomic<size_t> requested{0};  // user bytes while live
   std::atomic<void*> owner{nullptr};  // context (or other owner tag) while live
   LockFreeRead<uintptr_t> stream = 0;  // stream key: allocation stream, or the freeing stream while pending

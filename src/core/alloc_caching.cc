@@ -455,15 +455,28 @@ bool CachingAllocator::FreeCached(uintptr_t addr, Segment* seg) {
 }
 
 bool CachingAllocator::PushCached(uintptr_t addr, Segment* seg) {
-  Block* b = index_->StartAt(addr);
-  if (b == nullptr || b->state.load(std::memory_order_acquire) != BlockState::kLive || b->addr != addr ||
-      b->size > alloc::kThreadCacheLimit || b->stream != 0) {
-    return false;
+  const FastFreeTicket ticket = CheckFastFree(addr);
+  return ticket.block != nullptr && ClaimFastFree(ticket);
+}
+
+CachingAllocator::FastFreeTicket CachingAllocator::CheckFastFree(uintptr_t addr) const {
+  Block* b = tls_slot_ >= 0 ? index_->StartAt(addr) : nullptr;
+  if (b == nullptr) return {};
+  // The word first (acquire): the fields read after it are at least as new as the life it names.
+  const uint64_t seen = b->state.word(std::memory_order_acquire);
+  if (BlockStateWord::StateOf(seen) != BlockState::kLive || b->addr != addr || b->size > alloc::kThreadCacheLimit ||
+      b->stream != 0) {
+    return {};
   }
+  return {b, seen};
+}
+
+bool CachingAllocator::ClaimFastFree(const FastFreeTicket& ticket) {
+  Block* b = ticket.block;
   ThreadCache* tc = LocalCache();
-  BlockState expect = BlockState::kLive;
-  // The claim: of two threads freeing the same block, one wins; the other takes Free, which reports it.
-  if (!b->state.compare_exchange_strong(expect, BlockState::kThreadCached, std::memory_order_acq_rel)) return false;
+  // The claim: of two threads freeing the same block, one wins; the other takes Free, which reports it. A
+  // block that left the life the checks saw (freed, recycled, live again for another allocation) fails it.
+  if (!b->state.ClaimIfUnchanged(ticket.seen, BlockState::kThreadCached, std::memory_order_acq_rel)) return false;
   b->owner.store(nullptr, std::memory_order_relaxed);
   if (tc->Push(b)) {
     tc->CountFree(b->size);

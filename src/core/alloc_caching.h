@@ -149,6 +149,15 @@ class CachingAllocator {
   // aclrtFree's fast path, for a block no stream may still use (no fences): true if the live small block
   // at `addr` went to the calling thread's cache; false changes nothing (the caller then takes Free).
   bool FreeCached(uintptr_t addr, Segment* segment);
+  // FreeCached's two halves, which tests interleave with other work to open the race window between them:
+  // the checks (is the block at `addr` live, small, of no stream?) and the claim, which succeeds only if the
+  // block is still in the life the checks saw. An empty ticket (block == nullptr) failed the checks.
+  struct FastFreeTicket {
+    Block* block = nullptr;
+    uint64_t seen = 0;  // the block's state word at the checks
+  };
+  FastFreeTicket CheckFastFree(uintptr_t addr) const;
+  bool ClaimFastFree(const FastFreeTicket& ticket);
   // Frees the block starting at `addr` (which lies in `segment`, one of ours). With fences that have not
   // passed the block is pending; `stream_key` != 0 makes it reusable at once on that stream.
   Status Free(uintptr_t addr, Segment* segment, const StreamFence* fences, size_t fence_count, uintptr_t stream_key);

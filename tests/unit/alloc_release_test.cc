@@ -169,6 +169,53 @@ TEST(AllocatorFastPaths, ConcurrentDoubleFreesHaveOneWinner) {
   EXPECT_TRUE(check.ok()) << check.message();
 }
 
+TEST(AllocatorFastPaths, AStaleFastFreeCannotClaimTheBlocksNextLife) {
+  // The loser of two frees of one pointer, descheduled between its checks and its claim, while the winner's
+  // block goes to the thread cache and comes back out for a new allocation at the same address: its claim
+  // fails (the block is in another life), and the new allocation stays live.
+  auto d = MakeDevice(64 * kMiB, TestConfig(/*thread_cache=*/true));
+  CachingAllocator& c = d->caching();
+  void* p = MustAlloc(*d, 700);
+  const CachingAllocator::FastFreeTicket stale = c.CheckFastFree(U(p));
+  ASSERT_NE(nullptr, stale.block) << "a live small block passes the checks";
+  ASSERT_TRUE(d->FreeCached(p)) << "the winner";
+  void* q = d->AllocateCached(700, 0, true, nullptr);
+  ASSERT_EQ(p, q) << "setup: the thread cache hands the same block back";
+  EXPECT_FALSE(c.ClaimFastFree(stale)) << "the loser's claim must not take the block's next life";
+  EXPECT_EQ(1u, c.Stats().total.live_blocks);
+  const CachingAllocator::FastFreeTicket fresh = c.CheckFastFree(U(q));
+  ASSERT_NE(nullptr, fresh.block);
+  EXPECT_TRUE(c.ClaimFastFree(fresh)) << "a ticket of the current life claims";
+  EXPECT_EQ(0u, c.Stats().total.live_blocks);
+  EXPECT_TRUE(c.CheckInvariants().ok());
+}
+
+TEST(AllocatorFastPaths, AStaleFastFreeCannotClaimARecycledRecord) {
+  // The window of docs/memory.md: the block the loser checked is returned, merged into its neighbour, and
+  // its Block record recycled to describe another live allocation at another address. A claim on the state
+  // alone would succeed there and free that allocation under its owner.
+  auto d = MakeDevice(64 * kMiB, TestConfig(/*thread_cache=*/true));
+  CachingAllocator& c = d->caching();
+  void* a1 = MustAlloc(*d, 700);
+  void* a2 = MustAlloc(*d, 700);
+  ASSERT_EQ(U(a1) + CapacityOf(*d, a1), U(a2)) << "setup: neighbours in one segment";
+  const CachingAllocator::FastFreeTicket stale = c.CheckFastFree(U(a2));
+  ASSERT_NE(nullptr, stale.block);
+  ASSERT_TRUE(d->FreeCached(a1));
+  ASSERT_TRUE(d->FreeCached(a2));
+  d->UsedBytes();  // returns the thread cache: both merge into a1's block, and a2's record is recycled
+  void* b1 = MustAlloc(*d, 1500);  // a1's block, split: the rest gets the most recently recycled record
+  void* b2 = MustAlloc(*d, 700);   // the head of that rest
+  ASSERT_EQ(U(a1), U(b1));
+  ASSERT_EQ(stale.block->addr.get(), U(b2)) << "setup: a2's record now describes b2";
+  ASSERT_NE(U(a2), U(b2));
+  EXPECT_FALSE(c.ClaimFastFree(stale)) << "the loser's claim must not free b2";
+  EXPECT_EQ(2u, c.Stats().total.live_blocks);
+  EXPECT_TRUE(d->Free(b2, {}).ok()) << "b2 is still its owner's";
+  EXPECT_TRUE(d->Free(b1, {}).ok());
+  EXPECT_TRUE(c.CheckInvariants().ok());
+}
+
 TEST(AllocatorFastPaths, OffWithoutTheThreadCache) {
   auto d = MakeDevice(64 * kMiB, TestConfig(/*thread_cache=*/false));
   void* p = MustAlloc(*d, 4096);
