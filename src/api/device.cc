@@ -109,24 +109,25 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
   NPURT_API_NOT_NULL(value);
   NPURT_API_ASSIGN(dev, Runtime::Get().GetDevice(static_cast<int32_t>(deviceId)));
   const npurt::core::DeviceInfo& info = dev->info();
+  const npurt::core::DeviceCapabilities& caps = info.caps;
   switch (static_cast<int>(attr)) {
     case ACL_DEV_ATTR_AICPU_CORE_NUM: *value = 0; break;
     case ACL_DEV_ATTR_AICORE_CORE_NUM:
     case ACL_DEV_ATTR_CUBE_CORE_NUM:
     case ACL_DEV_ATTR_VECTOR_CORE_NUM: *value = info.aicore_count; break;
-    case ACL_DEV_ATTR_WARP_SIZE: *value = 32; break;
-    case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE: *value = 2048; break;
-    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE: *value = 192 * 1024; break;
-    case ACL_DEV_ATTR_MAX_GRID_DIM_X: *value = 65535; break;
+    case ACL_DEV_ATTR_WARP_SIZE: *value = caps.warp_size; break;
+    case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE: *value = caps.max_threads_per_core; break;
+    case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE: *value = static_cast<int64_t>(caps.unified_buffer_bytes); break;
+    case ACL_DEV_ATTR_MAX_GRID_DIM_X: *value = caps.max_blocks_per_launch; break;
     case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
     case ACL_DEV_ATTR_MAX_GRID_DIM_Z: *value = 1; break;
-    case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID: *value = 65535; break;
-    case ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK: *value = 1024; break;
-    case ACL_DEV_ATTR_MAX_BLOCK_DIM_X: *value = 1024; break;
+    case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID: *value = caps.max_blocks_per_launch; break;
+    case ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK: *value = caps.max_threads_per_block; break;
+    case ACL_DEV_ATTR_MAX_BLOCK_DIM_X: *value = caps.max_block_dim_x; break;
     case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
     case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z: *value = 1; break;
     case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: *value = static_cast<int64_t>(info.memory_bytes); break;
-    case ACL_DEV_ATTR_L2_CACHE_SIZE: *value = 192ll << 20; break;
+    case ACL_DEV_ATTR_L2_CACHE_SIZE: *value = static_cast<int64_t>(caps.l2_cache_bytes); break;
     case ACL_DEV_ATTR_SMP_ID:
     case ACL_DEV_ATTR_SUPER_POD_SERVER_ID:
     case ACL_DEV_ATTR_SUPER_POD_ID:
@@ -137,7 +138,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
     case ACL_DEV_ATTR_HD_CONNECT_TYPE: *value = ACL_HOST_DEVICE_CONNECT_TYPE_PCIE; break;
     case ACL_DEV_ATTR_DEVICE_FORM_FACTOR: *value = ACL_DEVICE_FORM_FACTOR_PCIE_CARD; break;
     case ACL_DEV_ATTR_IS_VIRTUAL: *value = 0; break;
-    case ACL_DEV_ATTR_NPU_ARCH: *value = 2201; break;  // DAV_2201, the Ascend910B family
+    case ACL_DEV_ATTR_NPU_ARCH: *value = caps.npu_arch; break;
     default:
       return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "unknown device attribute {}", int(attr)));
   }
@@ -180,7 +181,8 @@ aclError aclrtDeviceCanAccessPeer(int32_t* canAccessPeer, int32_t deviceId, int3
   if (dev == peer) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "device {} cannot be its own peer", deviceId));
   }
-  *canAccessPeer = 1;  // every pair of simulated devices shares one host: peer access is always possible
+  // The driver says (on the sim every pair of devices shares one host: always).
+  *canAccessPeer = dev->info().caps.peer_access && peer->info().caps.peer_access ? 1 : 0;
   return ACL_SUCCESS;
 }
 
@@ -191,6 +193,12 @@ aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags) {
   NPURT_API_ASSIGN(peer, Runtime::Get().GetDevice(peerDeviceId));
   if (dev == peer) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "device {} cannot be its own peer", peerDeviceId));
+  }
+  if (!dev->info().caps.peer_access || !peer->info().caps.peer_access) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                                            "device {} cannot reach device {}'s memory: the driver declares no peer "
+                                            "access (aclrtDeviceCanAccessPeer reports 0)",
+                                            dev->id(), peerDeviceId));
   }
   dev->set_peer_enabled(peerDeviceId, true);
   return ACL_SUCCESS;

@@ -37,7 +37,7 @@ aclError LaunchDeviceArgs(const char* fn, aclrtFuncHandle funcHandle, uint32_t n
   if (!f.ok()) return npurt::api::Report(fn, f.status());
   auto s = npurt::api::ResolveStream(stream);
   if (!s.ok()) return npurt::api::Report(fn, s.status());
-  auto settings = npurt::core::ParseLaunchConfig(cfg);
+  auto settings = npurt::core::ParseLaunchConfig(cfg, s.value());
   if (!settings.ok()) return npurt::api::Report(fn, settings.status());
   Status st = CheckArgsSize(*f.value(), argsSize, "argsSize");
   if (!st.ok()) return npurt::api::Report(fn, st);
@@ -80,7 +80,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
   (void)reserve;
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  NPURT_API_ASSIGN(settings, npurt::core::ParseLaunchConfig(cfg));
+  NPURT_API_ASSIGN(settings, npurt::core::ParseLaunchConfig(cfg, s));
   NPURT_API_NOT_NULL(argsHandle);
   KernelArgs* a = KernelArgs::Resolve(argsHandle);
   if (a == nullptr) {
@@ -108,7 +108,7 @@ aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numB
   NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  NPURT_API_ASSIGN(settings, npurt::core::ParseLaunchConfig(cfg));
+  NPURT_API_ASSIGN(settings, npurt::core::ParseLaunchConfig(cfg, s));
   if (placeHolderNum == 0) {
     NPURT_API_CHECK(CheckArgsSize(*f, argsSize, "argsSize"));
   } else if (argsSize < f->args_size()) {
@@ -166,7 +166,7 @@ aclError aclrtLaunchKernelWithArgsArray(void* func, uint32_t numBlocks, aclrtStr
     f = static_cast<KernelFunction*>(h);
   }
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  NPURT_API_ASSIGN(settings, npurt::core::ParseLaunchConfig(cfg));
+  NPURT_API_ASSIGN(settings, npurt::core::ParseLaunchConfig(cfg, s));
   if (f->param_count() != 0) NPURT_API_NOT_NULL(args);
   for (uint32_t i = 0; i < f->param_count(); ++i) {
     if (args[i] == nullptr) {

@@ -15,10 +15,26 @@ Device::Device(int32_t id, uint32_t physical_id, std::unique_ptr<hal::Device> ha
     : id_(id),
       physical_id_(physical_id),
       hal_(std::move(hal)),
+      info_(hal_->info()),
       limits_(limits),
       allocator_(hal_.get(), hal_->memory_base(), hal_->memory_size()) {}
 
 Device::~Device() = default;
+
+Status CheckDeviceCapabilities(const DeviceCapabilities& caps, std::string_view driver, int32_t id) {
+  if (!caps.host_visible_memory) {
+    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+               "device {} of driver '{}' has no host-visible memory, which npurt's runtime core still needs "
+               "(docs/architecture.md, \"Driver capabilities\")",
+               id, driver);
+  }
+  if (caps.page_bytes != hal::kPhysicalPageBytes) {
+    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+               "device {} of driver '{}' has {}-byte pages; npurt's allocator is built on {}-byte pages", id, driver,
+               caps.page_bytes, hal::kPhysicalPageBytes);
+  }
+  return Status::Ok();
+}
 
 StatusOr<Context*> Device::RetainDefaultContext() {
   std::lock_guard<std::mutex> lock(ctx_mu_);

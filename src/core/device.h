@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <vector>
 
 #include "base/handle.h"
@@ -22,6 +23,13 @@ class Stream;
 // The description of a device that the layers above core read (what the driver reports): core's vocabulary,
 // so that they never name the driver interface.
 using DeviceInfo = hal::DeviceInfo;
+using DeviceCapabilities = hal::DeviceCapabilities;
+
+// What core needs of a device today, checked when the runtime opens it. Core reads and writes device memory
+// through host addresses (synchronous copies and fills, symbols, managed memory) and builds its allocator on
+// 2 MiB pages: a device that declares neither is refused with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and the
+// reason, rather than crashing on its first copy.
+Status CheckDeviceCapabilities(const DeviceCapabilities& caps, std::string_view driver, int32_t id);
 
 struct DeviceLimits {
   uint32_t streams = 1984;
@@ -37,7 +45,9 @@ class Device {
   int32_t id() const { return id_; }
   uint32_t physical_id() const { return physical_id_; }
   hal::Device* hal() const { return hal_.get(); }
-  const DeviceInfo& info() const { return hal_->info(); }
+  const DeviceInfo& info() const { return info_; }
+  // info().caps.max_blocks_per_launch, read on every kernel launch.
+  uint32_t max_blocks_per_launch() const { return info_.caps.max_blocks_per_launch; }
   DeviceAllocator& allocator() { return allocator_; }
   const DeviceLimits& limits() const { return limits_; }
 
@@ -82,6 +92,7 @@ class Device {
   const int32_t id_;
   const uint32_t physical_id_;
   std::unique_ptr<hal::Device> hal_;
+  const DeviceInfo& info_;  // the driver's (fixed for the device's lifetime)
   DeviceLimits limits_;
   DeviceAllocator allocator_;
 

@@ -40,9 +40,19 @@ void SnapshotAtExit() {
 
 }  // namespace
 
+namespace {
+
+// Expandable segments map pages on demand: only on a device with virtual memory.
+AllocatorConfig ConfigFor(const hal::Device* device) {
+  AllocatorConfig config = AllocatorConfigFromEnvironment();
+  if (!device->info().caps.virtual_memory) config.expandable_segments = false;
+  return config;
+}
+
+}  // namespace
+
 DeviceAllocator::DeviceAllocator(hal::Device* device, uint8_t* base, uint64_t size)
-    : DeviceAllocator(device, reinterpret_cast<uintptr_t>(base), size, device->address_size(),
-                      AllocatorConfigFromEnvironment()) {}
+    : DeviceAllocator(device, reinterpret_cast<uintptr_t>(base), size, device->address_size(), ConfigFor(device)) {}
 
 DeviceAllocator::DeviceAllocator(hal::Device* device, uintptr_t base, uint64_t memory_size, uint64_t address_size,
                                  const AllocatorConfig& config)

@@ -20,9 +20,6 @@
 namespace npurt::core {
 namespace {
 
-// The unified buffer of a simulated core (drivers/sim AiCorePool): the most a launch may ask for.
-constexpr uint64_t kUnifiedBufferBytes = 192 * 1024;
-
 // The cores a launch may use (aclrtSetStreamResLimit, else aclrtSetDeviceResLimit): the tighter of the
 // cube- and vector-core limits, 0 when none is set.
 uint32_t CoreLimit(const Stream* stream) {
@@ -39,7 +36,7 @@ void FinishLaunch(void* arg) { FinishLaunchRecord(static_cast<LaunchRecord*>(arg
 
 }  // namespace
 
-StatusOr<LaunchSettings> ParseLaunchConfig(const aclrtLaunchKernelCfg* cfg) {
+StatusOr<LaunchSettings> ParseLaunchConfig(const aclrtLaunchKernelCfg* cfg, const Stream* stream) {
   LaunchSettings s;
   if (cfg == nullptr || cfg->numAttrs == 0) return s;
   if (cfg->attrs == nullptr) {
@@ -53,9 +50,9 @@ StatusOr<LaunchSettings> ParseLaunchConfig(const aclrtLaunchKernelCfg* cfg) {
       case ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING:
         break;
       case ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE:
-        if (a.value.dynUBufSize > kUnifiedBufferBytes) {
+        if (const uint64_t ub = stream->device()->info().caps.unified_buffer_bytes; a.value.dynUBufSize > ub) {
           return Err(ACL_ERROR_INVALID_PARAM, "dynamic UB size {} exceeds the {}-byte unified buffer of a core",
-                     a.value.dynUBufSize, kUnifiedBufferBytes);
+                     a.value.dynUBufSize, ub);
         }
         break;
       case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:
@@ -90,9 +87,9 @@ StatusOr<LaunchSettings> ParseLaunchConfig(const aclrtLaunchKernelCfg* cfg) {
 
 Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* stream, const LaunchSettings& settings,
                     const LaunchArgs& args) {
-  if (num_blocks == 0 || num_blocks > kMaxKernelBlocks) {
+  if (const uint32_t most = stream->device()->max_blocks_per_launch(); num_blocks == 0 || num_blocks > most) {
     return Err(ACL_ERROR_INVALID_PARAM, "numBlocks {} of kernel '{}' is out of range (1..{})", num_blocks,
-               function->name(), kMaxKernelBlocks);
+               function->name(), most);
   }
   const RecordLease lease = AcquireLaunchRecord(stream);
   LaunchRecord* r = lease.record;

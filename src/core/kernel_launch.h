@@ -24,9 +24,6 @@ namespace npurt::core {
 
 class Stream;
 
-// The most blocks one launch may have (the hardware's limit).
-constexpr uint32_t kMaxKernelBlocks = 65535;
-
 struct LaunchSettings {
   bool timeout_set = false;
   uint64_t timeout_ns = 0;   // with timeout_set: 0 = no limit
@@ -36,8 +33,8 @@ struct LaunchSettings {
 // Validates and reads a launch configuration (nullptr = defaults). Settings the sim honours: TIMEOUT,
 // TIMEOUT_US, BLOCKDIM_OFFSET; accepted with no effect on the sim: SCHEM_MODE, ENGINE_TYPE (AIC and AIV
 // both run on the simulated cores), BLOCK_TASK_PREFETCH, ENABLE_PROFILING, DYN_UBUF_SIZE up to the unified
-// buffer; refused: DATA_DUMP = 1 (not supported), unknown ids.
-StatusOr<LaunchSettings> ParseLaunchConfig(const aclrtLaunchKernelCfg* cfg);
+// buffer of `stream`'s device (its capabilities); refused: DATA_DUMP = 1 (not supported), unknown ids.
+StatusOr<LaunchSettings> ParseLaunchConfig(const aclrtLaunchKernelCfg* cfg, const Stream* stream);
 
 struct LaunchArgs {
   const void* data = nullptr;

@@ -133,6 +133,7 @@ StatusOr<Device*> Runtime::GetDevice(int32_t id) {
   if (devices_[id] == nullptr) {
     auto hal_dev = driver_->OpenDevice(visible_[id]);
     if (!hal_dev.ok()) return std::move(hal_dev).status().WithContext("device setup failed");
+    NPURT_RETURN_IF_ERROR(CheckDeviceCapabilities(hal_dev.value()->info().caps, config_.driver, id));
     DeviceLimits limits;
     limits.streams = config_.stream_limit;
     limits.events = config_.event_limit;

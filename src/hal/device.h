@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "hal/capabilities.h"
 #include "hal/flag.h"
 #include "hal/queue.h"
 
@@ -23,15 +24,10 @@ struct MemoryShareToken {
   uint8_t bytes[64];
 };
 
-struct DeviceInfo {
-  std::string soc_name;
-  uint32_t aicore_count = 0;
-  uint64_t memory_bytes = 0;
-};
-
 class Device {
  public:
   virtual ~Device() = default;
+  // What the device is and can do (hal/capabilities.h); fixed for the device's lifetime.
   virtual const DeviceInfo& info() const = 0;
   // The device-memory range. Core's allocator carves it; addresses are usable by the driver's
   // engines (and, on the sim, by host code that the runtime runs on the device's behalf).
@@ -51,15 +47,16 @@ class Device {
   // Tells the device that host code wrote device memory (re-evaluates parked value waits).
   virtual void NotifyMemoryWritten() = 0;
 
-  // --- Virtual memory and sharing (VMM, expandable segments, IPC). Optional: the defaults (hal_memory.cc)
-  // report ACL_ERROR_RT_FEATURE_NOT_SUPPORT and an address range of memory_size() bytes.
+  // --- Virtual memory and sharing (VMM, expandable segments, IPC). Optional, and declared in the
+  // capabilities (virtual_memory, ipc_memory, shared_flags): the defaults (hal_memory.cc) report
+  // ACL_ERROR_RT_FEATURE_NOT_SUPPORT and an address range of memory_size() bytes.
   // The device's address range is [memory_base(), memory_base() + address_size()). Its first memory_size()
   // bytes show the physical memory linearly (physical offset x at memory_base() + x); from memory_base() +
   // memory_size() rounded up to kPhysicalPage to the end lies a window of reserved, inaccessible addresses
   // where core maps physical pages on demand. Core owns every policy
   // (which page goes where); calls come from any thread, serialised by core per range. Addresses, sizes
   // and offsets are multiples of kPhysicalPage.
-  static constexpr size_t kPhysicalPage = 2u << 20;
+  static constexpr size_t kPhysicalPage = kPhysicalPageBytes;
   virtual uint64_t address_size() const { return memory_size(); }
   // Maps [offset, offset + size) of physical memory `source` (kLocalMemory, or an ImportMemory id) at
   // `addr` in the window, resident, with `access`. The range must be unmapped.

@@ -13,10 +13,11 @@
 //  - Waits (flag, value, host function) park the queue; no thread polls.
 //
 // One header per object: task.h (tasks, prepared lists, kernel launches), queue.h, flag.h, device.h,
-// driver.h, observer.h (profiling's completion hook); driver_registry.h opens a driver by name. This header
+// capabilities.h (what a device is and can do), driver.h, observer.h (profiling's completion hook); driver_registry.h opens a driver by name. This header
 // includes them all.
 #pragma once
 
+#include "hal/capabilities.h"
 #include "hal/device.h"
 #include "hal/driver.h"
 #include "hal/flag.h"

@@ -20,15 +20,13 @@ namespace hal_cts {
 
 namespace hal = npurt::hal;
 
+// What the suite needs to know of a backend beyond what its devices declare. What a device can do (host-visible
+// memory, virtual memory, sharing) is read from the device itself (Device::info().caps, hal/capabilities.h),
+// so that a test checks the declaration against the behaviour instead of trusting a second copy of it.
 struct Capabilities {
-  // memory_base() is host-addressable: the test reads and writes device memory directly. A driver whose
-  // memory is not (a discrete GPU) passes the data through copies instead and sets this false.
-  bool host_addressable_memory = false;
   // Tasks run on driver threads: a task may stay queued behind a parked one while the submitting thread goes
   // on. False where every task runs inline at submission (a wait must then be submitted from its own thread).
   bool deferred_execution = false;
-  // MapMemory / UnmapMemory / ExportMemory (VMM, expandable segments, IPC).
-  bool virtual_memory = false;
 };
 
 struct Backend {
@@ -61,6 +59,8 @@ class DeviceTest : public DriverTest {
   bool RunAndWait(const hal::Task& task, hal::Queue* queue = nullptr);
   // Deadline `ms` milliseconds from now (CLOCK_MONOTONIC ns, the drivers' clock).
   static uint64_t DeadlineIn(uint64_t ms);
+  // What the opened device declares it can do.
+  const hal::DeviceCapabilities& caps() const { return device_->info().caps; }
   std::unique_ptr<hal::Device> device_;
   std::unique_ptr<hal::Queue> queue_;
 };

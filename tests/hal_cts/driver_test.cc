@@ -29,6 +29,14 @@ TEST_P(DriverSuite, EveryDeviceOpensWithADescription) {
     EXPECT_GT(info.aicore_count, 0u);
     EXPECT_GT(device.value()->memory_size(), 0u);
     EXPECT_GE(device.value()->address_size(), device.value()->memory_size());
+    // The limits core and api check launches against and report (aclrtGetDeviceInfo).
+    const hal::DeviceCapabilities& caps = info.caps;
+    EXPECT_EQ(caps.page_bytes, hal::kPhysicalPageBytes) << "core's allocator is built on 2 MiB pages";
+    EXPECT_GT(caps.unified_buffer_bytes, 0u);
+    EXPECT_GT(caps.max_blocks_per_launch, 0u);
+    if (caps.host_visible_memory) {
+      EXPECT_NE(device.value()->memory_base(), nullptr);
+    }
   }
 }
 

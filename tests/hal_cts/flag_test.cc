@@ -85,7 +85,7 @@ TEST_P(FlagSuite, AFlagNeverGoesDown) {
 
 TEST_P(FlagSuite, AValueWriteReleasesAValueWaitOfAnotherQueue) {
   HAL_CTS_SKIP_IF_UNSUPPORTED();
-  if (!backend().caps.host_addressable_memory) GTEST_SKIP() << "device memory is not host-addressable";
+  if (!caps().host_visible_memory) GTEST_SKIP() << "device memory is not host-visible";
   auto* word = reinterpret_cast<uint64_t*>(device_->memory_base());
   device_->Prefault(word, 4096);
   *word = 0;

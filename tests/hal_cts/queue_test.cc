@@ -99,7 +99,7 @@ TEST_P(QueueSuite, TasksRunInSubmissionOrderAndComplete) {
 
 TEST_P(QueueSuite, CopiesAndFillsMoveTheBytes) {
   HAL_CTS_SKIP_IF_UNSUPPORTED();
-  if (!backend().caps.host_addressable_memory) GTEST_SKIP() << "device memory is not host-addressable";
+  if (!caps().host_visible_memory) GTEST_SKIP() << "device memory is not host-visible";
   constexpr size_t kBytes = 256 << 10;
   uint8_t* a = device_->memory_base();
   uint8_t* b = a + kBytes;

@@ -74,7 +74,9 @@ class NullQueue final : public hal::Queue {
 // their defaults from hal/device.h, which report ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
 class NullDevice final : public hal::Device {
  public:
-  // TODO: what the hardware reports (SoC name, AI cores, memory).
+  // TODO: what the hardware reports (SoC name, AI cores, memory) and what it can do (info_.caps,
+  // hal/capabilities.h: host-visible memory, virtual memory, sharing, peer access, the unified buffer and
+  // launch limits). Everything left at its default is "cannot": core refuses what needs it, with a message.
   const hal::DeviceInfo& info() const override { return info_; }
   // TODO: the device's address range, which core's allocator carves. On a device without host-visible
   // memory this is still the device's addresses; the host never dereferences them.
@@ -90,7 +92,7 @@ class NullDevice final : public hal::Device {
   void NotifyMemoryWritten() override {}
 
  private:
-  hal::DeviceInfo info_{"null", 0, 0};
+  hal::DeviceInfo info_{"null", 0, 0, {}};
 };
 
 class NullDriver final : public hal::Driver {

@@ -24,6 +24,22 @@ class SimDriver final : public hal::Driver {
     dev.info.soc_name = options_.soc_name;
     dev.info.aicore_count = options_.aicore_count != 0 ? options_.aicore_count : hw;
     dev.info.memory_bytes = options_.memory_bytes;
+    // An Ascend 910B's figures, where the simulation has them; the arena is host memory, every device of
+    // the process reaches every other's, and the memfd arena is shared with other processes (sim_memory.cc).
+    hal::DeviceCapabilities& caps = dev.info.caps;
+    caps.host_visible_memory = true;
+    caps.virtual_memory = true;
+    caps.ipc_memory = true;
+    caps.shared_flags = true;
+    caps.peer_access = true;
+    caps.unified_buffer_bytes = sim::AiCorePool::kUnifiedBufferBytes;
+    caps.l2_cache_bytes = 192ull << 20;
+    caps.max_blocks_per_launch = 65535;
+    caps.max_threads_per_core = 2048;
+    caps.max_threads_per_block = 1024;
+    caps.max_block_dim_x = 1024;
+    caps.warp_size = 32;
+    caps.npu_arch = 2201;
     dev.synchronous = options_.synchronous;
     // Executors run queues (copies, fills, waits); two keep copy and compute streams overlapping
     // without oversubscribing small machines.

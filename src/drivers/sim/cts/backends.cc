@@ -20,10 +20,8 @@ hal::DriverOptions SimOptions(bool synchronous) {
   return o;
 }
 
-constexpr Capabilities kSimCaps{/*host_addressable_memory=*/true, /*deferred_execution=*/true,
-                                /*virtual_memory=*/true};
-constexpr Capabilities kSimSyncCaps{/*host_addressable_memory=*/true, /*deferred_execution=*/false,
-                                    /*virtual_memory=*/true};
+constexpr Capabilities kSimCaps{/*deferred_execution=*/true};
+constexpr Capabilities kSimSyncCaps{/*deferred_execution=*/false};
 
 [[maybe_unused]] const bool kRegistered =
     RegisterBackend({"sim", "sim", SimOptions(false), kSimCaps, {}}) &&
