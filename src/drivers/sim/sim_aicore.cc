@@ -30,7 +30,7 @@ void EmitLine(const BlockThreadState& st, const std::string& line) {
   // The text as the kernel wrote it, as CANN prints it (the official samples' READMEs show no prefix).
   (void)st;
   const std::string out = line + '\n';
-  // The watchdog must not interrupt the block while it holds the stdout lock.
+  // The deadline timer must not interrupt the block while it holds the stdout lock.
   sigset_t block, old;
   sigemptyset(&block);
   sigaddset(&block, TimeoutSignal());
@@ -116,81 +116,13 @@ struct AiCorePool::Core {
   Job* job_cache = nullptr;  // an executor's recycled jobs (only its thread touches the list)
 };
 
-// Fails jobs whose deadline passed. One thread per pool, started by the first launch with a timeout.
-class AiCorePool::Watchdog {
- public:
-  explicit Watchdog(AiCorePool* pool) : pool_(pool) {}
-  ~Watchdog() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-
-  void Watch(Job* job) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
-      entries_.emplace(job->deadline_ns, job);
-    }
-    cv_.notify_one();
-  }
-
-  // Called before a job completes: afterwards the watchdog no longer touches it.
-  void Unwatch(Job* job) {
-    std::unique_lock<std::mutex> lock(mu_);
-    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
-      if (it->second == job) {
-        entries_.erase(it);
-        break;
-      }
-    }
-    if (std::this_thread::get_id() != thread_.get_id()) cv_.wait(lock, [&] { return firing_ != job; });
-  }
-
- private:
-  void Loop() {
-    std::unique_lock<std::mutex> lock(mu_);
-    while (!stop_) {
-      if (entries_.empty()) {
-        cv_.wait(lock);
-        continue;
-      }
-      auto first = entries_.begin();
-      const uint64_t now = NowNs();
-      if (first->first > now) {
-        cv_.wait_for(lock, std::chrono::nanoseconds(first->first - now));
-        continue;
-      }
-      Job* job = first->second;
-      entries_.erase(first);
-      firing_ = job;
-      lock.unlock();
-      pool_->OnTimeout(job);
-      lock.lock();
-      firing_ = nullptr;
-      cv_.notify_all();
-    }
-  }
-
-  AiCorePool* pool_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::multimap<uint64_t, Job*> entries_;
-  Job* firing_ = nullptr;
-  bool stop_ = false;
-  std::thread thread_;
-};
-
-AiCorePool::AiCorePool(uint32_t cores) : cores_(cores == 0 ? 1 : cores) {}
+AiCorePool::AiCorePool(uint32_t cores, DeadlineTimer* timer) : cores_(cores == 0 ? 1 : cores), timer_(timer) {}
 
 AiCorePool::~AiCorePool() {
   stop_.store(true, std::memory_order_release);
   work_signal_.Notify();
   for (auto& t : threads_) t.join();
-  watchdog_.reset();
+  timer_->CancelAll(this);
   for (auto* cores : {&core_state_, &executor_cores_}) {
     for (auto& core : *cores) {
       if (core->map != nullptr) munmap(core->map, core->map_bytes);
@@ -206,7 +138,6 @@ AiCorePool::~AiCorePool() {
 
 void AiCorePool::EnsureStarted() {
   std::call_once(started_, [this] {
-    watchdog_ = std::make_unique<Watchdog>(this);
     for (uint32_t i = 0; i < cores_; ++i) {
       auto core = std::make_unique<Core>();
       core->id = i;
@@ -254,7 +185,7 @@ AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue, 
 
 void AiCorePool::Submit(Job* job, bool wake_cores) {
   EnsureStarted();
-  if (job->deadline_ns != 0) watchdog_->Watch(job);
+  if (job->deadline_ns != 0) timer_->Arm(job->deadline_ns, this, reinterpret_cast<uintptr_t>(job));
   if (job->next >= job->end) return;  // the executor took the only block: nothing for the cores
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -281,7 +212,7 @@ void AiCorePool::RecycleJob(Job* job) {
 
 bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code) {
   // One block, every core allowed and no timeout: only this executor takes part, so no job is needed
-  // (no core claims a block, no watchdog looks for it) and the launch completes here.
+  // (no core claims a block, no deadline timer looks for it) and the launch completes here.
   if (RunsOnExecutorAlone(*launch) && launch->timeout_ns == 0) {
     Core& core = ExecutorCore();
     // Read before writing: the launch record belongs to the launching thread's cache.
@@ -429,9 +360,9 @@ void AiCorePool::RunBlock(Core& core, Job* job, uint32_t block) {
 int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job, uint32_t block,
                                  std::string* message) {
   BlockThreadState& st = *core.state;
-  // Order matters for timeouts: the stale target is cleared before the watchdog can see this core run
+  // Order matters for timeouts: the stale target is cleared before the deadline timer can see this core run
   // the job, and the job's flag is re-checked once the block is interruptible. A block without a job has
-  // no deadline: no watchdog looks for it.
+  // no deadline: no deadline timer looks for it.
   if (job != nullptr) {
     st.timed_out_job.store(nullptr, std::memory_order_relaxed);
     core.running.store(job, std::memory_order_seq_cst);
@@ -460,7 +391,7 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
   if (exit == 0) {
     st.active = 1;
     // `active` is read by this thread's own signal handlers: a compiler barrier orders it before the
-    // check. Against the watchdog, running (stored above) and timed_out are both sequentially
+    // check. Against the deadline timer, running (stored above) and timed_out are both sequentially
     // consistent: either it sees this core run the job and signals it, or this load sees its flag.
     std::atomic_signal_fence(std::memory_order_seq_cst);
     if (job != nullptr && job->timed_out.load(std::memory_order_seq_cst)) {
@@ -603,7 +534,8 @@ bool AiCorePool::FinishBlocks(Job* job, uint32_t count, bool resume, int32_t* co
 }
 
 int32_t AiCorePool::Complete(Job* job, bool resume) {
-  if (job->deadline_ns != 0) watchdog_->Unwatch(job);
+  // Afterwards the timer no longer touches the job (on the timer's thread, the timeout completing it).
+  if (job->deadline_ns != 0) timer_->Cancel(this, reinterpret_cast<uintptr_t>(job));
   const int32_t code = job->code.load(std::memory_order_acquire);
   SimQueue* queue = resume ? job->queue : nullptr;
   if (job->queue == nullptr) {

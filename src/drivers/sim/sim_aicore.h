@@ -26,19 +26,21 @@
 #include <vector>
 
 #include "base/futex.h"
+#include "drivers/sim/sim_deadline_timer.h"
 #include "hal/hal.h"
 
 namespace npurt::drivers::sim {
 
 class SimQueue;
 
-class AiCorePool {
+class AiCorePool final : private DeadlineTimer::Client {
  public:
   // The unified-buffer capacity of a simulated core (an Ascend 910B vector core has 192 KiB).
   static constexpr uint64_t kUnifiedBufferBytes = 192 * 1024;
 
-  explicit AiCorePool(uint32_t cores);
-  ~AiCorePool();
+  // Execution timeouts go to the device's `timer`, which outlives the pool.
+  AiCorePool(uint32_t cores, DeadlineTimer* timer);
+  ~AiCorePool() override;
   AiCorePool(const AiCorePool&) = delete;
   AiCorePool& operator=(const AiCorePool&) = delete;
 
@@ -66,7 +68,6 @@ class AiCorePool {
  private:
   struct Job;
   struct Core;
-  class Watchdog;
 
   // Cores 0 .. AllowedCores()-1 may run the launch's blocks (its core limit, else every core).
   uint32_t AllowedCores(const hal::KernelLaunch& launch) const {
@@ -95,6 +96,7 @@ class AiCorePool {
   // Records the job's first failure and stops it from starting further blocks.
   void FailJob(Job* job, int32_t code, std::string message);
   void OnTimeout(Job* job);
+  void OnDeadline(uint64_t job) override { OnTimeout(reinterpret_cast<Job*>(job)); }
   // Fails `job` with `code` (unless it already failed), stops it from starting blocks and interrupts the
   // cores running one of its blocks.
   void InterruptJob(Job* job, int32_t code, std::string message);
@@ -123,7 +125,7 @@ class AiCorePool {
   std::vector<std::unique_ptr<Core>> executor_cores_;  // cores of executor threads (mu_)
   std::atomic<bool> stop_{false};
   WaitSignal work_signal_;
-  std::unique_ptr<Watchdog> watchdog_;
+  DeadlineTimer* const timer_;
 };
 
 }  // namespace npurt::drivers::sim

@@ -5,7 +5,7 @@
 // point (sigsetjmp); the process-wide handlers for SIGSEGV/SIGBUS/SIGFPE/SIGILL/SIGTRAP jump back to it
 // when the signal hits such a thread, and chain to the handler that was installed before (or the default
 // action) otherwise, so faults of the application itself behave exactly as without npurt. Kernel-side
-// failures (kernel_operator.h calling services->fail) and timeouts (the watchdog interrupts the thread
+// failures (kernel_operator.h calling services->fail) and timeouts (the deadline timer interrupts the thread
 // with kTimeoutSignal) take the same way out.
 //
 // Everything the handlers touch is async-signal-safe: a table of thread ids and states, written before
@@ -45,7 +45,7 @@ struct BlockThreadState {
   sigjmp_buf recovery;
   volatile sig_atomic_t active = 0;  // a block runs and may be interrupted
   // Lock-free atomics (async-signal-safe): `job` is this thread's, `timed_out_job` is set by the
-  // watchdog thread before it signals this one.
+  // deadline timer's thread before it signals this one.
   std::atomic<const void*> job{nullptr};
   std::atomic<const void*> timed_out_job{nullptr};
   static_assert(std::atomic<const void*>::is_always_lock_free, "read by signal handlers");
@@ -69,7 +69,7 @@ struct BlockThreadState {
 
 BlockThreadState& CurrentBlockThread();
 
-// The real-time signal the watchdog sends to interrupt a block that ran past its launch's timeout.
+// The real-time signal the deadline timer sends to interrupt a block that ran past its launch's timeout.
 int TimeoutSignal();
 
 // Installs the handlers (once per process) and an alternate signal stack for the calling thread, so

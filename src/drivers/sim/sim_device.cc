@@ -77,7 +77,7 @@ StatusOr<std::unique_ptr<SimDevice>> SimDevice::Create(const SimDeviceOptions& o
   dev->base_ = static_cast<uint8_t*>(p);
   dev->address_size_ = AddressRangeSize(size);
   if (!options.synchronous) dev->scheduler_ = std::make_unique<Scheduler>(options.executors);
-  dev->aicore_ = std::make_unique<AiCorePool>(options.info.aicore_count);
+  dev->aicore_ = std::make_unique<AiCorePool>(options.info.aicore_count, &dev->timer_);
   RegisterDevice(dev.get());
   return dev;
 }

@@ -1,5 +1,5 @@
 // SimDevice: one simulated NPU. Owns its device-memory arena (a memfd mapping, so that a later IPC
-// layer can share it with other processes), its executor pool, host-function engine and wait timer.
+// layer can share it with other processes), its executor pool, host-function engine and deadline timer.
 #pragma once
 
 #include <map>
@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "drivers/sim/sim_aicore.h"
+#include "drivers/sim/sim_deadline_timer.h"
 #include "drivers/sim/sim_engines.h"
 #include "hal/hal.h"
 
@@ -56,7 +57,7 @@ class SimDevice final : public hal::Device {
   void Schedule(SimQueue* queue) { scheduler_->Schedule(queue); }
   bool HasReadyQueues() const { return scheduler_->HasReady(); }
   HostEngine& host_engine() { return host_engine_; }
-  WaitTimer& timer() { return timer_; }
+  DeadlineTimer& timer() { return timer_; }
   ValueWaitList& value_waits() { return value_waits_; }
   AiCorePool& aicore() { return *aicore_; }
   WaitSignal& memory_signal() { return memory_signal_; }
@@ -81,7 +82,7 @@ class SimDevice final : public hal::Device {
   int32_t next_import_ = 1;
   ValueWaitList value_waits_;
   WaitSignal memory_signal_;
-  WaitTimer timer_;
+  DeadlineTimer timer_;  // wait and kernel timeouts; outlives the queues and the AI cores that arm it
   HostEngine host_engine_;
   std::unique_ptr<Scheduler> scheduler_;
   std::unique_ptr<AiCorePool> aicore_;  // ~SimDevice stops the executors before this goes

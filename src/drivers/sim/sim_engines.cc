@@ -96,56 +96,6 @@ void HostEngine::Loop() {
   }
 }
 
-WaitTimer::~WaitTimer() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
-
-void WaitTimer::Arm(uint64_t deadline_ns, SimQueue* queue, uint64_t token) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!thread_.joinable()) thread_ = std::thread([this] { Loop(); });
-    entries_.emplace(deadline_ns, Entry{queue, token});
-  }
-  cv_.notify_one();
-}
-
-void WaitTimer::CancelQueue(SimQueue* queue) {
-  std::unique_lock<std::mutex> lock(mu_);
-  for (auto it = entries_.begin(); it != entries_.end();) {
-    it = it->second.queue == queue ? entries_.erase(it) : std::next(it);
-  }
-  cv_.wait(lock, [&] { return firing_ != queue; });
-}
-
-void WaitTimer::Loop() {
-  std::unique_lock<std::mutex> lock(mu_);
-  while (!stop_) {
-    if (entries_.empty()) {
-      cv_.wait(lock);
-      continue;
-    }
-    auto first = entries_.begin();
-    const uint64_t now = NowNs();
-    if (first->first > now) {
-      cv_.wait_for(lock, std::chrono::nanoseconds(first->first - now));
-      continue;
-    }
-    Entry e = first->second;
-    entries_.erase(first);
-    firing_ = e.queue;
-    lock.unlock();
-    e.queue->OnWaitTimeout(e.token);
-    lock.lock();
-    firing_ = nullptr;
-    cv_.notify_all();
-  }
-}
-
 bool ValueWaitList::ParkUntil(SimQueue* queue, const void* addr, uint64_t operand, uint32_t compare,
                               uint64_t token) {
   std::lock_guard<std::mutex> lock(mu_);

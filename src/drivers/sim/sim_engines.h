@@ -1,5 +1,5 @@
 // The engines of a simulated device that are not queues: the executor pool that runs queues, the
-// host-function engine, the wait timer and the list of value waits.
+// host-function engine and the list of value waits (the deadline timer: sim_deadline_timer.h).
 #pragma once
 
 #include <atomic>
@@ -62,28 +62,6 @@ class HostEngine {
   std::mutex mu_;
   std::condition_variable cv_;
   std::deque<Item> items_;
-  bool stop_ = false;
-  std::thread thread_;
-};
-
-// Fires wait timeouts. Started on first use; sleeps until the earliest deadline.
-class WaitTimer {
- public:
-  ~WaitTimer();
-  void Arm(uint64_t deadline_ns, SimQueue* queue, uint64_t token);
-  void CancelQueue(SimQueue* queue);
-
- private:
-  struct Entry {
-    SimQueue* queue;
-    uint64_t token;
-  };
-  void Loop();
-
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::multimap<uint64_t, Entry> entries_;
-  SimQueue* firing_ = nullptr;  // entry being delivered (CancelQueue waits for it)
   bool stop_ = false;
   std::thread thread_;
 };

@@ -78,7 +78,7 @@ SimQueue::SimQueue(SimDevice* device, const hal::QueueOptions& options)
 SimQueue::~SimQueue() {
   // Precondition: every submitted task completed. An executor may still be leaving Run().
   while (in_executor_.load(std::memory_order_acquire) != 0) CpuRelax();
-  device_->timer().CancelQueue(this);
+  device_->timer().CancelAll(this);
 }
 
 uint64_t SimQueue::Submit(const hal::Task& task) {

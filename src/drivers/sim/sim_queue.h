@@ -15,6 +15,7 @@
 #include <string>
 
 #include "base/futex.h"
+#include "drivers/sim/sim_deadline_timer.h"
 #include "drivers/sim/sim_park.h"
 #include "hal/hal.h"
 
@@ -23,7 +24,7 @@ namespace npurt::drivers::sim {
 class SimDevice;
 class SimFlag;
 
-class SimQueue final : public hal::Queue {
+class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
  public:
   SimQueue(SimDevice* device, const hal::QueueOptions& options);
   ~SimQueue() override;
@@ -51,6 +52,8 @@ class SimQueue final : public hal::Queue {
   int32_t priority() const { return options_.priority; }
 
  private:
+  void OnDeadline(uint64_t token) override { OnWaitTimeout(token); }  // a wait's timeout (ArmTimeout)
+
   enum State : uint32_t { kIdle, kQueued, kRunning, kParked };
   enum class Step { kDone, kPark };
   static constexpr uint64_t kCapacity = 256;
