@@ -25,10 +25,11 @@ class Stream;
 using DeviceInfo = hal::DeviceInfo;
 using DeviceCapabilities = hal::DeviceCapabilities;
 
-// What core needs of a device today, checked when the runtime opens it. Core reads and writes device memory
-// through host addresses (synchronous copies and fills, symbols, managed memory) and builds its allocator on
-// 2 MiB pages: a device that declares neither is refused with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and the
-// reason, rather than crashing on its first copy.
+// What core needs of a device today, checked when the runtime opens it. Core still reads and writes some
+// device memory through host addresses (managed memory, the built-in tasks and operators that run as host
+// code, kernel arguments) and builds its allocator on 2 MiB pages: a device that declares neither is refused
+// with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and the reason, rather than crashing on its first such access.
+// (Synchronous copies and fills are device operations: hal::Device::CopyNow, FillNow.)
 Status CheckDeviceCapabilities(const DeviceCapabilities& caps, std::string_view driver, int32_t id);
 
 struct DeviceLimits {

@@ -84,8 +84,11 @@ Device* IssuingDevice(Stream* stream) {
   return c != nullptr ? c->device() : nullptr;
 }
 
-void NotifyWritten(const MemSpan& dst) {
-  if (dst.device != nullptr) dst.device->hal()->NotifyMemoryWritten();
+// The device that runs a synchronous copy or fill (hal::Device::CopyNow, FillNow): the one whose memory is
+// written, else the one read. Host-to-host work needs none (nullptr).
+hal::Device* SyncEngine(const MemSpan& dst, const MemSpan& src) {
+  Device* d = dst.device != nullptr ? dst.device : src.device;
+  return d != nullptr ? d->hal() : nullptr;
 }
 
 // A synchronous copy from device memory goes after the kernels in flight that write it
@@ -142,8 +145,8 @@ Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t
   if (stream == nullptr) {
     if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess("aclrtMemcpy", dst, count, src, count);
     OrderSyncRead("aclrtMemcpy", s.value());
-    CopyDeviceBytes(dst, src, count);
-    NotifyWritten(d.value());
+    if (hal::Device* dev = SyncEngine(d.value(), s.value())) return dev->CopyNow(dst, src, count);
+    CopyDeviceBytes(dst, src, count);  // host to host
     return Status::Ok();
   }
   hal::Task t;
@@ -206,8 +209,10 @@ Status Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t
   if (stream == nullptr) {
     if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess("aclrtMemcpy2d", dst, dst_extent, src, src_extent);
     OrderSyncRead("aclrtMemcpy2d", s.value());
-    CopyDeviceRows(dst, dpitch, src, spitch, width, height);
-    NotifyWritten(d.value());
+    if (hal::Device* dev = SyncEngine(d.value(), s.value())) {
+      return dev->Copy2dNow(dst, dpitch, src, spitch, width, height);
+    }
+    CopyDeviceRows(dst, dpitch, src, spitch, width, height);  // host to host
     return Status::Ok();
   }
   if (s->device == nullptr && !s->pinned) {
@@ -248,8 +253,9 @@ Status Memset(void* dst, size_t max_count, int32_t value, size_t count, Stream* 
   if (count == 0) return Status::Ok();
   if (stream == nullptr) {
     if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess("aclrtMemset", dst, count, nullptr, 0);
-    FillDeviceBytes(dst, static_cast<uint8_t>(value & 0xff), count);
-    NotifyWritten(d.value());
+    const auto byte = static_cast<uint8_t>(value & 0xff);
+    if (d->device != nullptr) return d->device->hal()->FillNow(dst, count, byte, 1);
+    FillDeviceBytes(dst, byte, count);  // host memory
     return Status::Ok();
   }
   hal::Task t;
@@ -274,9 +280,8 @@ Status MemsetD32(void* dst, size_t mem_size, uint32_t value, size_t count, Strea
   if (count == 0) return Status::Ok();
   if (stream == nullptr) {
     if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess("aclrtMemsetD32", dst, count * 4, nullptr, 0);
-    auto* p = static_cast<uint32_t*>(dst);
-    for (size_t i = 0; i < count; ++i) p[i] = value;
-    NotifyWritten(d.value());
+    if (d->device != nullptr) return d->device->hal()->FillNow(dst, count, value, 4);
+    FillDeviceWords(static_cast<uint32_t*>(dst), value, count);  // host memory
     return Status::Ok();
   }
   hal::Task t;

@@ -19,8 +19,9 @@ inline constexpr size_t kPhysicalPageBytes = 2u << 20;
 struct DeviceCapabilities {
   // --- Memory.
   // memory_base() .. + memory_size() is a host address range that core may read and write directly
-  // (synchronous copies and fills, symbols, managed memory). Core needs it today (issue 13 moves those
-  // writes behind the device); a device without it is refused when opened.
+  // (managed memory, the built-in tasks and operators that run as host code, kernel arguments). Core needs
+  // it today (issue 13 moves those accesses behind the device, as it did synchronous copies and fills); a
+  // device without it is refused when opened.
   bool host_visible_memory = false;
   size_t page_bytes = kPhysicalPageBytes;
   // MapMemory, UnmapMemory and ProtectMemory work (expandable segments, aclrtMapMem). Without it core's

@@ -47,6 +47,18 @@ class Device {
   // Tells the device that host code wrote device memory (re-evaluates parked value waits).
   virtual void NotifyMemoryWritten() = 0;
 
+  // --- Synchronous access (aclrtMemcpy, aclrtMemcpy2d, aclrtMemset, aclrtMemsetD32 without a stream): the
+  // bytes have moved when the call returns, and the device's parked value waits were re-evaluated (they may
+  // watch the bytes written). At least one side of a copy is this device's memory; the other may be host
+  // memory or a peer device's. Core validated every range and orders the call after the device work it must
+  // follow. A driver implements these as its hardware allows (the sim: host copies of its arena; a discrete
+  // GPU: cudaMemcpy and cudaMemset on its synchronous stream).
+  virtual Status CopyNow(void* dst, const void* src, size_t size) = 0;
+  virtual Status Copy2dNow(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                           size_t height) = 0;
+  // Sets `count` elements of `element_bytes` (1 or 4) at `dst` to the low bytes of `value`.
+  virtual Status FillNow(void* dst, size_t count, uint32_t value, uint32_t element_bytes) = 0;
+
   // --- Virtual memory and sharing (VMM, expandable segments, IPC). Optional, and declared in the
   // capabilities (virtual_memory, ipc_memory, shared_flags): the defaults (hal_memory.cc) report
   // ACL_ERROR_RT_FEATURE_NOT_SUPPORT and an address range of memory_size() bytes.

@@ -2,6 +2,8 @@
 // and sharing either work (map, write, unmap; export; shared flags) or report ACL_ERROR_RT_FEATURE_NOT_SUPPORT
 // with a message, as the device's capabilities (hal/capabilities.h) declare.
 #include <cstring>
+#include <random>
+#include <vector>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "cts.h"
@@ -43,6 +45,44 @@ TEST_P(MemorySuite, VirtualMemoryMapsPagesOrSaysItCannot) {
   addr[456] = 0xc3;
   EXPECT_EQ(linear[456], 0xc3);
   EXPECT_TRUE(device_->UnmapMemory(addr, page).ok());
+}
+
+TEST_P(MemorySuite, SynchronousCopiesAndFillsMoveTheBytes) {
+  // Through the device operations only, so this holds for memory the host cannot address too.
+  HAL_CTS_SKIP_IF_UNSUPPORTED();
+  constexpr size_t kBytes = 64 << 10;
+  uint8_t* dev = device_->memory_base();
+  uint8_t* dev2 = dev + 2 * kBytes;
+  std::mt19937 rng(2027);
+  std::vector<uint8_t> in(kBytes), out(kBytes);
+  for (auto& b : in) b = static_cast<uint8_t>(rng());
+  ASSERT_TRUE(device_->CopyNow(dev, in.data(), kBytes).ok());        // host to device
+  ASSERT_TRUE(device_->CopyNow(dev2, dev, kBytes).ok());             // device to device
+  ASSERT_TRUE(device_->CopyNow(out.data(), dev2, kBytes).ok());      // device to host
+  EXPECT_EQ(in, out);
+
+  // 2D: 16 rows of 100 bytes, at a device pitch of 256, read back at a host pitch of 128.
+  ASSERT_TRUE(device_->Copy2dNow(dev, 256, in.data(), 100, 100, 16).ok());
+  std::vector<uint8_t> rows(128 * 16, 0xee);
+  ASSERT_TRUE(device_->Copy2dNow(rows.data(), 128, dev, 256, 100, 16).ok());
+  for (size_t r = 0; r < 16; ++r) {
+    for (size_t c = 0; c < 128; ++c) {
+      const uint8_t want = c < 100 ? in[r * 100 + c] : 0xee;  // the pitch padding is left alone
+      ASSERT_EQ(rows[r * 128 + c], want) << "row " << r << " column " << c;
+    }
+  }
+
+  // Fills: bytes and 32-bit words in the middle of random data, which stays around them.
+  ASSERT_TRUE(device_->CopyNow(dev, in.data(), kBytes).ok());
+  ASSERT_TRUE(device_->FillNow(dev + 1000, 3000, 0x1a5, 1).ok());  // the low byte: 0xa5
+  ASSERT_TRUE(device_->FillNow(dev + 8192, 500, 0xdeadbeef, 4).ok());
+  ASSERT_TRUE(device_->CopyNow(out.data(), dev, kBytes).ok());
+  for (size_t i = 0; i < kBytes; ++i) {
+    uint8_t want = in[i];
+    if (i >= 1000 && i < 4000) want = 0xa5;
+    if (i >= 8192 && i < 8192 + 2000) want = static_cast<uint8_t>(0xdeadbeefu >> (8 * ((i - 8192) % 4)));
+    ASSERT_EQ(out[i], want) << "byte " << i;
+  }
 }
 
 TEST_P(MemorySuite, SharingWorksAsDeclaredOrSaysItCannot) {

@@ -84,6 +84,13 @@ class NoVirtualMemoryDevice final : public hal::Device {
   std::unique_ptr<hal::Queue> CreateQueue(const hal::QueueOptions& o) override { return inner_->CreateQueue(o); }
   std::unique_ptr<hal::Flag> CreateFlag() override { return inner_->CreateFlag(); }
   void NotifyMemoryWritten() override { inner_->NotifyMemoryWritten(); }
+  Status CopyNow(void* dst, const void* src, size_t size) override { return inner_->CopyNow(dst, src, size); }
+  Status Copy2dNow(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height) override {
+    return inner_->Copy2dNow(dst, dpitch, src, spitch, width, height);
+  }
+  Status FillNow(void* dst, size_t count, uint32_t value, uint32_t bytes) override {
+    return inner_->FillNow(dst, count, value, bytes);
+  }
   // Counts what core asks of the mapping it was told is not there (and refuses it, as the default does).
   Status MapMemory(void* addr, size_t size, int32_t source, uint64_t offset, hal::MemoryAccess access) override {
     ++map_calls;

@@ -17,6 +17,10 @@ namespace {
 
 constexpr int32_t kNotSupported = ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 
+Status NotSupported(const char* what) {
+  return Err(kNotSupported, "the null driver has no device to run synchronous {} on", what);
+}
+
 // A sequence flag (events, notifies and cross-queue waits are built on it).
 class NullFlag final : public hal::Flag {
  public:
@@ -90,6 +94,16 @@ class NullDevice final : public hal::Device {
   std::unique_ptr<hal::Flag> CreateFlag() override { return std::make_unique<NullFlag>(); }
   // TODO: host code wrote device memory: re-evaluate parked value waits.
   void NotifyMemoryWritten() override {}
+  // TODO: synchronous copies and fills (aclrtMemcpy, aclrtMemset without a stream): complete on return, then
+  // re-evaluate parked value waits. One side of a copy is this device's memory.
+  Status CopyNow(void* /*dst*/, const void* /*src*/, size_t /*size*/) override { return NotSupported("copies"); }
+  Status Copy2dNow(void* /*dst*/, size_t /*dpitch*/, const void* /*src*/, size_t /*spitch*/, size_t /*width*/,
+                   size_t /*height*/) override {
+    return NotSupported("2D copies");
+  }
+  Status FillNow(void* /*dst*/, size_t /*count*/, uint32_t /*value*/, uint32_t /*element_bytes*/) override {
+    return NotSupported("fills");
+  }
 
  private:
   hal::DeviceInfo info_{"null", 0, 0, {}};

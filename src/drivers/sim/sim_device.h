@@ -43,6 +43,10 @@ class SimDevice final : public hal::Device {
   StatusOr<std::unique_ptr<hal::Flag>> CreateSharedFlag() override;
   StatusOr<std::unique_ptr<hal::Flag>> OpenSharedFlag(const hal::FlagShareToken& token) override;
   void NotifyMemoryWritten() override { OnMemoryWritten(); }
+  // Host copies of the arena (base/device_copy.h), then the value waits of every device (sim_memory.cc).
+  Status CopyNow(void* dst, const void* src, size_t size) override;
+  Status Copy2dNow(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height) override;
+  Status FillNow(void* dst, size_t count, uint32_t value, uint32_t element_bytes) override;
   // Virtual memory and sharing (sim_memory.cc): the window follows the linear arena; imports open the
   // exporting process's memfd through /proc/<pid>/fd.
   uint64_t address_size() const override { return address_size_; }
