@@ -1,11 +1,11 @@
 // Entry points: registration of existing host memory for device use.
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/mem_host_register.h"
+#include "core/mem_pinned_host.h"
 #include "core/runtime.h"
 
 using npurt::Err;
-using npurt::core::HostRegistry;
+using npurt::core::PinnedHost;
 
 aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type, void** devPtr) {
   NPURT_HANDLE_SCOPE();
@@ -19,14 +19,14 @@ aclError aclrtHostRegister(void* ptr, uint64_t size, aclrtHostRegisterType type,
       return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "registration type {} is unknown",
                                               static_cast<int>(type)));
   }
-  NPURT_API_CHECK(HostRegistry::Get().Register(ptr, size, flags));
+  NPURT_API_CHECK(PinnedHost::Get().Register(ptr, size, flags));
   *devPtr = ptr;  // the sim's devices use host memory at its own address
   return ACL_SUCCESS;
 }
 
 aclError aclrtHostRegisterV2(void* ptr, uint64_t size, uint32_t flag) {
   NPURT_HANDLE_SCOPE();
-  NPURT_API_CHECK(HostRegistry::Get().Register(ptr, size, flag));
+  NPURT_API_CHECK(PinnedHost::Get().Register(ptr, size, flag));
   return ACL_SUCCESS;
 }
 
@@ -35,14 +35,14 @@ aclError aclrtHostGetDevicePointer(void* pHost, void** pDevice, uint32_t flag) {
   NPURT_API_NOT_NULL(pHost);
   NPURT_API_NOT_NULL(pDevice);
   if (flag != 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag must be 0, not {}", flag));
-  NPURT_API_ASSIGN(p, HostRegistry::Get().DevicePointer(pHost));
+  NPURT_API_ASSIGN(p, PinnedHost::Get().DevicePointer(pHost));
   *pDevice = p;
   return ACL_SUCCESS;
 }
 
 aclError aclrtHostUnregister(void* ptr) {
   NPURT_HANDLE_SCOPE();
-  NPURT_API_CHECK(HostRegistry::Get().Unregister(ptr));
+  NPURT_API_CHECK(PinnedHost::Get().Unregister(ptr));
   return ACL_SUCCESS;
 }
 

@@ -10,9 +10,8 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/graph_capture.h"
-#include "core/host_memory.h"
-#include "core/mem_host_register.h"
 #include "core/mem_managed.h"
+#include "core/mem_pinned_host.h"
 #include "core/memory_ops.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -55,7 +54,7 @@ aclError FreeDevice(const char* fn, void* devPtr, bool sync_first) {
   if (dev == nullptr) {
     return npurt::api::Report(fn, Err(ACL_ERROR_RT_MEMORY_FREE,
                                       "{} is not device memory{}", devPtr,
-                                      npurt::core::HostMemory::Get().IsPinned(devPtr, 1)
+                                      npurt::core::PinnedHost::Get().IsAllocated(devPtr)
                                           ? " (it is host memory from aclrtMallocHost: use aclrtFreeHost)"
                                           : ""));
   }
@@ -155,7 +154,7 @@ aclError aclrtFreeWithDevSync(void* devPtr) {
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(hostPtr);
-  NPURT_API_ASSIGN(p, npurt::core::HostMemory::Get().Allocate(size));
+  NPURT_API_ASSIGN(p, npurt::core::PinnedHost::Get().Allocate(size));
   *hostPtr = p;
   return ACL_SUCCESS;
 }
@@ -173,7 +172,7 @@ aclError aclrtFreeHost(void* hostPtr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_RT_MEMORY_FREE,
                                             "{} is device memory: free it with aclrtFree", hostPtr));
   }
-  NPURT_API_CHECK(npurt::core::HostMemory::Get().Free(hostPtr));
+  NPURT_API_CHECK(npurt::core::PinnedHost::Get().Free(hostPtr));
   return ACL_SUCCESS;
 }
 
@@ -310,7 +309,7 @@ aclError aclrtPointerGetAttributes(const void* ptr, aclrtPtrAttributes* attribut
     } else {
       attributes->pageSize = 2u << 20;  // VMM mappings: 2 MiB pages
     }
-  } else if (npurt::core::HostMemory::Get().IsPinned(ptr, 1) || npurt::core::HostRegistry::Get().Contains(ptr, 1)) {
+  } else if (npurt::core::PinnedHost::Get().IsPinned(ptr, 1)) {
     attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
     attributes->pageSize = 4096;
   } else {

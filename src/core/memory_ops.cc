@@ -8,8 +8,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/graph_capture.h"
-#include "core/host_memory.h"
-#include "core/mem_host_register.h"
+#include "core/mem_pinned_host.h"
 #include "core/racecheck.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -105,7 +104,7 @@ StatusOr<MemSpan> ResolveSpan(const void* ptr, size_t size, const char* what) {
   span.ptr = const_cast<void*>(ptr);
   Device* dev = Runtime::Get().DeviceOwning(ptr);
   if (dev == nullptr) {
-    span.pinned = HostMemory::Get().IsPinned(ptr, size) || HostRegistry::Get().Contains(ptr, size);
+    span.pinned = PinnedHost::Get().IsPinned(ptr, size);
     return span;
   }
   AllocationInfo info;

@@ -26,10 +26,9 @@
 #include "base/env.h"
 #include "core/device.h"
 #include "core/device_allocator.h"
-#include "core/host_memory.h"
 #include "core/kernel_binary.h"
 #include "core/kernel_launch.h"
-#include "core/mem_host_register.h"
+#include "core/mem_pinned_host.h"
 #include "core/racecheck_report.h"
 #include "core/racecheck_shadow.h"
 #include "core/runtime.h"
@@ -464,8 +463,7 @@ void KernelAccesses(const hal::KernelLaunch& k, std::vector<Access>* out) {
 }
 
 bool PageableHost(const void* p, size_t size) {
-  return Runtime::Get().DeviceOwning(p) == nullptr && !HostMemory::Get().IsPinned(p, size) &&
-         !HostRegistry::Get().Contains(p, size);
+  return Runtime::Get().DeviceOwning(p) == nullptr && !PinnedHost::Get().IsPinned(p, size);
 }
 
 size_t Extent2d(const hal::Task& t, size_t pitch) { return t.height == 0 ? 0 : pitch * (t.height - 1) + t.size; }
