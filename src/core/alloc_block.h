@@ -84,6 +84,12 @@ class BlockStateWord {
   void store(BlockState s, std::memory_order order) {
     word_.store(Next(word_.load(std::memory_order_relaxed), s), order);
   }
+  // store(kLive) of a block that is not live (the allocation paths): a new life, without the general case's
+  // branches.
+  void BecomeLive(std::memory_order order) {
+    const uint64_t w = word_.load(std::memory_order_relaxed);
+    word_.store(((w | 0xff) + 1) | static_cast<uint64_t>(BlockState::kLive), order);  // generation + 1
+  }
   // As std::atomic's, on the state alone (any generation); on failure `expect` holds the state seen.
   bool compare_exchange_strong(BlockState& expect, BlockState desired, std::memory_order order) {
     uint64_t w = word_.load(std::memory_order_relaxed);

@@ -244,6 +244,8 @@ class CachingAllocator {
   ThreadCache* LocalCache();
   void* PopCached(size_t block_size, size_t size, void* owner);
   bool PushCached(uintptr_t addr, Segment* seg);
+  FastFreeTicket CheckFastFreeInline(uintptr_t addr) const;
+  bool ClaimFastFreeInline(const FastFreeTicket& ticket);
 
   DeviceMemory* const memory_;
   SegmentIndex* const index_;
