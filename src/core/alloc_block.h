@@ -18,6 +18,7 @@
 #pragma once
 
 #include <atomic>
+#include <cassert>
 #include <cstdint>
 #include <set>
 #include <vector>
@@ -71,26 +72,27 @@ enum class BlockState : uint8_t {
 // checks the block's fields, then claims it with a compare-and-swap of the whole word (ClaimIfUnchanged).
 // Without the generation a stale reader's claim would succeed on a Block record that was returned, merged,
 // recycled and made live again for another allocation (an ABA on the state alone), and free that allocation.
-// Writers: the lock-free claim and the other compare-and-swaps leave kLive; store() is for blocks that are
-// not live, whose single owner (the lock holder, or the thread whose cache holds the block) is the only
-// writer, so its load-then-store cannot lose a concurrent update.
+// Writers: the lock-free claim and the other compare-and-swaps leave kLive; BecomeLive (the only way into
+// kLive) and store() (any other state) are for blocks that are not live, whose single owner (the lock holder,
+// or the thread whose cache holds the block) is the only writer, so a load-then-store cannot lose an update.
 class BlockStateWord {
  public:
   static constexpr BlockState StateOf(uint64_t word) { return static_cast<BlockState>(word & 0xff); }
-  static constexpr uint64_t GenerationOf(uint64_t word) { return word >> 8; }
 
   BlockState load(std::memory_order order) const { return StateOf(word_.load(order)); }
   uint64_t word(std::memory_order order) const { return word_.load(order); }
+  // A state other than kLive, in the same life.
   void store(BlockState s, std::memory_order order) {
+    assert(s != BlockState::kLive && "a block becomes live through BecomeLive");
     word_.store(Next(word_.load(std::memory_order_relaxed), s), order);
   }
-  // store(kLive) of a block that is not live (the allocation paths): a new life, without the general case's
-  // branches.
+  // kLive for a block that is not live (the allocation paths): a new life.
   void BecomeLive(std::memory_order order) {
     const uint64_t w = word_.load(std::memory_order_relaxed);
     word_.store(((w | 0xff) + 1) | static_cast<uint64_t>(BlockState::kLive), order);  // generation + 1
   }
-  // As std::atomic's, on the state alone (any generation); on failure `expect` holds the state seen.
+  // As std::atomic's, on the state alone (any generation), to a state other than kLive; on failure `expect`
+  // holds the state seen.
   bool compare_exchange_strong(BlockState& expect, BlockState desired, std::memory_order order) {
     uint64_t w = word_.load(std::memory_order_relaxed);
     for (;;) {
@@ -107,10 +109,8 @@ class BlockStateWord {
   }
 
  private:
-  static constexpr uint64_t Next(uint64_t w, BlockState s) {
-    const uint64_t generation = GenerationOf(w) + (s == BlockState::kLive && StateOf(w) != BlockState::kLive);
-    return (generation << 8) | static_cast<uint64_t>(s);
-  }
+  // The word with state `s` and w's generation.
+  static constexpr uint64_t Next(uint64_t w, BlockState s) { return (w & ~uint64_t{0xff}) | static_cast<uint64_t>(s); }
   std::atomic<uint64_t> word_{static_cast<uint64_t>(BlockState::kFree)};
 };
 

@@ -47,8 +47,6 @@ class Device {
   uint32_t physical_id() const { return physical_id_; }
   hal::Device* hal() const { return hal_.get(); }
   const DeviceInfo& info() const { return info_; }
-  // info().caps.max_blocks_per_launch, read on every kernel launch.
-  uint32_t max_blocks_per_launch() const { return info_.caps.max_blocks_per_launch; }
   DeviceAllocator& allocator() { return allocator_; }
   const DeviceLimits& limits() const { return limits_; }
 

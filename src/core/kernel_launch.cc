@@ -87,7 +87,7 @@ StatusOr<LaunchSettings> ParseLaunchConfig(const aclrtLaunchKernelCfg* cfg, cons
 
 Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* stream, const LaunchSettings& settings,
                     const LaunchArgs& args) {
-  if (const uint32_t most = stream->device()->max_blocks_per_launch(); num_blocks == 0 || num_blocks > most) {
+  if (const uint32_t most = stream->device()->info().caps.max_blocks_per_launch; num_blocks == 0 || num_blocks > most) {
     return Err(ACL_ERROR_INVALID_PARAM, "numBlocks {} of kernel '{}' is out of range (1..{})", num_blocks,
                function->name(), most);
   }
