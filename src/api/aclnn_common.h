@@ -70,7 +70,7 @@ struct Executor final : public HandleObject {
 // One operator argument: a user tensor, or a host value the executor owns (scalars, default weights).
 struct Arg {
   const Tensor* tensor = nullptr;
-  ops::TensorSpec spec;
+  npurt::TensorSpec spec;
   std::vector<uint8_t> host;
 };
 
@@ -84,7 +84,7 @@ StatusOr<std::vector<int64_t>> IntArray(const aclIntArray* a, const char* name);
 // Phase one: compiles `type` for the arguments (outputs must be user tensors), binds them, and hands
 // out an executor. workspaceSize is always 0.
 aclnnStatus Prepare(const char* fn, std::string_view type, std::vector<Arg> inputs, std::vector<Arg> outputs,
-                    ops::AttrMap attrs, uint64_t* workspace_size, aclOpExecutor** executor);
+                    npurt::AttrMap attrs, uint64_t* workspace_size, aclOpExecutor** executor);
 // Phase two: launches the executor on the stream (and releases it unless repeatable).
 aclnnStatus Run(const char* fn, void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
 

@@ -25,18 +25,18 @@ Status TensorArg(const aclTensor* t, const char* name, Arg* out) {
   for (size_t k = x->view.size(); k-- > 0;) {
     if (x->view[k] != 1 && x->strides[k] != expect) {
       return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "{}: non-contiguous views (shape {}, strides {}) are not supported; "
-                 "make the tensor contiguous first", name, ops::DimsString(x->view), ops::DimsString(x->strides));
+                 "make the tensor contiguous first", name, npurt::DimsString(x->view), npurt::DimsString(x->strides));
     }
     expect *= x->view[k];
   }
   out->tensor = x;
-  out->spec = ops::TensorSpec{x->dtype, x->format, x->view};
+  out->spec = npurt::TensorSpec{x->dtype, x->format, x->view};
   return Status::Ok();
 }
 
 Arg HostArg(int32_t dtype, std::vector<int64_t> dims, double value) {
   Arg a;
-  a.spec = ops::TensorSpec{dtype, ACL_FORMAT_ND, std::move(dims)};
+  a.spec = npurt::TensorSpec{dtype, ACL_FORMAT_ND, std::move(dims)};
   const int64_t n = a.spec.numel();
   a.host.resize(std::max<size_t>(1, a.spec.bytes()));
   for (int64_t i = 0; i < n; ++i) npurt::StoreFromDouble(a.host.data(), dtype, static_cast<size_t>(i), value);
@@ -62,7 +62,7 @@ void* DataOf(const Tensor* t) {
   return static_cast<uint8_t*>(t->data) + t->offset * static_cast<int64_t>(npurt::DTypeSize(t->dtype));
 }
 
-Status PrepareImpl(std::string_view type, std::vector<Arg>& inputs, std::vector<Arg>& outputs, ops::AttrMap& attrs,
+Status PrepareImpl(std::string_view type, std::vector<Arg>& inputs, std::vector<Arg>& outputs, npurt::AttrMap& attrs,
                    uint64_t* workspace_size, aclOpExecutor** executor) {
   if (workspace_size == nullptr || executor == nullptr) {
     return Err(ACL_ERROR_INVALID_PARAM, "workspaceSize and executor must not be null");
@@ -98,7 +98,7 @@ Status PrepareImpl(std::string_view type, std::vector<Arg>& inputs, std::vector<
 }  // namespace
 
 aclnnStatus Prepare(const char* fn, std::string_view type, std::vector<Arg> inputs, std::vector<Arg> outputs,
-                    ops::AttrMap attrs, uint64_t* workspace_size, aclOpExecutor** executor) {
+                    npurt::AttrMap attrs, uint64_t* workspace_size, aclOpExecutor** executor) {
   return Report(fn, PrepareImpl(type, inputs, outputs, attrs, workspace_size, executor));
 }
 

@@ -63,7 +63,7 @@ aclnnStatus Binary(const char* fn, const char* type, const aclTensor* self, cons
     NN_CHECK(ScalarArg(scalar_other, "other", a.spec.dtype, &b));
   }
   NN_CHECK(TensorArg(out, "out", &o));
-  npurt::ops::AttrMap attrs;
+  npurt::AttrMap attrs;
   if (alpha != nullptr) {
     const Scalar* s = Scalar::From(alpha);
     if (s == nullptr) return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "alpha is not a live aclScalar"));
@@ -74,7 +74,7 @@ aclnnStatus Binary(const char* fn, const char* type, const aclTensor* self, cons
 }
 
 aclnnStatus Unary(const char* fn, const char* type, const aclTensor* self, aclTensor* out,
-                  npurt::ops::AttrMap attrs, uint64_t* ws, aclOpExecutor** ex) {
+                  npurt::AttrMap attrs, uint64_t* ws, aclOpExecutor** ex) {
   Arg a, o;
   NN_CHECK(TensorArg(self, "self", &a));
   NN_CHECK(TensorArg(out, "out", &o));
@@ -337,7 +337,7 @@ aclnnStatus aclnnGeluV2GetWorkspaceSize(const aclTensor* self, int64_t approxima
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "approximate {} must be 0 (none) or 1 (tanh)",
                                             approximate));
   }
-  npurt::ops::AttrMap attrs;
+  npurt::AttrMap attrs;
   attrs["approximate"] = std::string(approximate == 1 ? "tanh" : "none");
   return Unary(__func__, "Gelu", self, out, std::move(attrs), workspaceSize, executor);
 }
@@ -349,7 +349,7 @@ aclnnStatus aclnnGeluV2(void* workspace, uint64_t workspaceSize, aclOpExecutor* 
 aclnnStatus aclnnSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out, uint64_t* workspaceSize,
                                          aclOpExecutor** executor) {
   NPURT_HANDLE_SCOPE();
-  npurt::ops::AttrMap attrs;
+  npurt::AttrMap attrs;
   attrs["axis"] = dim;
   return Unary(__func__, "Softmax", self, out, std::move(attrs), workspaceSize, executor);
 }
@@ -361,7 +361,7 @@ aclnnStatus aclnnSoftmax(void* workspace, uint64_t workspaceSize, aclOpExecutor*
 aclnnStatus aclnnLogSoftmaxGetWorkspaceSize(const aclTensor* self, int64_t dim, aclTensor* out,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
   NPURT_HANDLE_SCOPE();
-  npurt::ops::AttrMap attrs;
+  npurt::AttrMap attrs;
   attrs["axis"] = dim;
   return Unary(__func__, "LogSoftmax", self, out, std::move(attrs), workspaceSize, executor);
 }
@@ -373,8 +373,8 @@ aclnnStatus aclnnLogSoftmax(void* workspace, uint64_t workspaceSize, aclOpExecut
 aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType dtype, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
   NPURT_HANDLE_SCOPE();
-  npurt::ops::AttrMap attrs;
-  attrs["dst_type"] = npurt::ops::DataTypeValue{dtype};
+  npurt::AttrMap attrs;
+  attrs["dst_type"] = npurt::DataTypeValue{dtype};
   return Unary(__func__, "Cast", self, out, std::move(attrs), workspaceSize, executor);
 }
 aclnnStatus aclnnCast(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor, aclrtStream stream) {
@@ -388,7 +388,7 @@ aclnnStatus aclnnPermuteGetWorkspaceSize(const aclTensor* self, const aclIntArra
   const char* fn = __func__;
   auto perm = IntArray(dims, "dims");
   NN_CHECK(perm.status());
-  npurt::ops::AttrMap attrs;
+  npurt::AttrMap attrs;
   attrs["perm"] = perm.value();
   return Unary(fn, "Transpose", self, out, std::move(attrs), workspaceSize, executor);
 }
@@ -408,7 +408,7 @@ aclnnStatus MatmulLike(const char* fn, const aclTensor* self, const aclTensor* m
   NN_CHECK(TensorArg(out, "out", &o));
   if (want_rank != 0 && (a.spec.rank() != static_cast<size_t>(want_rank) || b.spec.rank() != static_cast<size_t>(want_rank))) {
     return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "self {} and mat2 {} must be {}-D",
-                                      npurt::ops::DimsString(a.spec.dims), npurt::ops::DimsString(b.spec.dims), want_rank));
+                                      npurt::DimsString(a.spec.dims), npurt::DimsString(b.spec.dims), want_rank));
   }
   if (a.spec.rank() < 2 || b.spec.rank() < 2) {
     return npurt::api::Report(fn, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "1-D matmul operands are not supported; "
@@ -465,7 +465,7 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntA
   if (ns.empty() || ns.size() > x.spec.rank() ||
       !std::equal(ns.begin(), ns.end(), x.spec.dims.end() - static_cast<std::ptrdiff_t>(ns.size()))) {
     return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "normalizedShape {} must be the trailing dims of input {}",
-                                      npurt::ops::DimsString(ns), npurt::ops::DimsString(x.spec.dims)));
+                                      npurt::DimsString(ns), npurt::DimsString(x.spec.dims)));
   }
   Arg w, b;
   if (weightOptional != nullptr) {
@@ -493,7 +493,7 @@ aclnnStatus aclnnLayerNormGetWorkspaceSize(const aclTensor* input, const aclIntA
     NN_CHECK(TensorArg(rstdOutOptional, "rstdOut", &r));
     outs.push_back(std::move(r));
   }
-  npurt::ops::AttrMap attrs;
+  npurt::AttrMap attrs;
   attrs["begin_norm_axis"] = static_cast<int64_t>(x.spec.rank() - ns.size());
   attrs["epsilon"] = static_cast<float>(eps);
   attrs["output_rstd"] = true;
@@ -519,7 +519,7 @@ aclnnStatus Reduce(const char* fn, const char* type, const aclTensor* self, cons
                                       "result type must be the input's", npurt::DTypeName(a.spec.dtype),
                                       npurt::DTypeName(dtype)));
   }
-  npurt::ops::AttrMap attrs;
+  npurt::AttrMap attrs;
   attrs["axes"] = axes.value();
   attrs["keep_dims"] = keep;
   return Prepare(fn, type, {std::move(a)}, {std::move(o)}, std::move(attrs), ws, ex);
@@ -566,7 +566,7 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTe
   NN_CHECK(TensorArg(output, "output", &o));
   if (x.spec.rank() != 4) {
     return npurt::api::Report(fn, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "only 2-D convolution (4-D NCHW input) is "
-                                      "supported, input is {}", npurt::ops::DimsString(x.spec.dims)));
+                                      "supported, input is {}", npurt::DimsString(x.spec.dims)));
   }
   x.spec.format = o.spec.format = w.spec.format = ACL_FORMAT_NCHW;
   auto s = IntArray(stride, "stride");
@@ -580,7 +580,7 @@ aclnnStatus aclnnConvolutionGetWorkspaceSize(const aclTensor* input, const aclTe
   if (sv.size() != 2 || pv.size() != 2 || dv.size() != 2) {
     return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "stride, padding and dilation need 1 or 2 values"));
   }
-  npurt::ops::AttrMap attrs;
+  npurt::AttrMap attrs;
   attrs["strides"] = sv;
   attrs["pads"] = std::vector<int64_t>{pv[0], pv[0], pv[1], pv[1]};
   attrs["dilations"] = dv;

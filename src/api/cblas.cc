@@ -56,13 +56,13 @@ npurt::StatusOr<npurt::ops::CompiledOpRef> CompileGemm(const GemmShape& g) {
   npurt::ops::OpCall call;
   call.type = "GEMM";
   auto mat = [](aclDataType dt, bool t, int64_t rows, int64_t cols) {
-    return npurt::ops::TensorSpec{dt, ACL_FORMAT_ND, t ? std::vector<int64_t>{cols, rows} : std::vector<int64_t>{rows, cols}};
+    return npurt::TensorSpec{dt, ACL_FORMAT_ND, t ? std::vector<int64_t>{cols, rows} : std::vector<int64_t>{rows, cols}};
   };
-  const npurt::ops::TensorSpec c = mat(g.dc, g.tc == ACL_TRANS_T, g.m, g.n);
-  const npurt::ops::TensorSpec scalar{ScalarType(g.dc), ACL_FORMAT_ND, {}};
+  const npurt::TensorSpec c = mat(g.dc, g.tc == ACL_TRANS_T, g.m, g.n);
+  const npurt::TensorSpec scalar{ScalarType(g.dc), ACL_FORMAT_ND, {}};
   call.inputs = {mat(g.da, g.ta == ACL_TRANS_T, g.m, g.k), mat(g.db, g.tb == ACL_TRANS_T, g.k, g.n), c, scalar, scalar};
   call.requested = {c};
-  npurt::ops::AttrMap attrs;
+  npurt::AttrMap attrs;
   attrs["transpose_a"] = g.ta == ACL_TRANS_T;
   attrs["transpose_b"] = g.tb == ACL_TRANS_T;
   attrs["transpose_c"] = g.tc == ACL_TRANS_T;

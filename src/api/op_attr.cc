@@ -7,7 +7,7 @@
 #include "ops/op_attr.h"
 
 using npurt::Err;
-using npurt::ops::AttrValue;
+using npurt::AttrValue;
 using npurt::ops::OpAttr;
 
 namespace {
@@ -74,7 +74,7 @@ aclError aclopSetAttrString(aclopAttr* attr, const char* attrName, const char* a
 
 aclError aclopSetAttrDataType(aclopAttr* attr, const char* attrName, aclDataType attrValue) {
   NPURT_HANDLE_SCOPE();
-  return Set(__func__, attr, attrName, npurt::ops::DataTypeValue{npurt::RawEnum(attrValue)});
+  return Set(__func__, attr, attrName, npurt::DataTypeValue{npurt::RawEnum(attrValue)});
 }
 
 aclError aclopSetAttrListDataType(aclopAttr* attr, const char* attrName, int numValues, const aclDataType values[]) {

@@ -15,7 +15,7 @@ namespace {
 // its other dims are still computed (fuzz_op_compile: overflow in the reduction's strides).
 constexpr size_t kMaxTensorBytes = size_t{1} << 48;
 
-Status CheckTensorSize(const char* op_type, const char* what, int i, const ops::TensorSpec& spec) {
+Status CheckTensorSize(const char* op_type, const char* what, int i, const npurt::TensorSpec& spec) {
   int64_t span = 1;
   bool overflow = false;
   for (int64_t d : spec.dims) {
@@ -24,7 +24,7 @@ Status CheckTensorSize(const char* op_type, const char* what, int i, const ops::
   if (overflow || static_cast<uint64_t>(span) > kMaxTensorBytes || spec.numel() == INT64_MAX ||
       spec.bytes() > kMaxTensorBytes) {
     return Err(ACL_ERROR_INVALID_PARAM, "{}: {}[{}] describes {}, more than the {} bytes a tensor may have", op_type,
-               what, i, ops::Describe(spec), kMaxTensorBytes);
+               what, i, npurt::Describe(spec), kMaxTensorBytes);
   }
   return Status::Ok();
 }

@@ -249,10 +249,9 @@ struct TraceMark {
   int32_t stream_id;
 };
 
-int32_t RecordTraceMark(void* arg) {
+void RecordTraceMark(void* arg) {
   const auto* m = static_cast<const TraceMark*>(arg);
   npurt::dfx::ProfRecordMark(m->label, m->stream_id);
-  return 0;
 }
 
 }  // namespace
@@ -275,6 +274,6 @@ aclError aclrtProfTrace(void* userdata, int32_t length, aclrtStream stream) {
     mark->label.push_back(kHex[bytes[i] >> 4]);
     mark->label.push_back(kHex[bytes[i] & 15]);
   }
-  npurt::core::SubmitCompute(s, &RecordTraceMark, mark);
+  npurt::core::SubmitHostWork(s, &RecordTraceMark, mark);
   return ACL_SUCCESS;
 }

@@ -1,5 +1,6 @@
 #include "base/dtype.h"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -137,6 +138,45 @@ void StoreFromDouble(void* base, int32_t dtype, size_t i, double v) {
     case ACL_UINT64: static_cast<uint64_t*>(base)[i] = ToInt<uint64_t>(v); break;
     case ACL_BOOL: static_cast<uint8_t*>(base)[i] = v != 0.0 ? 1 : 0; break;
     default: break;
+  }
+}
+
+namespace {
+
+template <typename Load>
+bool AnyNonFinite(const void* data, size_t count, size_t elem, Load load) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  for (size_t i = 0; i < count; ++i) {
+    if (!std::isfinite(load(p + i * elem))) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool HasNonFinite(const void* data, size_t count, int32_t dtype) {
+  switch (dtype) {
+    case ACL_FLOAT:
+      return AnyNonFinite(data, count, 4, [](const uint8_t* p) {
+        float v;
+        std::memcpy(&v, p, 4);
+        return v;
+      });
+    case ACL_DOUBLE:
+      return AnyNonFinite(data, count, 8, [](const uint8_t* p) {
+        double v;
+        std::memcpy(&v, p, 8);
+        return v;
+      });
+    case ACL_FLOAT16:
+    case ACL_BF16:
+      return AnyNonFinite(data, count, 2, [dtype](const uint8_t* p) {
+        uint16_t v;
+        std::memcpy(&v, p, 2);
+        return dtype == ACL_FLOAT16 ? HalfToFloat(v) : Bf16ToFloat(v);
+      });
+    default:
+      return false;
   }
 }
 

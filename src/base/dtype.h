@@ -25,6 +25,8 @@ const char* DTypeName(int32_t dtype);
 const char* FormatName(int32_t format);
 bool IsFloating(int32_t dtype);  // fp32/fp16/bf16/double
 bool IsInteger(int32_t dtype);
+// Checks `count` elements of type `dtype` at `data` for Inf/NaN (integer types never are).
+bool HasNonFinite(const void* data, size_t count, int32_t dtype);
 
 // IEEE half <-> float (round to nearest even; Inf/NaN preserved).
 inline float HalfToFloat(uint16_t h) {

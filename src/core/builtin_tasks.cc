@@ -7,6 +7,7 @@
 
 #include "acl/acl_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
+#include "core/builtin_dispatch.h"
 #include "core/device.h"
 #include "core/memory_ops.h"
 #include "core/overflow.h"
@@ -17,102 +18,6 @@
 namespace npurt::core {
 namespace {
 
-// --- reduce ----------------------------------------------------------------------------------------
-
-struct ReduceArgs {
-  void* dst;
-  const void* src;
-  size_t count;  // elements
-  int32_t kind;
-  int32_t dtype;
-  bool saturate;           // device in SATURATION mode when submitted
-  Device* check_overflow;  // the stream's overflow switch was on
-};
-
-// One element: integers saturate in SATURATION mode and wrap otherwise; floats become the largest
-// finite value in SATURATION mode and Inf otherwise. Returns true if the element overflowed.
-template <typename T>
-bool CombineInt(T* d, T s, int32_t kind, bool saturate) {
-  switch (kind) {
-    case ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM: {
-      T r;
-      const bool over = __builtin_add_overflow(*d, s, &r);
-      if (over && saturate) r = (s > 0) ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
-      *d = r;
-      return over;
-    }
-    case ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX: *d = *d > s ? *d : s; return false;
-    case ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN: *d = *d < s ? *d : s; return false;
-    default: *d = *d == s ? 1 : 0; return false;
-  }
-}
-
-float CombineFloat(float d, float s, int32_t kind) {
-  switch (kind) {
-    case ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM: return d + s;
-    case ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX: return std::fmax(d, s);
-    case ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN: return std::fmin(d, s);
-    default: return d == s ? 1.0f : 0.0f;
-  }
-}
-
-template <typename T>
-bool ReduceInts(const ReduceArgs& a) {
-  auto* d = static_cast<T*>(a.dst);
-  const auto* s = static_cast<const T*>(a.src);
-  bool over = false;
-  for (size_t i = 0; i < a.count; ++i) over |= CombineInt<T>(&d[i], s[i], a.kind, a.saturate);
-  return over;
-}
-
-// Floats of storage type T (float, or a 16-bit encoding) computed in float and stored back.
-template <typename T, typename ToFloat, typename FromFloat>
-bool ReduceFloats(const ReduceArgs& a, float max_finite, ToFloat to_float, FromFloat from_float) {
-  auto* d = static_cast<T*>(a.dst);
-  const auto* s = static_cast<const T*>(a.src);
-  bool over = false;
-  for (size_t i = 0; i < a.count; ++i) {
-    const float x = to_float(d[i]);
-    const float y = to_float(s[i]);
-    float r = CombineFloat(x, y, a.kind);
-    // Overflow: finite operands, a result beyond the type's range (float: Inf; 16-bit: > max).
-    if (std::isfinite(x) && std::isfinite(y) && !(std::fabs(r) <= max_finite)) {
-      over = true;
-      if (a.saturate && !std::isnan(r)) r = std::copysign(max_finite, r);
-    }
-    d[i] = from_float(r);
-  }
-  return over;
-}
-
-int32_t RunReduce(void* arg) {
-  const auto& a = *static_cast<ReduceArgs*>(arg);
-  bool over = false;
-  switch (a.dtype) {
-    case ACL_INT8: over = ReduceInts<int8_t>(a); break;
-    case ACL_INT16: over = ReduceInts<int16_t>(a); break;
-    case ACL_INT32: over = ReduceInts<int32_t>(a); break;
-    case ACL_INT64: over = ReduceInts<int64_t>(a); break;
-    case ACL_UINT8: over = ReduceInts<uint8_t>(a); break;
-    case ACL_UINT16: over = ReduceInts<uint16_t>(a); break;
-    case ACL_UINT32: over = ReduceInts<uint32_t>(a); break;
-    case ACL_UINT64: over = ReduceInts<uint64_t>(a); break;
-    case ACL_FLOAT:
-      over = ReduceFloats<float>(a, std::numeric_limits<float>::max(), [](float v) { return v; },
-                                 [](float v) { return v; });
-      break;
-    case ACL_FLOAT16:
-      over = ReduceFloats<uint16_t>(a, 65504.0f, npurt::HalfToFloat, npurt::FloatToHalf);
-      break;
-    case ACL_BF16:
-      over = ReduceFloats<uint16_t>(a, npurt::Bf16ToFloat(0x7f7f), npurt::Bf16ToFloat, npurt::FloatToBf16);
-      break;
-    default: return ACL_ERROR_RT_PARAM_INVALID;  // rejected at submission
-  }
-  if (over && a.check_overflow != nullptr) RaiseOverflow(a.check_overflow);
-  return 0;
-}
-
 Status CheckDeviceRange(const void* ptr, size_t size, const char* what) {
   auto span = ResolveSpan(ptr, size, what);
   if (!span.ok()) return span.status();
@@ -122,8 +27,7 @@ Status CheckDeviceRange(const void* ptr, size_t size, const char* what) {
 
 // --- descriptors -----------------------------------------------------------------------------------
 
-constexpr uint32_t kCmoDescMagic = 0x4e50434d;     // "NPCM"
-constexpr uint32_t kMemcpyDescMagic = 0x4e504d44;  // "NPMD"
+constexpr uint32_t kCmoDescMagic = 0x4e50434d;  // "NPCM"
 
 struct CmoDesc {
   uint32_t magic;
@@ -131,69 +35,63 @@ struct CmoDesc {
   const void* src;
   uint64_t size;
 };
-struct MemcpyDesc {
-  uint32_t magic;
-  int32_t kind;
-  const void* src;
-  void* dst;
-  uint64_t count;
-};
+using MemcpyDesc = hal::CopyDescriptor;  // the device reads it when the copy runs (hal/builtins.h)
 static_assert(sizeof(CmoDesc) <= kCmoDescBytes && sizeof(MemcpyDesc) <= kMemcpyDescBytes);
 
-struct DescCopyArgs {
-  const void* desc;
-};
+}  // namespace
 
-int32_t RunDescCopy(void* arg) {
-  MemcpyDesc d;
-  std::memcpy(&d, static_cast<DescCopyArgs*>(arg)->desc, sizeof d);
-  if (d.magic != kMemcpyDescMagic) return ACL_ERROR_RT_PARAM_INVALID;
-  std::memmove(d.dst, d.src, d.count);
-  return 0;
+std::string KnownMemoryOperand(const void* addr, uint64_t size) {
+  auto span = ResolveSpan(addr, size, "operand");
+  return span.ok() ? std::string() : span.status().message();
 }
 
-struct OffsetCopyArgs {
-  void** dst;
-  const void** src;
-  size_t dest_max;
-  size_t dst_offset;
-  size_t src_offset;
-  size_t count;
+std::string DeviceMemoryOperand(const void* addr, uint64_t size) {
+  auto span = ResolveSpan(addr, size, "operand");
+  if (!span.ok()) return span.status().message();
+  return span->device != nullptr ? std::string() : fmt::format("{} is host memory", addr);
+}
+
+void SubmitDispatch(Stream* stream, hal::Dispatch* dispatch, hal::CleanupFn cleanup, void* cleanup_arg,
+                    uint32_t task_id) {
+  hal::Task t;
+  t.kind = hal::TaskKind::kDispatch;
+  t.id = task_id;
+  t.dispatch = dispatch;
+  t.cleanup = cleanup;
+  t.cleanup_arg = cleanup_arg;
+  stream->Submit(t);
+}
+
+namespace {
+
+struct HostWork {
+  void (*fn)(void*);
+  void* arg;
+  void (*free_arg)(void*);
 };
 
-int32_t RunOffsetCopy(void* arg) {
-  const auto& a = *static_cast<OffsetCopyArgs*>(arg);
-  auto* dst = static_cast<uint8_t*>(__atomic_load_n(a.dst, __ATOMIC_ACQUIRE));
-  const auto* src = static_cast<const uint8_t*>(__atomic_load_n(a.src, __ATOMIC_ACQUIRE));
-  // The pointers are data of the stream: check them now (device memory, inside one allocation), as a
-  // DMA engine would fault.
-  auto device_range = [&](const void* p, const char* what) {
-    auto span = ResolveSpan(p, a.count, what);
-    return span.ok() && span->device != nullptr;
-  };
-  if (dst == nullptr || src == nullptr || !device_range(dst + a.dst_offset, "dst") ||
-      !device_range(src + a.src_offset, "src")) {
-    return ACL_ERROR_RT_PARAM_INVALID;
-  }
-  std::memmove(dst + a.dst_offset, src + a.src_offset, a.count);
-  return 0;
+void RunHostWork(void* p, hal::Queue* queue) {
+  auto* w = static_cast<HostWork*>(p);
+  w->fn(w->arg);
+  queue->CompleteHostTask(0);
+}
+
+void FreeHostWork(void* p) {
+  auto* w = static_cast<HostWork*>(p);
+  w->free_arg(w->arg);
+  delete w;
 }
 
 }  // namespace
 
-void SubmitComputeTask(Stream* stream, int32_t (*fn)(void*), void* args, void (*free_args)(void*)) {
-  SubmitComputeTask(stream, fn, args, free_args, 0);
-}
-
-void SubmitComputeTask(Stream* stream, int32_t (*fn)(void*), void* args, void (*free_args)(void*),
-                       uint32_t task_id) {
+void SubmitHostWorkTask(Stream* stream, void (*fn)(void*), void* arg, void (*free_arg)(void*)) {
+  auto* w = new HostWork{fn, arg, free_arg};
   hal::Task t;
-  t.kind = hal::TaskKind::kCompute;
-  t.id = task_id;
-  t.compute_fn = fn;
-  t.host_arg = args;
-  t.cleanup = free_args;
-  t.cleanup_arg = args;
+  t.kind = hal::TaskKind::kHostFunc;
+  t.host_fn = &RunHostWork;
+  t.host_arg = w;
+  t.cleanup = &FreeHostWork;
+  t.cleanup_arg = w;
   stream->Submit(t);
 }
 
@@ -250,11 +148,22 @@ Status SubmitReduce(Stream* stream, void* dst, const void* src, uint64_t bytes, 
   }
   NPURT_RETURN_IF_ERROR(CheckDeviceRange(dst, bytes, "dst"));
   NPURT_RETURN_IF_ERROR(CheckDeviceRange(src, bytes, "src"));
-  if (racecheck::On()) [[unlikely]] racecheck::DeclareCompute("aclrtReduceAsync", {{src, bytes}}, {{dst, bytes}});
-  auto* a = new ReduceArgs{dst, src, bytes / elem, kind, dtype, Saturating(),
-                           OverflowChecked(stream) ? stream->device() : nullptr};
-  SubmitCompute(stream, &RunReduce, a);
-  return Status::Ok();
+  if (racecheck::On()) [[unlikely]] racecheck::DeclareDispatch("aclrtReduceAsync", {{src, bytes}}, {{dst, bytes}});
+  hal::ReduceParams params;
+  params.op = static_cast<hal::ReduceOp>(kind - ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM);
+  params.dtype = dtype;
+  params.count = bytes / elem;
+  auto* r = NewBuiltinRun(params, "aclrtReduceAsync");
+  r->inputs[0] = src;
+  r->outputs[0] = dst;
+  r->dispatch.num_inputs = 1;
+  r->dispatch.num_outputs = 1;
+  r->dispatch.saturate = Saturating();
+  if (OverflowChecked(stream)) {
+    r->dispatch.check_overflow = true;
+    r->raise_overflow = stream->device();
+  }
+  return SubmitBuiltin(stream, hal::Builtin::kReduce, r);
 }
 
 Status SubmitCacheOp(Stream* stream, const void* ptr, size_t size, int32_t cmo_type) {
@@ -298,7 +207,7 @@ Status WriteMemcpyDesc(void* desc, int32_t kind, void* src, void* dst, size_t co
   NPURT_RETURN_IF_ERROR(ResolveSpan(src, count, "srcAddr").status());
   NPURT_RETURN_IF_ERROR(ResolveSpan(dst, count, "dstAddr").status());
   NPURT_RETURN_IF_ERROR(ResolveSpan(desc, kMemcpyDescBytes, "desc").status());
-  MemcpyDesc d{kMemcpyDescMagic, kind, src, dst, count};
+  MemcpyDesc d{hal::kCopyDescriptorMagic, kind, src, dst, count};
   std::memset(desc, 0, kMemcpyDescBytes);
   std::memcpy(desc, &d, sizeof d);
   return Status::Ok();
@@ -308,11 +217,15 @@ Status SubmitMemcpyWithDesc(Stream* stream, const void* desc, int32_t /*kind*/) 
   NPURT_RETURN_IF_ERROR(ResolveSpan(desc, kMemcpyDescBytes, "desc").status());
   MemcpyDesc d;
   std::memcpy(&d, desc, sizeof d);
-  if (d.magic != kMemcpyDescMagic) {
+  if (d.magic != hal::kCopyDescriptorMagic) {
     return Err(ACL_ERROR_INVALID_PARAM, "desc {} was not set by aclrtSetMemcpyDesc", desc);
   }
-  SubmitCompute(stream, &RunDescCopy, new DescCopyArgs{desc});
-  return Status::Ok();
+  auto* r = NewBuiltinRun(hal::CopyDescriptor{}, "aclrtMemcpyAsyncWithDesc");  // (its block is unused)
+  r->dispatch.params = nullptr;
+  r->dispatch.params_size = 0;
+  r->inputs[0] = desc;
+  r->dispatch.num_inputs = 1;
+  return SubmitBuiltin(stream, hal::Builtin::kDescriptorCopy, r);
 }
 
 Status SubmitMemcpyWithOffset(Stream* stream, void** dst, size_t dest_max, size_t dst_offset, const void** src,
@@ -322,8 +235,15 @@ Status SubmitMemcpyWithOffset(Stream* stream, void** dst, size_t dest_max, size_
   if (count > dest_max) return Err(ACL_ERROR_INVALID_PARAM, "count {} exceeds destMax {}", count, dest_max);
   NPURT_RETURN_IF_ERROR(ResolveSpan(dst, sizeof(void*), "dst").status());
   NPURT_RETURN_IF_ERROR(ResolveSpan(src, sizeof(void*), "src").status());
-  SubmitCompute(stream, &RunOffsetCopy, new OffsetCopyArgs{dst, src, dest_max, dst_offset, src_offset, count});
-  return Status::Ok();
+  hal::IndirectCopyParams params;
+  params.dst_slot = dst;
+  params.src_slot = src;
+  params.dst_offset = dst_offset;
+  params.src_offset = src_offset;
+  params.count = count;
+  auto* r = NewBuiltinRun(params, "aclrtMemcpyAsyncWithOffset");
+  r->dispatch.check_memory = &DeviceMemoryOperand;
+  return SubmitBuiltin(stream, hal::Builtin::kIndirectCopy, r);
 }
 
 }  // namespace npurt::core

@@ -1,9 +1,9 @@
 // Built-in device tasks: element-wise reduce (aclrtReduceAsync), random numbers (aclrtRandomNumAsync,
 // core/random_num.cc), cache maintenance (aclrtCmoAsync family) and descriptor-driven copies
-// (aclrtMemcpyAsyncWithDesc / WithOffset). Each runs on the simulated device in stream order: reduce,
-// random and descriptor copies as compute tasks that read their operands when they execute (so earlier
-// tasks of the stream may produce them); cache operations as ordering-only tasks, because the simulated
-// device has no cache to maintain.
+// (aclrtMemcpyAsyncWithDesc / WithOffset). Each runs on the device in stream order: reduce, random and
+// descriptor copies as dispatches of the driver's built-ins (hal/builtins.h), which read their operands
+// when they execute (so earlier tasks of the stream may produce them); cache operations as ordering-only
+// tasks, because the simulated device has no cache to maintain.
 #pragma once
 
 #include <cstddef>
@@ -11,22 +11,26 @@
 
 #include "acl/acl_rt.h"
 #include "base/status.h"
+#include "hal/task.h"
 
 namespace npurt::core {
 
 class Stream;
 
-// Submits a compute task that runs fn(args) on the device in stream order and deletes `args` (owned
-// by the task) in its cleanup.
-void SubmitComputeTask(Stream* stream, int32_t (*fn)(void*), void* args, void (*free_args)(void*));
-template <typename T>
-void SubmitCompute(Stream* stream, int32_t (*fn)(void*), T* args) {
-  SubmitComputeTask(stream, fn, args, [](void* p) { delete static_cast<T*>(p); });
-}
+// Submits a kDispatch task: `dispatch` (an executable of the stream's device, hal/executable.h, and its
+// bindings) runs in stream order; cleanup(cleanup_arg) runs once after it, and the dispatch stays alive
+// until then. `task_id` is the id the task has in profiles and dumps (0: the stream assigns one).
+void SubmitDispatch(Stream* stream, hal::Dispatch* dispatch, hal::CleanupFn cleanup, void* cleanup_arg,
+                    uint32_t task_id);
 
-// The same with the id the task has in profiles and dumps (0: the stream assigns one).
-void SubmitComputeTask(Stream* stream, int32_t (*fn)(void*), void* args, void (*free_args)(void*),
-                       uint32_t task_id);
+// Runs fn(arg) on the device's host-function engine in stream order (a kHostFunc task: the stream's earlier
+// tasks have finished, its later ones wait for it), then deletes `arg`. For the runtime's own host work
+// ordered in a stream (dump files, trace marks); the user's callbacks go through core/callbacks.h.
+void SubmitHostWorkTask(Stream* stream, void (*fn)(void*), void* arg, void (*free_arg)(void*));
+template <typename T>
+void SubmitHostWork(Stream* stream, void (*fn)(void*), T* arg) {
+  SubmitHostWorkTask(stream, fn, arg, [](void* p) { delete static_cast<T*>(p); });
+}
 
 // A task that does nothing but take its place in stream order (a prefetch, a barrier, a stream activation
 // of plain streams).

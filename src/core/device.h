@@ -81,8 +81,10 @@ class Device {
   std::atomic<uint64_t> device_limit[5] = {0, 0, 0, 0, 0};
 
   // Floating-point overflow status (core/overflow.h): bits set by tasks that produced Inf/NaN or
-  // saturated, read and cleared by aclrtGetOverflowStatus / aclrtResetOverflowStatus.
-  std::atomic<uint32_t> overflow_status{0};
+  // saturated, read and cleared by aclrtGetOverflowStatus / aclrtResetOverflowStatus, which do so with a
+  // copy and a value write of the device: the word must be memory the device's copy engine reaches (the
+  // sim's reaches all host memory; a discrete device's driver would place it in mapped host memory).
+  alignas(8) std::atomic<uint64_t> overflow_status{0};
 
   bool peer_enabled(int32_t peer) const;
   void set_peer_enabled(int32_t peer, bool enabled);

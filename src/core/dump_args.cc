@@ -19,14 +19,14 @@ struct ArgsDump {
   const hal::KernelLaunch* launch;
 };
 
-int32_t WriteArgs(void* arg) {
+void WriteArgs(void* arg) {
   auto* d = static_cast<ArgsDump*>(arg);
   const std::string path = fmt::format("{}.{}.args.bin", d->base, dump::TimeStamp());
   // The kernel's task comes next on this stream, so its launch record (and block) is still alive.
   if (!dump::Emit(path, d->launch->args, d->launch->args_size)) {
     NPURT_LOG_ERROR("DUMP", "cannot write the kernel argument dump {}", path);
   }
-  return 0;  // a dump failure never fails the stream
+  // (a dump failure never fails the stream)
 }
 
 }  // namespace
@@ -35,7 +35,7 @@ void SubmitKernelArgsDump(Stream* stream, const hal::KernelLaunch* launch, hal::
   const std::string dir = dump::ArgsPath();
   if (dir.empty()) return;
   kernel_task->id = NextTaskId();
-  SubmitCompute(stream, &WriteArgs,
+  SubmitHostWork(stream, &WriteArgs,
                 new ArgsDump{fmt::format("{}/{}.{}.{}", dir, launch->name, kernel_task->id, stream->id()), launch});
 }
 

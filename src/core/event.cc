@@ -87,19 +87,12 @@ Status Event::Record(Stream* stream) {
   return Status::Ok();
 }
 
-namespace {
-int32_t RaiseResetMark(void* arg) {
-  auto* e = static_cast<Event*>(arg);
-  __atomic_store_n(const_cast<uint64_t*>(e->reset_mark()), e->flag()->value(), __ATOMIC_RELEASE);
-  return 0;
-}
-}  // namespace
-
 hal::Task Event::ResetTask() {
+  // The reset mark becomes the flag's value when the task runs: the records that completed by then.
   hal::Task t;
-  t.kind = hal::TaskKind::kCompute;
-  t.compute_fn = &RaiseResetMark;
-  t.host_arg = this;
+  t.kind = hal::TaskKind::kFlagRead;
+  t.flag = flag_.get();
+  t.dst = &reset_mark_;
   RetainForTask(t, this);
   return t;
 }

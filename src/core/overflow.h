@@ -28,8 +28,6 @@ bool OverflowChecked(const Stream* stream);
 bool Saturating();
 // Records an overflow on `device`.
 void RaiseOverflow(Device* device);
-// Checks `count` elements of ACL data type `dtype` at `data` for Inf/NaN (integer types never are).
-bool HasNonFinite(const void* data, size_t count, int32_t dtype);
 
 // Stream tasks: write the status (the 32-bit status word, then zeros) into `size` bytes of device
 // memory at `out`; clear it.

@@ -27,8 +27,9 @@ dfx::TaskKindInfo DescribeKind(uint8_t kind) {
     case hal::TaskKind::kValueUpdate: return {"NOTIFY_RECORD", "SCHEDULER"};
     case hal::TaskKind::kLabelSet: return {"LABEL_SET", "SCHEDULER"};
     case hal::TaskKind::kLabelSwitch: return {"LABEL_SWITCH", "SCHEDULER"};
-    // Operators (named by their kOpInfo record) and the runtime's own compute steps.
-    case hal::TaskKind::kCompute: return {"COMPUTE", "AI_CORE"};
+    case hal::TaskKind::kFlagRead: return {"EVENT_RESET", "SCHEDULER"};
+    // Operators (named by their kOpInfo record) and the device's built-ins.
+    case hal::TaskKind::kDispatch: return {"COMPUTE", "AI_CORE"};
     case hal::TaskKind::kKernel: return {"KERNEL", "AI_CORE"};
     default: break;
   }

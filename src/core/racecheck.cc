@@ -498,7 +498,7 @@ void Describe(const hal::Task& task, std::optional<Declared>& declared, PendingT
         KernelAccesses(*task.kernel, &p->accesses);
       }
       break;
-    case hal::TaskKind::kCompute:
+    case hal::TaskKind::kDispatch:
       actor->api = "operator";
       if (declared) {
         actor->name = std::move(declared->name);
@@ -565,8 +565,12 @@ uint64_t AccessesChecked() { return D().Accesses(); }
 void ClearReports() { D().ClearReports(); }
 
 void OnSubmit(Stream* stream, const hal::Task& task) {
-  std::optional<Declared> declared = std::move(t_declared);
-  t_declared.reset();
+  // A declaration is for the next dispatch (an operator's dump tasks may come before it).
+  std::optional<Declared> declared;
+  if (task.kind == hal::TaskKind::kDispatch) {
+    declared = std::move(t_declared);
+    t_declared.reset();
+  }
   if (stream->recording() != nullptr) return;  // recorded into a graph: it runs at replay
   PendingTask p;
   auto actor = std::make_shared<Actor>();
@@ -578,7 +582,7 @@ void OnSubmit(Stream* stream, const hal::Task& task) {
   D().Submit(stream, std::move(p));
 }
 
-void DeclareCompute(const char* name, std::vector<Range> reads, std::vector<Range> writes) {
+void DeclareDispatch(const char* name, std::vector<Range> reads, std::vector<Range> writes) {
   t_declared = Declared{name != nullptr ? name : "", std::move(reads), std::move(writes)};
 }
 

@@ -56,9 +56,9 @@ struct Range {
   const void* ptr = nullptr;
   size_t size = 0;
 };
-// The next kCompute task this thread submits is the operator `name` (static storage or copied now)
-// reading `reads` and writing `writes`. Host ranges (constant inputs) are ignored.
-void DeclareCompute(const char* name, std::vector<Range> reads, std::vector<Range> writes);
+// The next kDispatch task this thread submits is the operator or built-in `name` (static storage or
+// copied now) reading `reads` and writing `writes`. Host ranges (constant inputs) are ignored.
+void DeclareDispatch(const char* name, std::vector<Range> reads, std::vector<Range> writes);
 
 // A synchronous host call `api` (aclrtMemcpy, aclrtMemset, ...) that reads [src, +src_size) and writes
 // [dst, +dst_size) now (null pointers and host memory are ignored). By CANN's contract such a call

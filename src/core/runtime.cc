@@ -115,6 +115,17 @@ Status Runtime::FinalizeReference(uint64_t* remaining) {
   return Finalize();
 }
 
+StatusOr<const hal::OpBackend*> Runtime::OpBackend() {
+  std::lock_guard<std::mutex> lock(mu_);
+  NPURT_RETURN_IF_ERROR(EnsureDriverLocked());
+  const hal::OpBackend* backend = driver_->op_backend();
+  if (backend == nullptr) {
+    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "the '{}' driver has no operator backend: operators cannot run on it",
+               driver_->name());
+  }
+  return backend;
+}
+
 StatusOr<uint32_t> Runtime::DeviceCount() {
   std::lock_guard<std::mutex> lock(mu_);
   NPURT_RETURN_IF_ERROR(EnsureDriverLocked());

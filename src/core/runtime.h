@@ -35,6 +35,9 @@ class Runtime {
 
   // Visible device count (brings the driver up with environment defaults if aclInit was not called).
   StatusOr<uint32_t> DeviceCount();
+  // The operator backend of the driver (brings the driver up like DeviceCount);
+  // ACL_ERROR_RT_FEATURE_NOT_SUPPORT if the driver has none.
+  StatusOr<const hal::OpBackend*> OpBackend();
   // The device with logical id `id`, opened on first use.
   StatusOr<Device*> GetDevice(int32_t id);
   // The device if already opened (no side effects).

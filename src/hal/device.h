@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "base/status.h"
+#include "hal/builtins.h"
 #include "hal/capabilities.h"
+#include "hal/executable.h"
 #include "hal/flag.h"
 #include "hal/queue.h"
 
@@ -46,6 +48,10 @@ class Device {
   virtual StatusOr<std::unique_ptr<Flag>> OpenSharedFlag(const FlagShareToken& token);
   // Tells the device that host code wrote device memory (re-evaluates parked value waits).
   virtual void NotifyMemoryWritten() = 0;
+
+  // The device's built-in executables (hal/builtins.h), alive as long as the device. Null: the device has
+  // no such built-in, and core refuses the call that needs it with ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+  virtual const Executable* builtin(Builtin /*which*/) const { return nullptr; }
 
   // --- Synchronous access (aclrtMemcpy, aclrtMemcpy2d, aclrtMemset, aclrtMemsetD32 without a stream): the
   // bytes have moved when the call returns, and the device's parked value waits were re-evaluated (they may

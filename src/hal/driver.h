@@ -8,6 +8,7 @@
 
 #include "base/status.h"
 #include "hal/device.h"
+#include "hal/op_backend.h"
 
 namespace npurt::hal {
 
@@ -25,6 +26,8 @@ class Driver {
   virtual const char* name() const = 0;
   virtual uint32_t device_count() const = 0;
   virtual StatusOr<std::unique_ptr<Device>> OpenDevice(uint32_t index) = 0;
+  // The driver's operator backend (hal/op_backend.h), alive as long as the driver; null: none.
+  virtual const OpBackend* op_backend() const { return nullptr; }
 };
 
 }  // namespace npurt::hal

@@ -12,15 +12,19 @@
 //    driver thread, so core can keep objects that a task uses alive until then.
 //  - Waits (flag, value, host function) park the queue; no thread polls.
 //
-// One header per object: task.h (tasks, prepared lists, kernel launches), queue.h, flag.h, device.h,
-// capabilities.h (what a device is and can do), driver.h, observer.h (profiling's completion hook); driver_registry.h opens a driver by name. This header
-// includes them all.
+// One header per object: task.h (tasks, prepared lists, kernel launches), executable.h (device work a
+// driver built, run by kDispatch), builtins.h (the executables every driver provides), queue.h, flag.h,
+// device.h, capabilities.h (what a device is and can do), driver.h, op_backend.h (operators compiled into
+// executables), observer.h (profiling's completion hook); driver_registry.h opens a driver by name. This header includes them all.
 #pragma once
 
+#include "hal/builtins.h"
 #include "hal/capabilities.h"
 #include "hal/device.h"
 #include "hal/driver.h"
+#include "hal/executable.h"
 #include "hal/flag.h"
 #include "hal/observer.h"
+#include "hal/op_backend.h"
 #include "hal/queue.h"
 #include "hal/task.h"

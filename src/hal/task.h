@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "hal/executable.h"
 #include "npurt/kernel_abi.h"
 
 namespace npurt::hal {
@@ -27,14 +28,15 @@ enum class TaskKind : uint8_t {
   kValueWrite,  // *(uint64_t*)addr = value
   kValueWait,   // parks until the 64-bit word at addr satisfies the comparison
   kFail,        // fails with `code` (used to inject errors and for conformance tests)
-  kCompute,     // runs compute_fn(host_arg) on the executing engine; its return value (0 = success) is the
-                // task's code. Operators use it: the work runs inline, in stream order, no hand-off.
+  kDispatch,    // runs dispatch->executable (an operator or a built-in the driver built, hal/executable.h)
+                // with the dispatch's bindings, in stream order; its return value (0 = success) is the code
   kKernel,      // runs `kernel`'s blocks on the device's AI cores; completes when the last block finished
   kBatch,       // runs a TaskList in place, as one task of this queue (graph replay): see TaskList
   kValueUpdate, // *(uint64_t*)dst = op(*dst, value), op = ValueUpdate(aux) (counting notifies)
   kLabelSet,    // a jump target: `value` is the label's id (a pending switch to it ends here)
   kLabelSwitch, // reads the uint32 index at `src`; if < `size`, skips the queue's later tasks until the
                 // kLabelSet of ((const uint64_t*)host_arg)[index]; an index >= size fails the task
+  kFlagRead,    // *(uint64_t*)dst = the flag's value when the task runs (an event's reset mark)
 };
 
 // Task::aux bits of kFlagSignal / kFlagWait. Graph replay needs values that differ per replay while the
@@ -77,14 +79,12 @@ enum class ValueUpdate : uint32_t { kSet = 0, kAdd = 1, kOr = 2, kAnd = 3 };
 
 using HostFn = void (*)(void* arg, Queue* queue);
 using CleanupFn = void (*)(void* arg);
-using ComputeFn = int32_t (*)(void* arg);
 
 // A kernel launch (kKernel): entry(args, block) runs once per block, blocks spread over the AI cores. Owned by
 // core (`owner` is its launch record) and alive until the task's cleanup; the driver fills `failure` (a
 // human-readable reason) before it completes a failed launch.
-// Device-memory checking (NPURT_SIM_MEMCHECK=1): "" if [addr, addr + size) lies in one live allocation, else
-// why not, naming the allocation it missed; size 0 describes a faulting address.
-using MemoryCheckFn = std::string (*)(const void* addr, uint64_t size);
+// Device-memory checking (NPURT_SIM_MEMCHECK=1): MemoryCheckFn (hal/executable.h); size 0 describes a
+// faulting address.
 
 // Field order: what every launch reads comes first and `failure` (touched only by failed launches) last,
 // so that the fields fit two cache lines; the driver fetches both at once when it reaches the task.
@@ -129,7 +129,7 @@ struct Task {
   uint64_t timeout_ns = 0;  // waits: 0 = forever
   Flag* flag = nullptr;
   HostFn host_fn = nullptr;
-  ComputeFn compute_fn = nullptr;  // kCompute
+  Dispatch* dispatch = nullptr;     // kDispatch
   void* host_arg = nullptr;
   const TaskList* batch = nullptr;  // kBatch: the list to run (unless `select` is set)
   SelectFn select = nullptr;        // kBatch: conditional list selection

@@ -1,31 +1,11 @@
-// OpAttr: the object behind aclopAttr*, a set of named, typed operator attributes. Kernels read them
-// through typed getters that fail with ACL_ERROR_OP_ATTR_NOT_MATCH on a type mismatch; the canonical
-// serialization is part of the compile-cache key.
+// OpAttr: the object behind aclopAttr*, a set of named, typed operator attributes (base/op_attrs.h).
 #pragma once
 
-#include <cstdint>
-#include <map>
-#include <string>
-#include <variant>
-#include <vector>
-
 #include "base/handle.h"
-#include "base/status.h"
+#include "base/op_attrs.h"
 #include "ops/handle_tags.h"
 
 namespace npurt::ops {
-
-struct DataTypeValue {
-  int32_t v;
-  bool operator==(const DataTypeValue&) const = default;
-};
-
-using AttrValue = std::variant<bool, int64_t, float, std::string, DataTypeValue, std::vector<uint8_t>,
-                               std::vector<int64_t>, std::vector<float>, std::vector<std::string>,
-                               std::vector<int32_t> /* list of data types */,
-                               std::vector<std::vector<int64_t>>>;
-
-using AttrMap = std::map<std::string, AttrValue, std::less<>>;
 
 class OpAttr final : public HandleObject {
  public:
@@ -33,18 +13,5 @@ class OpAttr final : public HandleObject {
   static OpAttr* From(const void* p) { return LookupHandle<OpAttr>(p, handle_tags::kOpAttr); }
   AttrMap attrs;
 };
-
-// Appends a canonical, unambiguous text form of `attrs` (sorted by name) to `out`.
-void SerializeAttrs(const AttrMap& attrs, std::string* out);
-
-// Typed reads with defaults. A present attribute of another type is an error naming the attribute.
-// Integer reads accept bool; float reads accept int.
-StatusOr<bool> GetBool(const AttrMap& a, std::string_view name, bool def);
-StatusOr<int64_t> GetInt(const AttrMap& a, std::string_view name, int64_t def);
-StatusOr<float> GetFloat(const AttrMap& a, std::string_view name, float def);
-StatusOr<std::string> GetString(const AttrMap& a, std::string_view name, const std::string& def);
-StatusOr<int32_t> GetDataType(const AttrMap& a, std::string_view name, int32_t def);
-StatusOr<std::vector<int64_t>> GetInts(const AttrMap& a, std::string_view name, std::vector<int64_t> def);
-bool Has(const AttrMap& a, std::string_view name);
 
 }  // namespace npurt::ops

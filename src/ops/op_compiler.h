@@ -1,4 +1,6 @@
-// Compiling an operator call into a CompiledOp (no caching here; see compile_cache.h).
+// Compiling an operator call into a CompiledOp (no caching here; see compile_cache.h): the driver's
+// operator backend validates, infers and compiles (core/operators.h); this layer checks the caller's
+// output descriptors against what the operator produces.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/op_def.h"
+#include "base/op_attrs.h"
+#include "base/status.h"
+#include "base/tensor_spec.h"
+#include "core/operators.h"
 
 namespace npurt::ops {
 
@@ -23,7 +28,7 @@ struct CompiledOp {
   std::string type;
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> outputs;  // fully inferred, static shapes
-  std::unique_ptr<Kernel> kernel;
+  std::shared_ptr<const core::OperatorProgram> program;  // what a launch dispatches (core/operators.h)
   uint64_t compile_ns = 0;
 };
 using CompiledOpRef = std::shared_ptr<const CompiledOp>;

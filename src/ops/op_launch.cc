@@ -1,7 +1,5 @@
 #include "ops/op_launch.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -10,7 +8,7 @@
 #include "core/device.h"
 #include "core/dump_config.h"
 #include "core/memory_ops.h"
-#include "core/overflow.h"
+#include "core/operators.h"
 #include "core/racecheck.h"
 #include "core/stream.h"
 #include "dfx/log.h"
@@ -20,44 +18,37 @@
 namespace npurt::ops {
 namespace {
 
-std::atomic<int> g_running{0};
-
+// One launch: the compiled op, its bound buffers and the dispatch of its executable. The tasks of the
+// launch (the dispatch, and the dump's host work around it when an operator dump is on) each hold a
+// reference; the last one's cleanup frees it.
 struct LaunchRecord {
   CompiledOpRef op;
   BoundBuffers bound;
-  int cores;
-  core::Device* check_overflow;  // the stream's overflow switch was on: check float outputs (core/overflow.h)
-  OpDumpPlanPtr dump;            // an operator dump is on for this launch (ops/op_dump.h)
+  core::OperatorDispatch run;
+  OpDumpPlanPtr dump;  // an operator dump is on for this launch (ops/op_dump.h)
+  std::atomic<int> refs{1};
 };
 
-void CheckOutputs(const LaunchRecord& r) {
-  for (size_t i = 0; i < r.op->outputs.size(); ++i) {
-    const TensorSpec& spec = r.op->outputs[i];
-    if (core::HasNonFinite(r.bound.outputs[i], static_cast<size_t>(spec.numel()), spec.dtype)) {
-      core::RaiseOverflow(r.check_overflow);
-      return;
-    }
-  }
-}
-
-int32_t RunRecord(void* arg) {
+void Release(void* arg) {
   auto* r = static_cast<LaunchRecord*>(arg);
-  const int running = g_running.fetch_add(1, std::memory_order_acq_rel) + 1;
-  const int threads = std::max(1, r->cores / running);
-  omp_set_num_threads(threads);
-  if (r->dump != nullptr) [[unlikely]] DumpOpInputs(*r->dump, *r->op, r->bound);
-  Status st = RunNow(*r->op, r->bound, threads);
-  g_running.fetch_sub(1, std::memory_order_acq_rel);
-  if (r->dump != nullptr) [[unlikely]] DumpOpOutputs(*r->dump, *r->op, r->bound, st.ok());
-  if (!st.ok()) {
-    NPURT_LOG_ERROR("OP", "{} failed on the device: {}", r->op->type, st.message());
-    return st.code();
-  }
-  if (r->check_overflow != nullptr) CheckOutputs(*r);
-  return 0;
+  if (r->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete r;
 }
 
-void FreeRecord(void* arg) { delete static_cast<LaunchRecord*>(arg); }
+void FinishDispatch(void* arg) {
+  auto* r = static_cast<LaunchRecord*>(arg);
+  r->run.Finish();
+  Release(r);
+}
+
+void DumpInputs(void* arg) {
+  auto* r = static_cast<LaunchRecord*>(arg);
+  DumpOpInputs(*r->dump, *r->op, r->bound);
+}
+
+void DumpOutputs(void* arg) {
+  auto* r = static_cast<LaunchRecord*>(arg);
+  DumpOpOutputs(*r->dump, *r->op, r->bound, r->run.status() == 0);
+}
 
 // The race detector (core/racecheck.h): the run reads its inputs and writes its outputs.
 void DeclareRaceAccesses(const CompiledOp& op, const BoundBuffers& bound, const char* name) {
@@ -68,7 +59,7 @@ void DeclareRaceAccesses(const CompiledOp& op, const BoundBuffers& bound, const 
   for (size_t i = 0; i < bound.outputs.size() && i < op.outputs.size(); ++i) {
     writes.push_back({bound.outputs[i], op.outputs[i].bytes()});
   }
-  core::racecheck::DeclareCompute(name != nullptr ? name : op.type.c_str(), std::move(reads), std::move(writes));
+  core::racecheck::DeclareDispatch(name != nullptr ? name : op.type.c_str(), std::move(reads), std::move(writes));
 }
 
 int Cores(core::Stream* stream) {
@@ -163,20 +154,33 @@ Status BindBuffers(const CompiledOp& op, const std::vector<UserBuffer>& inputs, 
 }
 
 Status RunNow(const CompiledOp& op, const BoundBuffers& bound, int threads) {
-  KernelArgs args{bound.inputs.data(), bound.outputs.data(), threads};
-  return op.kernel->Run(args);
+  return core::RunOperatorNow(*op.program, bound.inputs.data(), static_cast<uint32_t>(bound.inputs.size()),
+                              bound.outputs.data(), static_cast<uint32_t>(bound.outputs.size()), threads,
+                              op.type.c_str());
 }
 
-int ComputeThreads(core::Stream* stream) { return std::max(1, Cores(stream) / (g_running.load() + 1)); }
-
 Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream, const char* name) {
-  core::Device* check = core::OverflowChecked(stream) ? stream->device() : nullptr;
-  auto* r = new LaunchRecord{std::move(op), std::move(bound), Cores(stream), check, nullptr};
+  auto* r = new LaunchRecord;
+  r->op = std::move(op);
+  r->bound = std::move(bound);
+  r->run.Bind(*r->op->program, r->bound.inputs.data(), static_cast<uint32_t>(r->bound.inputs.size()),
+              r->bound.outputs.data(), static_cast<uint32_t>(r->bound.outputs.size()), stream,
+              name != nullptr ? name : r->op->type.c_str());
+  const int cores = Cores(stream);
   uint32_t task_id = 0;  // assigned here when a dump or the profile names the task, else by the stream
   if (core::dump::Switches() != 0) [[unlikely]] r->dump = PlanOpDump(*r->op, name, stream, &task_id);
-  TagOpTask(r->op, name, static_cast<uint32_t>(r->cores), &task_id);  // before Submit: the run may free r
+  TagOpTask(r->op, name, static_cast<uint32_t>(cores), &task_id);  // before Submit: the run may free r
   if (core::racecheck::On()) [[unlikely]] DeclareRaceAccesses(*r->op, r->bound, name);
-  core::SubmitComputeTask(stream, &RunRecord, r, &FreeRecord, task_id);
+  if (r->dump != nullptr) [[unlikely]] {
+    // Host work right before and right after the run, in stream order, so the files hold what the
+    // operator really read and wrote.
+    r->refs.store(3, std::memory_order_relaxed);
+    core::SubmitHostWorkTask(stream, &DumpInputs, r, &Release);
+    core::SubmitOperator(stream, &r->run, &FinishDispatch, r, task_id);
+    core::SubmitHostWorkTask(stream, &DumpOutputs, r, &Release);
+    return Status::Ok();
+  }
+  core::SubmitOperator(stream, &r->run, &FinishDispatch, r, task_id);
   return Status::Ok();
 }
 

@@ -1,11 +1,10 @@
 // Running compiled operators on streams: binding user buffers (validated against the compiled specs
-// and the device's allocation map) and submitting the run as a kCompute task, so it executes
-// asynchronously and in order on the caller's stream.
+// and the device's allocation map) and submitting the run as a dispatch of the op's executable
+// (hal/executable.h), so it executes asynchronously and in order on the caller's stream.
 //
-// Threading: a run uses an OpenMP team of cores / (operators running at that moment) threads, where
-// cores is the simulated device's AI-core count (at most the host's hardware threads). One operator
-// alone gets every core; concurrent operators on several streams share them instead of
-// oversubscribing the machine (each executor thread owns its own OpenMP team).
+// Parallelism: a run may use the device's AI cores (at most the host's hardware threads on the sim); how
+// concurrent runs share them is the executable's business (the host kernels split them between the
+// operators running at that moment, see op_executable.cc).
 #pragma once
 
 #include <cstdint>
@@ -49,8 +48,5 @@ Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream, const 
 
 // Runs inline on the calling thread (tests and the synchronous reference path).
 Status RunNow(const CompiledOp& op, const BoundBuffers& bound, int threads);
-
-// Threads a run would use now on `stream`'s device.
-int ComputeThreads(core::Stream* stream);
 
 }  // namespace npurt::ops

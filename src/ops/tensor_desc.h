@@ -10,7 +10,7 @@
 
 #include "base/handle.h"
 #include "ops/handle_tags.h"
-#include "ops/tensor_spec.h"
+#include "base/tensor_spec.h"
 
 namespace npurt::ops {
 

@@ -41,7 +41,7 @@ struct RawRecord {  // docs/profiling.md "Raw data"
 static_assert(sizeof(RawRecord) == 48, "raw record");
 enum : uint8_t { kTask = 1, kSubmit = 2, kApi = 3, kMark = 4, kRange = 5, kMemory = 6, kTaskName = 7, kStep = 8,
                  kOpInfo = 9 };
-constexpr uint8_t kComputeKind = 11;  // hal::TaskKind::kCompute, the kind operators run as
+constexpr uint8_t kComputeKind = 11;  // hal::TaskKind::kDispatch, the kind operators run as
 constexpr uint8_t kKernelKind = 12;   // hal::TaskKind::kKernel
 
 std::vector<std::string> ListDir(const std::string& dir, const std::string& prefix) {

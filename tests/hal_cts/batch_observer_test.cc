@@ -17,16 +17,17 @@ struct Appender {
   std::vector<uint32_t>* out;
   uint32_t value;
 };
-int32_t Append(void* arg) {
+void Append(void* arg, hal::Queue* queue) {
   auto* a = static_cast<Appender*>(arg);
   a->out->push_back(a->value);
-  return 0;
+  queue->CompleteHostTask(0);
 }
 
-hal::Task Compute(Appender* a) {
+// A host-function task that appends its value when it runs.
+hal::Task HostStep(Appender* a) {
   hal::Task t;
-  t.kind = hal::TaskKind::kCompute;
-  t.compute_fn = &Append;
+  t.kind = hal::TaskKind::kHostFunc;
+  t.host_fn = &Append;
   t.host_arg = a;
   return t;
 }
@@ -37,7 +38,7 @@ TEST_P(BatchSuite, AListRunsInOrderOnEveryReplay) {
   std::vector<Appender> appenders;
   for (uint32_t i = 0; i < 16; ++i) appenders.push_back({&ran, i * 7 + 3});
   std::vector<hal::Task> tasks;
-  for (auto& a : appenders) tasks.push_back(Compute(&a));
+  for (auto& a : appenders) tasks.push_back(HostStep(&a));
   auto counter = device_->CreateFlag();
   hal::Task inc;
   inc.kind = hal::TaskKind::kFlagSignal;
@@ -68,7 +69,7 @@ TEST_P(BatchSuite, AFailureEndsTheListAndFailsTheBatch) {
   hal::Task fail;
   fail.kind = hal::TaskKind::kFail;
   fail.aux = 507015;
-  std::vector<hal::Task> tasks = {Compute(&first), fail, Compute(&skipped)};
+  std::vector<hal::Task> tasks = {HostStep(&first), fail, HostStep(&skipped)};
   hal::TaskList list{tasks.data(), static_cast<uint32_t>(tasks.size()), nullptr};
   hal::Task batch;
   batch.kind = hal::TaskKind::kBatch;

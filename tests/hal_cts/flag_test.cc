@@ -29,9 +29,10 @@ hal::Task Wait(hal::Flag* flag, uint64_t value) {
   return t;
 }
 
-int32_t SetFlag(void* arg) {
+// A host-function task: the host sees it run (and completes it).
+void SetFlag(void* arg, hal::Queue* queue) {
   static_cast<std::atomic<int>*>(arg)->store(1);
-  return 0;
+  queue->CompleteHostTask(0);
 }
 
 TEST_P(FlagSuite, ASignalReleasesTheQueueWaitingForIt) {
@@ -43,8 +44,8 @@ TEST_P(FlagSuite, ASignalReleasesTheQueueWaitingForIt) {
   std::thread waiter([&] {
     queue_->Submit(Wait(flag.get(), 3));
     hal::Task after;
-    after.kind = hal::TaskKind::kCompute;
-    after.compute_fn = &SetFlag;
+    after.kind = hal::TaskKind::kHostFunc;
+    after.host_fn = &SetFlag;
     after.host_arg = &ran;
     last.store(queue_->Submit(after));
   });
@@ -100,8 +101,8 @@ TEST_P(FlagSuite, AValueWriteReleasesAValueWaitOfAnotherQueue) {
     wait.aux = static_cast<uint32_t>(hal::ValueCompare::kEqual);
     queue_->Submit(wait);
     hal::Task after;
-    after.kind = hal::TaskKind::kCompute;
-    after.compute_fn = &SetFlag;
+    after.kind = hal::TaskKind::kHostFunc;
+    after.host_fn = &SetFlag;
     after.host_arg = &ran;
     last.store(queue_->Submit(after));
   });

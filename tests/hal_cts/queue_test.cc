@@ -50,23 +50,24 @@ struct Step {
   OrderLog* log;
   uint32_t index;
 };
-int32_t RecordStep(void* arg) {
+// A host-function task (the one kind whose running the host sees directly): logs its step and completes.
+void RecordStep(void* arg, hal::Queue* queue) {
   auto* s = static_cast<Step*>(arg);
   s->log->ran.push_back(s->index);
-  return 0;
+  queue->CompleteHostTask(0);
 }
 
 void CountCleanup(void* arg) { static_cast<std::atomic<int>*>(arg)->fetch_add(1); }
 
-// Submits one compute task per step (each logs its index when it runs, and counts its cleanup); returns the last
+// Submits one host-function task per step (each logs its index when it runs, and counts its cleanup); returns the last
 // task's sequence number.
 uint64_t SubmitSteps(hal::Queue* queue, OrderLog* log, std::vector<Step>* steps, std::atomic<int>* cleanups) {
   uint64_t last = 0;
   for (uint32_t i = 0; i < steps->size(); ++i) {
     (*steps)[i] = {log, i};
     hal::Task t;
-    t.kind = hal::TaskKind::kCompute;
-    t.compute_fn = &RecordStep;
+    t.kind = hal::TaskKind::kHostFunc;
+    t.host_fn = &RecordStep;
     t.host_arg = &(*steps)[i];
     t.cleanup = &CountCleanup;
     t.cleanup_arg = cleanups;
@@ -83,8 +84,8 @@ TEST_P(QueueSuite, TasksRunInSubmissionOrderAndComplete) {
   for (uint32_t i = 0; i < steps.size(); ++i) {
     steps[i] = {&log, i};
     hal::Task t;
-    t.kind = hal::TaskKind::kCompute;
-    t.compute_fn = &RecordStep;
+    t.kind = hal::TaskKind::kHostFunc;
+    t.host_fn = &RecordStep;
     t.host_arg = &steps[i];
     const uint64_t seq = queue_->Submit(t);
     EXPECT_EQ(seq, last + 1);
@@ -181,8 +182,8 @@ TEST_P(QueueSuite, AFailureIsStickyAndReachesTheHookOnce) {
   OrderLog log;
   Step after{&log, 1};
   hal::Task next;  // not stop-on-failure: runs anyway
-  next.kind = hal::TaskKind::kCompute;
-  next.compute_fn = &RecordStep;
+  next.kind = hal::TaskKind::kHostFunc;
+  next.host_fn = &RecordStep;
   next.host_arg = &after;
   ASSERT_TRUE(RunAndWait(next, queue.get()));
   EXPECT_EQ(queue->error(), 507015);

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "drivers/host/host_builtins.h"
 #include "drivers/sim/sim_flag.h"
 #include "drivers/sim/sim_shared_flag.h"
 #include "drivers/sim/sim_queue.h"
@@ -45,6 +46,8 @@ void UnregisterDevice(SimDevice* dev) {
 }
 
 }  // namespace
+
+const hal::Executable* SimDevice::builtin(hal::Builtin which) const { return host::Builtin(which); }
 
 void SimDevice::OnMemoryWritten() {
   const int used = g_device_slots.load(std::memory_order_acquire);

@@ -43,6 +43,7 @@ class SimDevice final : public hal::Device {
   StatusOr<std::unique_ptr<hal::Flag>> CreateSharedFlag() override;
   StatusOr<std::unique_ptr<hal::Flag>> OpenSharedFlag(const hal::FlagShareToken& token) override;
   void NotifyMemoryWritten() override { OnMemoryWritten(); }
+  const hal::Executable* builtin(hal::Builtin which) const override;
   // Host copies of the arena (base/device_copy.h), then the value waits of every device (sim_memory.cc).
   Status CopyNow(void* dst, const void* src, size_t size) override;
   Status Copy2dNow(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height) override;

@@ -37,7 +37,8 @@ bool WritesMemory(hal::TaskKind kind) {
     case hal::TaskKind::kValueWrite:
     case hal::TaskKind::kValueUpdate:
     case hal::TaskKind::kHostFunc:
-    case hal::TaskKind::kCompute:
+    case hal::TaskKind::kDispatch:
+    case hal::TaskKind::kFlagRead:
     case hal::TaskKind::kKernel:
     case hal::TaskKind::kBatch:
       return true;
@@ -358,9 +359,13 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
       *code = static_cast<int32_t>(task.aux);
       *message = "task failed on the device";
       return Step::kDone;
-    case hal::TaskKind::kCompute:
-      *code = task.compute_fn(task.host_arg);
-      if (*code != 0) *message = "operator failed on the device";
+    case hal::TaskKind::kDispatch:
+      *code = task.dispatch->executable->Run(*task.dispatch, message);
+      task.dispatch->status = *code;
+      if (*code != 0 && message->empty()) *message = std::string(task.dispatch->name) + " failed on the device";
+      return Step::kDone;
+    case hal::TaskKind::kFlagRead:
+      __atomic_store_n(static_cast<uint64_t*>(task.dst), task.flag->value(), __ATOMIC_RELEASE);
       return Step::kDone;
     case hal::TaskKind::kBatch:
       break;  // handled by Execute

@@ -8,12 +8,12 @@
 #include <cstring>
 
 #include "acl/error_codes/rt_error_codes.h"
-#include "ops/dnnl_util.h"
-#include "ops/kernels/elem_io.h"
-#include "ops/matmul_kernel.h"
-#include "ops/op_def.h"
+#include "drivers/host/ops/dnnl_util.h"
+#include "drivers/host/ops/kernels/elem_io.h"
+#include "drivers/host/ops/matmul_kernel.h"
+#include "drivers/host/ops/host_op.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 namespace {
 
 using dnnl::memory;
@@ -272,4 +272,4 @@ void RegisterMatmulOps(OpTable& t) {
   t.Alias("BatchMatMulV2", "BatchMatMul");
 }
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

@@ -4,10 +4,10 @@
 #include <cmath>
 #include <limits>
 
-#include "ops/kernels/elem_io.h"
-#include "ops/op_def.h"
+#include "drivers/host/ops/kernels/elem_io.h"
+#include "drivers/host/ops/host_op.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 namespace {
 
 enum class ReduceKind { kSum, kMean, kMax };
@@ -119,4 +119,4 @@ void RegisterReduceOps(OpTable& t) {
   t.Alias("ReduceMaxD", "ReduceMax");
 }
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

@@ -6,7 +6,7 @@
 
 #include "base/dtype.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 
 struct HalfTag {};
 struct Bf16Tag {};
@@ -72,4 +72,4 @@ bool DispatchBySize(size_t size, F&& f) {
 // more than the work).
 constexpr int64_t kParallelGrain = 32768;
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

@@ -5,9 +5,9 @@
 #include <mutex>
 
 #include "acl/acl_base_rt.h"
-#include "ops/op_def.h"
+#include "drivers/host/ops/host_op.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 namespace {
 
 class Registry final : public OpTable {
@@ -30,6 +30,11 @@ class Registry final : public OpTable {
   std::vector<const OpSchema*> All() const {
     std::vector<const OpSchema*> v;
     for (const auto& s : owned_) v.push_back(s.get());
+    return v;
+  }
+  std::vector<std::string> TypeNames() const {
+    std::vector<std::string> v;
+    for (const auto& [name, schema] : by_name_) v.push_back(name);
     return v;
   }
   std::string Names() const {
@@ -56,6 +61,7 @@ const Registry& Get() {
 const OpSchema* FindOp(std::string_view type) { return Get().Find(type); }
 std::vector<const OpSchema*> AllOps() { return Get().All(); }
 std::string SupportedOpList() { return Get().Names(); }
+std::vector<std::string> OpTypeNames() { return Get().TypeNames(); }
 
 Status ExpectDTypes(const OpBuild& b, size_t input, std::initializer_list<int32_t> allowed) {
   const int32_t dt = b.inputs[input].dtype;
@@ -128,17 +134,4 @@ void* Scratch(size_t bytes, int slot) {
   return b.p;
 }
 
-std::string DimsString(const std::vector<int64_t>& dims) {
-  std::string s = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i) s += ",";
-    s += std::to_string(dims[i]);
-  }
-  return s + "]";
-}
-
-std::string Describe(const TensorSpec& spec) {
-  return fmt::format("{}{} {}", DTypeName(spec.dtype), DimsString(spec.dims), FormatName(spec.format));
-}
-
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

@@ -1,5 +1,6 @@
 // TensorSpec: what an operator needs to know about one tensor to be compiled (data type, format,
-// shape). It is the value part of a tensor descriptor and of the compile-cache key.
+// shape). It is the value part of a tensor descriptor and of the compile-cache key, and what the operator
+// layer and a driver's operator backend (hal/op_backend.h) exchange.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +9,7 @@
 
 #include "base/dtype.h"
 
-namespace npurt::ops {
+namespace npurt {
 
 struct TensorSpec {
   int32_t dtype = ACL_DT_UNDEFINED;
@@ -46,4 +47,4 @@ struct TensorSpec {
 std::string Describe(const TensorSpec& spec);
 std::string DimsString(const std::vector<int64_t>& dims);
 
-}  // namespace npurt::ops
+}  // namespace npurt

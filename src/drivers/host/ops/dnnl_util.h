@@ -9,7 +9,7 @@
 
 #include "base/status.h"
 
-namespace npurt::ops::dnnl_util {
+namespace npurt::drivers::host::dnnl_util {
 
 dnnl::engine& Engine();
 // The calling thread's stream (executors each have their own; oneDNN streams are not thread-safe).
@@ -33,4 +33,4 @@ Status Guard(int32_t code, const char* what, F&& f) {
 Status Execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad,
                std::unordered_map<int, dnnl::memory>& args, const char* what);
 
-}  // namespace npurt::ops::dnnl_util
+}  // namespace npurt::drivers::host::dnnl_util

@@ -3,11 +3,11 @@
 // filters) are reordered in and out around it with reorder primitives created at compile time.
 // When the user layout already is the chosen one (NHWC activations usually are) no reorder runs.
 #include "acl/error_codes/rt_error_codes.h"
-#include "ops/dnnl_util.h"
-#include "ops/kernels/nn_common.h"
-#include "ops/op_def.h"
+#include "drivers/host/ops/dnnl_util.h"
+#include "drivers/host/ops/kernels/nn_common.h"
+#include "drivers/host/ops/host_op.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 namespace {
 
 using dnnl::memory;
@@ -189,4 +189,4 @@ void RegisterConvOps(OpTable& t) {
          "x, filter, optional bias -> y; attrs strides, pads, dilations, groups, data_format (NCHW/NHWC)"});
 }
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

@@ -1,10 +1,10 @@
-#include "ops/dnnl_util.h"
+#include "drivers/host/ops/dnnl_util.h"
 
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
-#include "ops/op_def.h"
+#include "drivers/host/ops/host_op.h"
 
-namespace npurt::ops::dnnl_util {
+namespace npurt::drivers::host::dnnl_util {
 
 dnnl::engine& Engine() {
   static dnnl::engine* e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
@@ -43,4 +43,4 @@ Status Execute(const dnnl::primitive& prim, const dnnl::memory::desc& scratchpad
   });
 }
 
-}  // namespace npurt::ops::dnnl_util
+}  // namespace npurt::drivers::host::dnnl_util

@@ -5,10 +5,10 @@
 #include <cstring>
 #include <limits>
 
-#include "ops/kernels/elem_io.h"
-#include "ops/kernels/nn_common.h"
+#include "drivers/host/ops/kernels/elem_io.h"
+#include "drivers/host/ops/kernels/nn_common.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 namespace {
 
 // ---------------------------------------------------------------------------------------- softmax
@@ -294,4 +294,4 @@ void RegisterNormOps(OpTable& t) {
          "x, scale, offset, mean, variance -> y [, 4 statistics]; attrs epsilon, data_format (inference)"});
 }
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

@@ -1,10 +1,10 @@
-#include "ops/op_attr.h"
+#include "base/op_attrs.h"
 
 #include <cstring>
 
 #include "acl/acl_base_rt.h"
 
-namespace npurt::ops {
+namespace npurt {
 namespace {
 
 // Lengths prefix every string so that no attribute value can imitate a separator.
@@ -109,4 +109,4 @@ StatusOr<std::vector<int64_t>> GetInts(const AttrMap& a, std::string_view name, 
   return TypeError(name, "a list of ints (aclopSetAttrListInt)");
 }
 
-}  // namespace npurt::ops
+}  // namespace npurt

@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "acl/acl_base_rt.h"
-#include "ops/op_def.h"
+#include "drivers/host/ops/host_op.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 
 struct MatmulConfig {
   int64_t m = 0, n = 0, k = 0;
@@ -23,4 +23,4 @@ struct MatmulConfig {
 
 StatusOr<std::unique_ptr<Kernel>> MakeMatmulKernel(const MatmulConfig& config);
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

@@ -1,5 +1,5 @@
-// What an operator is to npurt: a schema (name, input count, how to validate, infer and compile it)
-// and, once compiled, a Kernel that runs on the simulated NPU. Private to npurt.
+// What an operator is to the host backend (host_op_backend.h): a schema (name, input count, how to
+// validate, infer and compile it) and, once compiled, a Kernel that runs on the host CPU.
 //
 // Compiling = validating the call, inferring the output specs and building the executable form (a
 // oneDNN primitive with its layouts, or the tiling of an npurt kernel). A compiled kernel is
@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "base/status.h"
-#include "ops/op_attr.h"
-#include "ops/tensor_spec.h"
+#include "base/op_attrs.h"
+#include "base/tensor_spec.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 
 // Pointers of one run, in schema order, already validated against the specs.
 struct KernelArgs {
@@ -63,6 +63,7 @@ struct OpSchema {
 const OpSchema* FindOp(std::string_view type);
 std::vector<const OpSchema*> AllOps();
 std::string SupportedOpList();
+std::vector<std::string> OpTypeNames();  // sorted, aliases included
 
 // Registration entry points of each kernel family (called once by the registry).
 struct OpTable;
@@ -93,4 +94,4 @@ int32_t RequestedFormat(const OpBuild& b, size_t output, int32_t fallback);
 // it for conversions and oneDNN scratchpads; runs never share it).
 void* Scratch(size_t bytes, int slot = 0);
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

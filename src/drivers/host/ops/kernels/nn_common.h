@@ -1,9 +1,9 @@
 // Attribute handling shared by the windowed NN operators (Conv2D, MaxPool, AvgPool).
 #pragma once
 
-#include "ops/op_def.h"
+#include "drivers/host/ops/host_op.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 
 // True for NHWC, false for NCHW: from the data_format attribute, else the input's format.
 StatusOr<bool> ActivationLayout(const OpBuild& b, const TensorSpec& x);
@@ -23,4 +23,4 @@ void RegisterConvOps(OpTable& t);
 void RegisterPoolOps(OpTable& t);
 void RegisterNormOps(OpTable& t);
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

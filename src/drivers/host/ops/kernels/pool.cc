@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <limits>
 
-#include "ops/kernels/elem_io.h"
-#include "ops/kernels/nn_common.h"
+#include "drivers/host/ops/kernels/elem_io.h"
+#include "drivers/host/ops/kernels/nn_common.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 namespace {
 
 struct PoolShape {
@@ -124,4 +124,4 @@ void RegisterPoolOps(OpTable& t) {
   t.Add({"GlobalAveragePool", 1, 1, &BuildPool, false, f, "x [N,C,H,W] -> y [N,C,1,1] (or NHWC)"});
 }
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

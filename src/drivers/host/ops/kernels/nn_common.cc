@@ -1,8 +1,8 @@
-#include "ops/kernels/nn_common.h"
+#include "drivers/host/ops/kernels/nn_common.h"
 
 #include <algorithm>
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 
 StatusOr<bool> ActivationLayout(const OpBuild& b, const TensorSpec& x) {
   const std::string def = x.format == ACL_FORMAT_NHWC ? "NHWC" : "NCHW";
@@ -93,4 +93,4 @@ void RegisterNnOps(OpTable& t) {
   RegisterNormOps(t);
 }
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

@@ -5,10 +5,10 @@
 #include <numeric>
 
 #include "acl/error_codes/rt_error_codes.h"
-#include "ops/kernels/elem_io.h"
-#include "ops/op_def.h"
+#include "drivers/host/ops/kernels/elem_io.h"
+#include "drivers/host/ops/host_op.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 namespace {
 
 constexpr const char* kAllTypes = "float32, float16, bfloat16, float64, int8/16/32/64, uint8/16/32/64, bool";
@@ -522,4 +522,4 @@ void RegisterDataOps(OpTable& t) {
          "[value (1 element)] -> y of the output descriptor's shape; without input, attr value (float)"});
 }
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

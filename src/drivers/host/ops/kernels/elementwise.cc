@@ -6,10 +6,10 @@
 #include <limits>
 #include <type_traits>
 
-#include "ops/kernels/elem_io.h"
-#include "ops/op_def.h"
+#include "drivers/host/ops/kernels/elem_io.h"
+#include "drivers/host/ops/host_op.h"
 
-namespace npurt::ops {
+namespace npurt::drivers::host {
 namespace {
 
 // ----------------------------------------------------------------------------------------- binary
@@ -365,4 +365,4 @@ void RegisterElementwiseOps(OpTable& t) {
   t.Alias("ClipByValue", "Clip");
 }
 
-}  // namespace npurt::ops
+}  // namespace npurt::drivers::host

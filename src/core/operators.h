@@ -1,0 +1,78 @@
+// Operators as the layers above core see them (aclop, aclnn, CBLAS, the model executor): a call compiled by
+// the operator backend of the runtime's driver (hal/op_backend.h) into a program, and the dispatch of a
+// program on a stream. Core owns the dispatch; what an operator computes is the backend's.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/op_attrs.h"
+#include "base/status.h"
+#include "base/tensor_spec.h"
+#include "hal/executable.h"
+
+namespace npurt::core {
+
+class Device;
+class Stream;
+
+struct OperatorCall {
+  std::string_view type;
+  const std::vector<TensorSpec>* inputs = nullptr;
+  const std::vector<TensorSpec>* requested = nullptr;  // the caller's output descriptors (dims may be dynamic)
+  const AttrMap* attrs = nullptr;                      // never null
+  bool compile = true;                                 // false: validate and infer only
+};
+
+// An operator the backend compiled: immutable, shared by the compile cache and the launches in flight.
+class OperatorProgram {
+ public:
+  explicit OperatorProgram(std::unique_ptr<hal::Executable> executable) : executable_(std::move(executable)) {}
+  const hal::Executable* executable() const { return executable_.get(); }
+
+ private:
+  std::unique_ptr<hal::Executable> executable_;
+};
+
+struct OperatorBuild {
+  std::vector<TensorSpec> outputs;                 // inferred
+  std::shared_ptr<const OperatorProgram> program;  // null unless call.compile
+};
+
+// Validates, infers and (call.compile) compiles through the backend of the runtime's driver (brought up
+// with the environment's defaults if aclInit was not called). A driver without a backend:
+// ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+StatusOr<OperatorBuild> BuildOperator(const OperatorCall& call);
+
+// One run of a program: embedded in the launching layer's record, which keeps the program and the buffers
+// alive until the cleanup passed to SubmitOperator ran.
+class OperatorDispatch {
+ public:
+  // Binds the run to `program` and the buffers, for `stream` (whose overflow switch and device it reads).
+  void Bind(const OperatorProgram& program, const void* const* inputs, uint32_t num_inputs, void* const* outputs,
+            uint32_t num_outputs, Stream* stream, const char* name);
+  // The run's result once it ran (0, or the stream's error code): for work ordered after it.
+  int32_t status() const { return dispatch_.status; }
+  // From the cleanup: raises the device's overflow status when the run reported an overflow.
+  void Finish();
+
+ private:
+  friend void SubmitOperator(Stream* stream, OperatorDispatch* run, void (*cleanup)(void*), void* cleanup_arg,
+                             uint32_t task_id);
+  hal::Dispatch dispatch_;
+  Device* raise_overflow_ = nullptr;
+};
+
+// Submits the bound run in stream order; cleanup(cleanup_arg) runs once after it (and should call Finish).
+// `task_id`: its id in profiles and dumps (0: the stream assigns one).
+void SubmitOperator(Stream* stream, OperatorDispatch* run, void (*cleanup)(void*), void* cleanup_arg,
+                    uint32_t task_id);
+
+// Runs `program` inline on the calling thread with up to `parallelism` cores (the op layer's tests).
+Status RunOperatorNow(const OperatorProgram& program, const void* const* inputs, uint32_t num_inputs,
+                      void* const* outputs, uint32_t num_outputs, int parallelism, const char* name);
+
+}  // namespace npurt::core

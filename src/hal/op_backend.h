@@ -1,0 +1,57 @@
+// Operator backends: how a driver turns an operator call (a type, tensor specs and attributes) into an
+// executable of its devices (hal/executable.h). aclop, aclnn, CBLAS and the model executor all compile
+// through the backend of the runtime's driver and dispatch what it built; the sim's backend is the host
+// kernels on oneDNN (drivers/host/ops/). A driver without one returns null from Driver::op_backend, and
+// the operator APIs refuse with ACL_ERROR_RT_FEATURE_NOT_SUPPORT. Part of the driver interface (hal/hal.h).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/op_attrs.h"
+#include "base/status.h"
+#include "base/tensor_spec.h"
+#include "hal/executable.h"
+
+namespace npurt::hal {
+
+// One operator call. Input specs are static and of known data types (the op layer checked that);
+// `requested` are the caller's output descriptors, whose dims may be dynamic (-1, unknown rank).
+struct OpRequest {
+  std::string_view type;
+  const std::vector<TensorSpec>* inputs = nullptr;
+  const std::vector<TensorSpec>* requested = nullptr;
+  const AttrMap* attrs = nullptr;  // never null
+  bool compile = true;             // false: validate and infer the outputs only (aclopInferShape)
+};
+
+struct OpBuilt {
+  std::vector<TensorSpec> outputs;  // inferred
+  // What a launch dispatches: its inputs and outputs are the tensors of the request, in order. Immutable,
+  // and dispatched on several queues at once. Null when the request did not compile.
+  std::unique_ptr<Executable> executable;
+};
+
+// What the backend documents of one operator type.
+struct OpInfo {
+  std::string name;
+  std::string dtypes;
+  std::string summary;
+};
+
+class OpBackend {
+ public:
+  virtual ~OpBackend() = default;
+  virtual const char* name() const = 0;
+  // Validates the call against the operator's contract, infers its outputs and, with request.compile,
+  // builds its executable. An unknown type is ACL_ERROR_OP_NOT_FOUND; a call the operator does not
+  // accept is the ACL_ERROR_OP_* code that says why, with a message.
+  virtual StatusOr<OpBuilt> Build(const OpRequest& request) const = 0;
+  // The operator types it supports (aliases included), sorted by name.
+  virtual std::vector<std::string> OpTypes() const = 0;
+  virtual std::vector<OpInfo> Ops() const = 0;
+};
+
+}  // namespace npurt::hal
