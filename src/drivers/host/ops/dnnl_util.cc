@@ -16,6 +16,23 @@ dnnl::stream& ThreadStream() {
   return s;
 }
 
+namespace {
+bool Has(dnnl::cpu_isa isa) {
+  const auto mask = static_cast<unsigned>(isa);
+  return (static_cast<unsigned>(dnnl::get_effective_cpu_isa()) & mask) == mask;  // ISAs are nested bit sets
+}
+}  // namespace
+
+bool NativeBf16() {
+  static const bool native = Has(dnnl::cpu_isa::avx512_core);
+  return native;
+}
+
+bool NativeInt8() {
+  static const bool native = Has(dnnl::cpu_isa::avx512_core_vnni) || Has(dnnl::cpu_isa::avx2_vnni);
+  return native;
+}
+
 dnnl::memory::data_type ToDnnl(int32_t dtype) {
   using dt = dnnl::memory::data_type;
   switch (dtype) {

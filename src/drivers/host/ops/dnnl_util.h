@@ -15,6 +15,11 @@ dnnl::engine& Engine();
 // The calling thread's stream (executors each have their own; oneDNN streams are not thread-safe).
 dnnl::stream& ThreadStream();
 
+// Whether oneDNN has native kernels on this CPU for bf16 matmul/convolution (AVX512) and exact int8 GEMM
+// (VNNI); without them the host backend computes those types in fp32 (host_op_backend.cc).
+bool NativeBf16();
+bool NativeInt8();
+
 // oneDNN data type of an ACL dtype (undef if oneDNN has none).
 dnnl::memory::data_type ToDnnl(int32_t dtype);
 

@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstring>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "base/dtype.h"
+#include "drivers/host/ops/dnnl_util.h"
 #include "drivers/host/ops/host_op.h"
 
 namespace npurt::drivers::host {
@@ -39,15 +41,66 @@ Status CheckInputs(const hal::OpRequest& call, const OpSchema& schema) {
   return Status::Ok();
 }
 
-// Runs an fp32 kernel for an fp16 call: fp16 inputs are widened into scratch, fp16 outputs are
-// computed into scratch and narrowed back. Outputs the inner kernel also reads as inputs (GEMM's C)
+// Which data types a oneDNN operator (OpSchema::fp16_via_fp32) computes in fp32 on this CPU, with
+// conversions around the kernel: fp16 always (oneDNN has no fp16 kernels on CPUs without AVX512-FP16);
+// bf16 where the CPU lacks AVX512 (oneDNN 2.x has no bf16 matmul or convolution on AVX2); int8 and its
+// int32 results and scalars where the CPU lacks VNNI (oneDNN's AVX2 int8 GEMM multiplies u8 by s8 into
+// saturating 16-bit pairs, so full-range int8 data gives wrong sums). fp32 holds every int8 product and
+// every partial sum of up to 1024 of them exactly, so int8 GEMMs with K <= 1024 stay exact.
+struct WideTypes {
+  bool fp16 = false;
+  bool bf16 = false;
+  bool int8 = false;  // int8, and int32 alongside it
+  bool Widens(int32_t dtype) const {
+    return (fp16 && dtype == ACL_FLOAT16) || (bf16 && dtype == ACL_BF16) ||
+           (int8 && (dtype == ACL_INT8 || dtype == ACL_INT32));
+  }
+  bool any() const { return fp16 || bf16 || int8; }
+};
+
+WideTypes WideTypesFor(const OpSchema& schema, const hal::OpRequest& call) {
+  WideTypes w;
+  if (!schema.fp16_via_fp32) return w;
+  bool has_fp16 = false, has_bf16 = false, has_int8 = false;
+  for (const auto* list : {call.inputs, call.requested}) {
+    for (const auto& s : *list) {
+      has_fp16 |= s.dtype == ACL_FLOAT16;
+      has_bf16 |= s.dtype == ACL_BF16;
+      has_int8 |= s.dtype == ACL_INT8;
+    }
+  }
+  w.fp16 = has_fp16;
+  w.bf16 = has_bf16 && !dnnl_util::NativeBf16();
+  w.int8 = has_int8 && !dnnl_util::NativeInt8();
+  return w;
+}
+
+float LoadFloat(const void* p, int32_t dtype, int64_t k) {
+  switch (dtype) {
+    case ACL_FLOAT16: return HalfToFloat(static_cast<const uint16_t*>(p)[k]);
+    case ACL_BF16: return Bf16ToFloat(static_cast<const uint16_t*>(p)[k]);
+    case ACL_INT8: return static_cast<float>(static_cast<const int8_t*>(p)[k]);
+    default: return static_cast<float>(static_cast<const int32_t*>(p)[k]);  // ACL_INT32
+  }
+}
+
+void StoreFloat(void* p, int32_t dtype, int64_t k, float v) {
+  switch (dtype) {
+    case ACL_FLOAT16: static_cast<uint16_t*>(p)[k] = FloatToHalf(v); break;
+    case ACL_BF16: static_cast<uint16_t*>(p)[k] = FloatToBf16(v); break;
+    default: StoreFromDouble(p, dtype, static_cast<size_t>(k), std::nearbyint(static_cast<double>(v))); break;
+  }
+}
+
+// Runs an fp32 kernel for a call in the widened types: such inputs are widened into scratch, such outputs
+// are computed into scratch and narrowed back. Outputs the inner kernel also reads as inputs (GEMM's C)
 // are inputs in their own right, so aliasing is harmless.
-class Fp16ViaFp32Kernel final : public Kernel {
+class ViaFp32Kernel final : public Kernel {
  public:
-  Fp16ViaFp32Kernel(std::unique_ptr<Kernel> inner, std::vector<TensorSpec> in, std::vector<TensorSpec> out)
-      : inner_(std::move(inner)), in_(std::move(in)), out_(std::move(out)) {
-    for (const auto& s : in_) total_ += s.dtype == ACL_FLOAT16 ? Align(s.numel() * 4) : 0;
-    for (const auto& s : out_) total_ += s.dtype == ACL_FLOAT16 ? Align(s.numel() * 4) : 0;
+  ViaFp32Kernel(std::unique_ptr<Kernel> inner, WideTypes wide, std::vector<TensorSpec> in, std::vector<TensorSpec> out)
+      : inner_(std::move(inner)), wide_(wide), in_(std::move(in)), out_(std::move(out)) {
+    for (const auto& s : in_) total_ += wide_.Widens(s.dtype) ? Align(s.numel() * 4) : 0;
+    for (const auto& s : out_) total_ += wide_.Widens(s.dtype) ? Align(s.numel() * 4) : 0;
   }
 
   Status Run(const KernelArgs& args) const override {
@@ -58,30 +111,32 @@ class Fp16ViaFp32Kernel final : public Kernel {
     size_t off = 0;
     for (size_t i = 0; i < in_.size(); ++i) {
       ins[i] = args.inputs[i];
-      if (in_[i].dtype != ACL_FLOAT16) continue;
+      const int32_t dt = in_[i].dtype;
+      if (!wide_.Widens(dt)) continue;
       auto* f = reinterpret_cast<float*>(base + off);
-      const auto* h = static_cast<const uint16_t*>(args.inputs[i]);
+      const void* src = args.inputs[i];
       const int64_t n = in_[i].numel();
 #pragma omp parallel for num_threads(args.threads) if (n > 65536)
-      for (int64_t k = 0; k < n; ++k) f[k] = HalfToFloat(h[k]);
+      for (int64_t k = 0; k < n; ++k) f[k] = LoadFloat(src, dt, k);
       ins[i] = f;
       off += Align(n * 4);
     }
     for (size_t i = 0; i < out_.size(); ++i) {
       outs[i] = args.outputs[i];
-      if (out_[i].dtype != ACL_FLOAT16) continue;
+      if (!wide_.Widens(out_[i].dtype)) continue;
       outs[i] = base + off;
       off += Align(out_[i].numel() * 4);
     }
     KernelArgs inner{ins.data(), outs.data(), args.threads};
     NPURT_RETURN_IF_ERROR(inner_->Run(inner));
     for (size_t i = 0; i < out_.size(); ++i) {
-      if (out_[i].dtype != ACL_FLOAT16) continue;
+      const int32_t dt = out_[i].dtype;
+      if (!wide_.Widens(dt)) continue;
       const auto* f = static_cast<const float*>(outs[i]);
-      auto* h = static_cast<uint16_t*>(args.outputs[i]);
+      void* dst = args.outputs[i];
       const int64_t n = out_[i].numel();
 #pragma omp parallel for num_threads(args.threads) if (n > 65536)
-      for (int64_t k = 0; k < n; ++k) h[k] = FloatToHalf(f[k]);
+      for (int64_t k = 0; k < n; ++k) StoreFloat(dst, dt, k, f[k]);
     }
     return Status::Ok();
   }
@@ -89,20 +144,31 @@ class Fp16ViaFp32Kernel final : public Kernel {
  private:
   static size_t Align(int64_t n) { return (static_cast<size_t>(n) + 63) / 64 * 64; }
   std::unique_ptr<Kernel> inner_;
+  WideTypes wide_;
   std::vector<TensorSpec> in_, out_;
   size_t total_ = 0;
 };
 
-std::vector<TensorSpec> Widen(std::vector<TensorSpec> v) {
+std::vector<TensorSpec> Widen(std::vector<TensorSpec> v, WideTypes wide) {
   for (auto& s : v) {
-    if (s.dtype == ACL_FLOAT16) s.dtype = ACL_FLOAT;
+    if (wide.Widens(s.dtype)) s.dtype = ACL_FLOAT;
   }
   return v;
 }
 
-std::vector<TensorSpec> Narrow(std::vector<TensorSpec> v, const std::vector<TensorSpec>& like) {
-  for (size_t i = 0; i < v.size() && i < like.size(); ++i) {
-    if (like[i].dtype == ACL_FLOAT16 && v[i].dtype == ACL_FLOAT) v[i].dtype = ACL_FLOAT16;
+// The outputs the fp32 build inferred, in the call's types: an fp32 output the caller asked for in a
+// widened type (or, without a request, an output of a widened input's type) becomes that type again.
+std::vector<TensorSpec> Narrow(std::vector<TensorSpec> v, const std::vector<TensorSpec>& like,
+                               const std::vector<TensorSpec>& inputs, WideTypes wide) {
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (v[i].dtype != ACL_FLOAT) continue;
+    if (i < like.size() && like[i].dtype != ACL_DT_UNDEFINED) {
+      if (wide.Widens(like[i].dtype)) v[i].dtype = like[i].dtype;
+      continue;
+    }
+    if (!inputs.empty() && wide.Widens(inputs[0].dtype)) {
+      v[i].dtype = inputs[0].dtype == ACL_INT8 ? ACL_INT32 : inputs[0].dtype;
+    }
   }
   return v;
 }
@@ -160,21 +226,19 @@ class HostOpBackend final : public hal::OpBackend {
                  SupportedOpList());
     }
     NPURT_RETURN_IF_ERROR(CheckInputs(call, *schema));
-    bool has_fp16 = false;
-    for (const auto& s : *call.inputs) has_fp16 |= s.dtype == ACL_FLOAT16;
-    for (const auto& s : *call.requested) has_fp16 |= s.dtype == ACL_FLOAT16;
-    const bool widen = schema->fp16_via_fp32 && has_fp16;
+    const WideTypes wide = WideTypesFor(*schema, call);
+    const bool widen = wide.any();
 
     OpBuild b;
     b.type = call.type;
-    b.inputs = widen ? Widen(*call.inputs) : *call.inputs;
-    b.requested = widen ? Widen(*call.requested) : *call.requested;
+    b.inputs = widen ? Widen(*call.inputs, wide) : *call.inputs;
+    b.requested = widen ? Widen(*call.requested, wide) : *call.requested;
     b.attrs = call.attrs;
     b.compile = call.compile;
     NPURT_RETURN_IF_ERROR(schema->build(b));
     if (widen) {
-      b.outputs = Narrow(std::move(b.outputs), *call.requested);
-      if (b.kernel) b.kernel = std::make_unique<Fp16ViaFp32Kernel>(std::move(b.kernel), *call.inputs, b.outputs);
+      b.outputs = Narrow(std::move(b.outputs), *call.requested, *call.inputs, wide);
+      if (b.kernel) b.kernel = std::make_unique<ViaFp32Kernel>(std::move(b.kernel), wide, *call.inputs, b.outputs);
     }
     hal::OpBuilt built;
     built.outputs = std::move(b.outputs);
