@@ -441,21 +441,18 @@ bool SimQueue::SpinOnFlag(const SimFlag* flag, uint64_t target, uint64_t seq, ui
   return reached;
 }
 
-SimQueue::Step SimQueue::ParkOnFlag(const hal::Task& task) {
-  auto* flag = static_cast<SimFlag*>(task.flag);
-  const uint64_t target = WaitTarget(task);
-  if (flag->value() >= target) return Step::kDone;
+template <typename Register>
+SimQueue::Step SimQueue::Park(ParkSite* site, uint64_t timeout_ns, Register&& register_wait) {
   const uint64_t seq = head_ + 1;
-  if (flag->cross_process() && SpinOnFlag(flag, target, seq, task.timeout_ns)) return Step::kDone;
   const uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed) + 1;
   head_state_.parked = true;
   {
     std::lock_guard<std::mutex> lock(park_mu_);
-    parked_site_ = flag;
+    parked_site_ = site;
     parked_token_ = token;
   }
   state_.store(kParked, std::memory_order_release);
-  if (!flag->ParkUntil(this, target, token)) {
+  if (!register_wait(token)) {
     // Already satisfied: nobody else can resume us, so take the queue back and finish the task.
     std::lock_guard<std::mutex> lock(park_mu_);
     parked_site_ = nullptr;
@@ -463,33 +460,24 @@ SimQueue::Step SimQueue::ParkOnFlag(const hal::Task& task) {
     ClearPark();
     return Step::kDone;
   }
-  ArmTimeout(token, task.timeout_ns);
+  ArmTimeout(token, timeout_ns);
   ReleaseIfDiscardedMeanwhile(seq, token);
   return Step::kPark;
 }
 
+SimQueue::Step SimQueue::ParkOnFlag(const hal::Task& task) {
+  auto* flag = static_cast<SimFlag*>(task.flag);
+  const uint64_t target = WaitTarget(task);
+  if (flag->value() >= target) return Step::kDone;
+  if (flag->cross_process() && SpinOnFlag(flag, target, head_ + 1, task.timeout_ns)) return Step::kDone;
+  return Park(flag, task.timeout_ns, [&](uint64_t token) { return flag->ParkUntil(this, target, token); });
+}
+
 SimQueue::Step SimQueue::ParkOnValue(const hal::Task& task) {
   if (ValueSatisfied(task.dst, task.value, task.aux)) return Step::kDone;
-  const uint64_t seq = head_ + 1;
-  const uint64_t token = next_token_.fetch_add(1, std::memory_order_relaxed) + 1;
-  head_state_.parked = true;
   ValueWaitList& waits = device_->value_waits();
-  {
-    std::lock_guard<std::mutex> lock(park_mu_);
-    parked_site_ = &waits;
-    parked_token_ = token;
-  }
-  state_.store(kParked, std::memory_order_release);
-  if (!waits.ParkUntil(this, task.dst, task.value, task.aux, token)) {
-    std::lock_guard<std::mutex> lock(park_mu_);
-    parked_site_ = nullptr;
-    state_.store(kRunning, std::memory_order_release);
-    ClearPark();
-    return Step::kDone;
-  }
-  ArmTimeout(token, task.timeout_ns);
-  ReleaseIfDiscardedMeanwhile(seq, token);
-  return Step::kPark;
+  return Park(&waits, task.timeout_ns,
+              [&](uint64_t token) { return waits.ParkUntil(this, task.dst, task.value, task.aux, token); });
 }
 
 void SimQueue::ReleaseIfDiscardedMeanwhile(uint64_t seq, uint64_t token) {

@@ -125,6 +125,10 @@ class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
   Step SwitchLabel(const hal::Task& task, int32_t* code, std::string* message);
   static void UpdateValue(const hal::Task& task);
   Step ParkOnValue(const hal::Task& task);
+  // Parks the head task on `site`: register_wait(token) registers it there and returns false if the wait
+  // was already satisfied (the task is then done). Arms the task's timeout.
+  template <typename Register>
+  Step Park(ParkSite* site, uint64_t timeout_ns, Register&& register_wait);
   void ArmTimeout(uint64_t token, uint64_t timeout_ns);
   void Finish(Cell* cell, int32_t code, std::string message);
   void Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message);
