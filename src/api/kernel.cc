@@ -1,7 +1,4 @@
 // Entry points: kernel binaries and their functions (loading, lookup, introspection).
-#include <dlfcn.h>
-#include <link.h>
-
 #include <cstring>
 
 #include "acl/acl.h"
@@ -20,18 +17,6 @@ using npurt::core::KernelFunction;
 
 using npurt::api::ResolveBinary;
 using npurt::api::ResolveFunction;
-
-namespace {
-
-// Size of the code of the symbol at `addr` (0 if the loader does not know it).
-size_t SymbolSize(const void* addr) {
-  Dl_info info;
-  void* sym = nullptr;
-  if (dladdr1(addr, &info, &sym, RTLD_DL_SYMENT) != 0 && sym != nullptr) return static_cast<const ElfW(Sym)*>(sym)->st_size;
-  return 0;
-}
-
-}  // namespace
 
 aclrtBinary aclrtCreateBinary(const void* data, size_t dataLen) {
   NPURT_HANDLE_SCOPE();
@@ -197,7 +182,7 @@ aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t* aicSize, size_
   NPURT_API_NOT_NULL(aicSize);
   NPURT_API_NOT_NULL(aivSize);
   NPURT_API_ASSIGN(f, ResolveFunction(funcHandle));
-  *aicSize = *aivSize = SymbolSize(f->desc().function);
+  *aicSize = *aivSize = f->code_size();
   return ACL_SUCCESS;
 }
 

@@ -1,18 +1,19 @@
 // Kernel binaries and their functions (aclrtBinHandle, aclrtFuncHandle).
 //
-// A kernel binary is a host ELF shared object built by npurt's Ascend C toolchain; it exports the table
-// of its kernels (include/npurt/kernel_abi.h). Loading validates the file (readable, ELF, a shared object
-// for this machine, the table present with our ABI version) before anything of it runs, and reports what
-// is wrong in the error message. Binaries are process-wide on the sim: every device runs host code, so a
-// binary loaded once can run on any device and survives aclFinalize.
+// The driver's kernel loader (hal/kernel_module.h) validates and loads the code; this is the ACL side of
+// it: the handles, which cores each kernel runs on, the exception callback, and the lifetime. Binaries
+// are process-wide: the runtime's driver loads a module for all its devices, so a binary loaded once can
+// run on any device and survives aclFinalize (on the sim, a host ELF shared object built by npurt's
+// Ascend C toolchain: drivers/host/host_kernel_module.h).
 //
 // Lifetime: the binary owns its KernelFunction objects. aclrtBinaryUnLoad invalidates the binary and its
-// functions for the API; every launch in flight retains the binary, so the shared object is unloaded
-// (dlclose) only after the last launch that uses it completed.
+// functions for the API; every launch in flight retains the binary, so the driver's module is destroyed
+// (its code unloaded) only after the last launch that uses it completed.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "base/handle.h"
 #include "base/status.h"
 #include "core/handle_tags.h"
+#include "hal/kernel_module.h"
 #include "npurt/kernel_abi.h"
 
 namespace npurt::core {
@@ -30,11 +32,14 @@ class KernelBinary;
 class KernelFunction final : public HandleObject {
  public:
   KernelBinary* binary() const { return binary_; }
-  const npurt_kernel_desc& desc() const { return *desc_; }
-  const char* name() const { return desc_->name; }
-  uint32_t args_size() const { return desc_->args_size; }
-  uint32_t param_count() const { return desc_->param_count; }
-  const npurt_kernel_param& param(uint32_t i) const { return desc_->params[i]; }
+  const npurt_kernel_desc& desc() const { return *info_.desc; }
+  // What a launch carries to the driver (hal::KernelLaunch::code), and the size of the kernel's code.
+  const void* code() const { return info_.code; }
+  size_t code_size() const { return info_.code_size; }
+  const char* name() const { return info_.desc->name; }
+  uint32_t args_size() const { return info_.desc->args_size; }
+  uint32_t param_count() const { return info_.desc->param_count; }
+  const npurt_kernel_param& param(uint32_t i) const { return info_.desc->params[i]; }
   // "add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z)" for messages.
   std::string Signature() const;
   // The kernel runs on vector cores (AIV): a vector kernel, or a kernel of no stated type on a SoC with
@@ -45,12 +50,12 @@ class KernelFunction final : public HandleObject {
   friend class KernelBinary;
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  KernelFunction(KernelBinary* binary, const npurt_kernel_desc* desc, bool on_vector_cores)
-      : HandleObject(handle_tags::kFunction), binary_(binary), desc_(desc), on_vector_cores_(on_vector_cores) {}
+  KernelFunction(KernelBinary* binary, const hal::KernelInfo& info, bool on_vector_cores)
+      : HandleObject(handle_tags::kFunction), binary_(binary), info_(info), on_vector_cores_(on_vector_cores) {}
   ~KernelFunction() override = default;
 
   KernelBinary* binary_;
-  const npurt_kernel_desc* desc_;
+  hal::KernelInfo info_;
   bool on_vector_cores_;
 };
 
@@ -67,8 +72,8 @@ class KernelBinary final : public HandleObject {
   KernelFunction* FunctionBySymbol(const void* symbol) const;
 
   const std::string& origin() const { return origin_; }  // the file, or "<memory>"
-  const void* image() const { return image_; }           // the loaded image (aclrtBinaryGetDevAddress)
-  size_t image_size() const { return image_size_; }
+  const void* image() const { return module_->image(); }  // the loaded image (aclrtBinaryGetDevAddress)
+  size_t image_size() const { return module_->image_size(); }
   // A global variable of the binary (aclrtBinaryGetGlobal): its address and size.
   Status Global(const char* name, void** address, size_t* size) const;
 
@@ -94,8 +99,8 @@ class KernelBinary final : public HandleObject {
   friend T* npurt::NewHandle(Args&&... args);
   KernelBinary() : HandleObject(handle_tags::kBinary) {}
   ~KernelBinary() override;
-  static StatusOr<KernelBinary*> Open(const std::string& dl_path, const std::string& origin);
-  static StatusOr<KernelBinary*> OpenFromTempFile(int image_fd, const std::string& origin);
+  // Wraps a module the driver loaded in a handle, with a function handle per kernel.
+  static StatusOr<KernelBinary*> Adopt(StatusOr<std::unique_ptr<hal::KernelModule>> module, std::string origin);
 
   // Drops the user's reference once the binary is unloaded and no launch is in flight (exactly once).
   void ReleaseIfIdle();
@@ -104,12 +109,8 @@ class KernelBinary final : public HandleObject {
   alignas(64) std::atomic<uint64_t> finished_{0};
   alignas(64) std::atomic<bool> unloading_{false};
   std::atomic<bool> released_{false};
-  void* dl_ = nullptr;
-  int image_fd_ = -1;  // LoadData: the memory file behind the mapping (its /proc/self/fd name stays unique)
-  const npurt_kernel_table_t* table_ = nullptr;
+  std::unique_ptr<hal::KernelModule> module_;
   std::string origin_;
-  const void* image_ = nullptr;
-  size_t image_size_ = 0;
   std::vector<KernelFunction*> functions_;
   mutable std::mutex callback_mu_;
   aclrtOpExceptionCallback callback_ = nullptr;

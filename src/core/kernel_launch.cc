@@ -107,7 +107,7 @@ Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* strea
     }
     StoreIfChanged(r->hal.args, static_cast<const void*>(copy));
   }
-  StoreIfChanged(r->hal.entry, function->desc().entry);
+  StoreIfChanged(r->hal.code, function->code());
   StoreIfChanged(r->hal.args_size, args.size);
   StoreIfChanged(r->hal.num_blocks, num_blocks);
   StoreIfChanged(r->hal.block_offset, settings.block_offset);

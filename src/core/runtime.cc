@@ -126,6 +126,17 @@ StatusOr<const hal::OpBackend*> Runtime::OpBackend() {
   return backend;
 }
 
+StatusOr<const hal::KernelLoader*> Runtime::KernelLoader() {
+  std::lock_guard<std::mutex> lock(mu_);
+  NPURT_RETURN_IF_ERROR(EnsureDriverLocked());
+  const hal::KernelLoader* loader = driver_->kernel_loader();
+  if (loader == nullptr) {
+    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "the '{}' driver cannot load kernel binaries: kernels cannot run on it",
+               driver_->name());
+  }
+  return loader;
+}
+
 StatusOr<uint32_t> Runtime::DeviceCount() {
   std::lock_guard<std::mutex> lock(mu_);
   NPURT_RETURN_IF_ERROR(EnsureDriverLocked());

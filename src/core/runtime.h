@@ -38,6 +38,8 @@ class Runtime {
   // The operator backend of the driver (brings the driver up like DeviceCount);
   // ACL_ERROR_RT_FEATURE_NOT_SUPPORT if the driver has none.
   StatusOr<const hal::OpBackend*> OpBackend();
+  // The driver's kernel loader (hal/kernel_module.h); ACL_ERROR_RT_FEATURE_NOT_SUPPORT if it has none.
+  StatusOr<const hal::KernelLoader*> KernelLoader();
   // The device with logical id `id`, opened on first use.
   StatusOr<Device*> GetDevice(int32_t id);
   // The device if already opened (no side effects).

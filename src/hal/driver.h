@@ -8,6 +8,7 @@
 
 #include "base/status.h"
 #include "hal/device.h"
+#include "hal/kernel_module.h"
 #include "hal/op_backend.h"
 
 namespace npurt::hal {
@@ -28,6 +29,8 @@ class Driver {
   virtual StatusOr<std::unique_ptr<Device>> OpenDevice(uint32_t index) = 0;
   // The driver's operator backend (hal/op_backend.h), alive as long as the driver; null: none.
   virtual const OpBackend* op_backend() const { return nullptr; }
+  // The driver's kernel loader (hal/kernel_module.h), alive as long as the driver; null: none.
+  virtual const KernelLoader* kernel_loader() const { return nullptr; }
 };
 
 }  // namespace npurt::hal

@@ -15,7 +15,8 @@
 // One header per object: task.h (tasks, prepared lists, kernel launches), executable.h (device work a
 // driver built, run by kDispatch), builtins.h (the executables every driver provides), queue.h, flag.h,
 // device.h, capabilities.h (what a device is and can do), driver.h, op_backend.h (operators compiled into
-// executables), observer.h (profiling's completion hook); driver_registry.h opens a driver by name. This header includes them all.
+// executables), kernel_module.h (kernel binaries the driver loads), observer.h (profiling's completion
+// hook); driver_registry.h opens a driver by name. This header includes them all.
 #pragma once
 
 #include "hal/builtins.h"
@@ -24,6 +25,7 @@
 #include "hal/driver.h"
 #include "hal/executable.h"
 #include "hal/flag.h"
+#include "hal/kernel_module.h"
 #include "hal/observer.h"
 #include "hal/op_backend.h"
 #include "hal/queue.h"

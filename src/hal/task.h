@@ -80,16 +80,17 @@ enum class ValueUpdate : uint32_t { kSet = 0, kAdd = 1, kOr = 2, kAnd = 3 };
 using HostFn = void (*)(void* arg, Queue* queue);
 using CleanupFn = void (*)(void* arg);
 
-// A kernel launch (kKernel): entry(args, block) runs once per block, blocks spread over the AI cores. Owned by
-// core (`owner` is its launch record) and alive until the task's cleanup; the driver fills `failure` (a
-// human-readable reason) before it completes a failed launch.
+// A kernel launch (kKernel): the kernel whose code handle is `code` (hal::KernelInfo::code, from the
+// driver's kernel module: hal/kernel_module.h) runs once per block on the argument block `args`, blocks
+// spread over the AI cores. Owned by core (`owner` is its launch record) and alive until the task's
+// cleanup; the driver fills `failure` (a human-readable reason) before it completes a failed launch.
 // Device-memory checking (NPURT_SIM_MEMCHECK=1): MemoryCheckFn (hal/executable.h); size 0 describes a
 // faulting address.
 
 // Field order: what every launch reads comes first and `failure` (touched only by failed launches) last,
 // so that the fields fit two cache lines; the driver fetches both at once when it reaches the task.
 struct KernelLaunch {
-  npurt_kernel_entry entry = nullptr;  // include/npurt/kernel_abi.h
+  const void* code = nullptr;          // the driver's own: the sim's is an npurt_kernel_entry
   const void* args = nullptr;
   size_t args_size = 0;
   uint32_t num_blocks = 0;

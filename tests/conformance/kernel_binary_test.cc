@@ -254,5 +254,34 @@ TEST_F(KernelBinaryTest, WrongHandlesAreRejected) {
   EXPECT_BAD_HANDLE(aclrtBinaryUnLoad(&not_a_handle));
 }
 
+// A driver without a kernel loader (the null template) refuses every load with FEATURE_NOT_SUPPORT and says
+// why, before it reads the file or the image.
+CTS_CHILD(kernel_binary_null_driver) {
+  const aclError init = aclInit(nullptr);
+  ChildReport("init", init);
+  if (init != ACL_SUCCESS) return 1;
+  aclrtBinHandle bin = nullptr;
+  ChildReport("file", aclrtBinaryLoadFromFile(KernelBinaryPath(), nullptr, &bin));
+  const char* message = aclGetRecentErrMsg();
+  ChildReportText("file_message", message != nullptr ? message : "");
+  const std::vector<uint8_t> image = ReadFile(KernelBinaryPath());
+  ChildReport("data", aclrtBinaryLoadFromData(image.data(), image.size(), nullptr, &bin));
+  ChildReport("bin_untouched", bin == nullptr);
+  ChildReport("finalize", aclFinalize());
+  return 0;
+}
+
+TEST(KernelBinaryDriverTest, ADriverWithoutAKernelLoaderRefusesToLoad) {
+  ChildResult r = RunChild("kernel_binary_null_driver", {{"NPURT_DRIVER", "null"}});
+  ASSERT_EQ(0, r.exit_code) << r.output;
+  EXPECT_EQ(ACL_SUCCESS, r.Int("init"));
+  EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, r.Int("file"));
+  EXPECT_NE(r.Text("file_message").find("'null' driver cannot load kernel binaries"), std::string::npos)
+      << r.Text("file_message");
+  EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, r.Int("data"));
+  EXPECT_EQ(1, r.Int("bin_untouched"));
+  EXPECT_EQ(ACL_SUCCESS, r.Int("finalize"));
+}
+
 }  // namespace
 }  // namespace cts

@@ -398,7 +398,8 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
       st.active = 0;
       exit = static_cast<int>(BlockExit::kTimeout);
     } else {
-      launch->entry(launch->args, &ctx);
+      // The code handle is the kernel's generated entry (drivers/host/host_kernel_module.h).
+      reinterpret_cast<npurt_kernel_entry>(launch->code)(launch->args, &ctx);
       st.active = 0;
     }
   }

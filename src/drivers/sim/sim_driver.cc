@@ -2,6 +2,7 @@
 #include <thread>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "drivers/host/host_kernel_module.h"
 #include "drivers/host/ops/host_op_backend.h"
 #include "drivers/sim/sim_device.h"
 #include "hal/driver_registry.h"
@@ -14,8 +15,10 @@ class SimDriver final : public hal::Driver {
   explicit SimDriver(const hal::DriverOptions& options) : options_(options) {}
   const char* name() const override { return "sim"; }
   uint32_t device_count() const override { return options_.device_count; }
-  // Operators are the host kernels (drivers/host/ops/), run on the executors that reach their queue.
+  // Operators are the host kernels (drivers/host/ops/), run on the executors that reach their queue;
+  // kernel binaries are host shared objects (drivers/host/host_kernel_module.h), whose blocks the AI cores run.
   const hal::OpBackend* op_backend() const override { return host::OpBackend(); }
+  const hal::KernelLoader* kernel_loader() const override { return host::KernelLoader(); }
 
   StatusOr<std::unique_ptr<hal::Device>> OpenDevice(uint32_t index) override {
     if (index >= options_.device_count) {

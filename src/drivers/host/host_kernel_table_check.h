@@ -10,7 +10,7 @@
 #include "base/status.h"
 #include "npurt/kernel_abi.h"
 
-namespace npurt::core {
+namespace npurt::drivers::host {
 
 // Upper bounds of what a kernel binary may declare (far above what the toolchain generates).
 inline constexpr uint32_t kMaxKernelsPerBinary = 1u << 16;
@@ -22,4 +22,4 @@ inline constexpr size_t kMaxKernelNameLength = 4096;
 // Errors: ACL_ERROR_PARSE_FILE.
 Status CheckKernelTable(void* dl, const npurt_kernel_table_t* table, const std::string& origin);
 
-}  // namespace npurt::core
+}  // namespace npurt::drivers::host

@@ -1,4 +1,4 @@
-#include "core/kernel_table_check.h"
+#include "drivers/host/host_kernel_table_check.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -10,7 +10,7 @@
 
 #include "acl/acl_base_rt.h"
 
-namespace npurt::core {
+namespace npurt::drivers::host {
 namespace {
 
 struct Segment {
@@ -163,4 +163,4 @@ Status CheckKernelTable(void* dl, const npurt_kernel_table_t* table, const std::
   return Status::Ok();
 }
 
-}  // namespace npurt::core
+}  // namespace npurt::drivers::host
