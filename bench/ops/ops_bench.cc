@@ -2,6 +2,8 @@
 // same process, so the ratios in results.json come from one run:
 //   gemm_1024_gflops          aclblasGemmEx fp32 1024^3 on a stream (submit + synchronize per call)
 //   onednn_gemm_1024_gflops   the same GEMM as one oneDNN matmul primitive called directly
+//   gemm_fp16_512_gflops      aclblasGemmEx fp16 in and out, fp32 compute, 512^3: the host backend runs it
+//                             as fp32 with conversions around it, which this size makes visible
 //   conv_resnet_gflops        aclopExecuteV2 Conv2D 3x3 64->64 56x56 N=1 NCHW (submit + synchronize)
 //   onednn_conv_resnet_gflops the same convolution on oneDNN directly: "any"-layout primitive with the
 //                             NCHW reorders in and out, as any caller holding NCHW tensors needs
@@ -55,6 +57,35 @@ void BM_gemm_1024_gflops(benchmark::State& state) {
   BENCH_CHECK(aclrtDestroyStream(s));
 }
 BENCHMARK(BM_gemm_1024_gflops)->Name("gemm_1024_gflops")->UseManualTime()->MinTime(2.0);
+
+void BM_gemm_fp16_512_gflops(benchmark::State& state) {
+  UseDevice0();
+  aclrtStream s = nullptr;
+  BENCH_CHECK(aclrtCreateStream(&s));
+  constexpr int kM = 512;
+  const size_t bytes = 2 * kM * kM;
+  // Every fp16 half of the float patterns is finite (0.5f is 0x3f000000: 0 and 1.75).
+  void* a = DeviceFilled(bytes, 0.5f);
+  void* b = DeviceFilled(bytes, 0.25f);
+  void* c = DeviceFilled(bytes, 0.0f);
+  const float alpha = 1.0f, beta = 0.0f;
+  auto call = [&] {
+    BENCH_CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, kM, kM, kM, &alpha, a, -1, ACL_FLOAT16, b, -1,
+                              ACL_FLOAT16, &beta, c, -1, ACL_FLOAT16, ACL_COMPUTE_HIGH_PRECISION, s));
+    BENCH_CHECK(aclrtSynchronizeStream(s));
+  };
+  call();
+  Sampler sampler(state);
+  for (auto _ : state) {
+    const uint64_t t0 = NowNs();
+    call();
+    sampler.Add(NowNs() - t0);
+  }
+  state.counters["flops_per_op"] = 2.0 * kM * kM * kM;
+  aclrtFree(a), aclrtFree(b), aclrtFree(c);
+  BENCH_CHECK(aclrtDestroyStream(s));
+}
+BENCHMARK(BM_gemm_fp16_512_gflops)->Name("gemm_fp16_512_gflops")->UseManualTime()->MinTime(2.0);
 
 void BM_onednn_gemm_1024_gflops(benchmark::State& state) {
   using dnnl::memory;
