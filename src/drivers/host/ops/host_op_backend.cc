@@ -75,57 +75,46 @@ WideTypes WideTypesFor(const OpSchema& schema, const hal::OpRequest& call) {
   return w;
 }
 
-// fn(k) for k in [0, n), on `threads` OpenMP threads when n is large enough to pay for them.
-template <typename Fn>
-void ParallelFor(int64_t n, int threads, Fn&& fn) {
+// dst[k] = convert(src[k]) for k in [0, n), on `threads` OpenMP threads when n is large enough to pay for
+// them. The pointers are parameters, not captures: inside the OpenMP region a captured pointer is read
+// through the closure on every element, which keeps the loop from vectorising.
+template <typename S, typename D, typename Convert>
+void ConvertAll(const S* src, D* dst, int64_t n, int threads, Convert convert) {
 #pragma omp parallel for num_threads(threads) if (n > 65536)
-  for (int64_t k = 0; k < n; ++k) fn(k);
+  for (int64_t k = 0; k < n; ++k) dst[k] = convert(src[k]);
 }
 
-// The conversions dispatch on the type once per tensor, not per element: each loop is then a plain
-// conversion the compiler vectorises (fp16 is the common case, the same loop as before the widening grew
-// bf16 and int8).
+// The conversions dispatch on the type once per tensor, not per element.
 void WidenToFloat(float* f, const void* src, int32_t dtype, int64_t n, int threads) {
   switch (dtype) {
-    case ACL_FLOAT16: {
-      const auto* h = static_cast<const uint16_t*>(src);
-      ParallelFor(n, threads, [&](int64_t k) { f[k] = HalfToFloat(h[k]); });
+    case ACL_FLOAT16:
+      ConvertAll(static_cast<const uint16_t*>(src), f, n, threads, [](uint16_t h) { return HalfToFloat(h); });
       break;
-    }
-    case ACL_BF16: {
-      const auto* h = static_cast<const uint16_t*>(src);
-      ParallelFor(n, threads, [&](int64_t k) { f[k] = Bf16ToFloat(h[k]); });
+    case ACL_BF16:
+      ConvertAll(static_cast<const uint16_t*>(src), f, n, threads, [](uint16_t h) { return Bf16ToFloat(h); });
       break;
-    }
-    case ACL_INT8: {
-      const auto* q = static_cast<const int8_t*>(src);
-      ParallelFor(n, threads, [&](int64_t k) { f[k] = static_cast<float>(q[k]); });
+    case ACL_INT8:
+      ConvertAll(static_cast<const int8_t*>(src), f, n, threads, [](int8_t q) { return static_cast<float>(q); });
       break;
-    }
-    default: {  // ACL_INT32
-      const auto* q = static_cast<const int32_t*>(src);
-      ParallelFor(n, threads, [&](int64_t k) { f[k] = static_cast<float>(q[k]); });
+    default:  // ACL_INT32
+      ConvertAll(static_cast<const int32_t*>(src), f, n, threads, [](int32_t q) { return static_cast<float>(q); });
       break;
-    }
   }
 }
 
 void NarrowFromFloat(void* dst, const float* f, int32_t dtype, int64_t n, int threads) {
   switch (dtype) {
-    case ACL_FLOAT16: {
-      auto* h = static_cast<uint16_t*>(dst);
-      ParallelFor(n, threads, [&](int64_t k) { h[k] = FloatToHalf(f[k]); });
+    case ACL_FLOAT16:
+      ConvertAll(f, static_cast<uint16_t*>(dst), n, threads, [](float v) { return FloatToHalf(v); });
       break;
-    }
-    case ACL_BF16: {
-      auto* h = static_cast<uint16_t*>(dst);
-      ParallelFor(n, threads, [&](int64_t k) { h[k] = FloatToBf16(f[k]); });
+    case ACL_BF16:
+      ConvertAll(f, static_cast<uint16_t*>(dst), n, threads, [](float v) { return FloatToBf16(v); });
       break;
-    }
     default:  // the integer types: rounded to nearest, saturated to the type's range
-      ParallelFor(n, threads, [&](int64_t k) {
+#pragma omp parallel for num_threads(threads) if (n > 65536)
+      for (int64_t k = 0; k < n; ++k) {
         StoreFromDouble(dst, dtype, static_cast<size_t>(k), std::nearbyint(static_cast<double>(f[k])));
-      });
+      }
       break;
   }
 }
