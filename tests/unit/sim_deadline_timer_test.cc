@@ -31,10 +31,13 @@ TEST(DeadlineTimerTest, FiresEachDeadlineOnceInOrderAndNotEarly) {
   DeadlineTimer timer;
   Recorder r;
   std::mt19937_64 rng(11);
-  const uint64_t start = NowNs();
+  // 101..130 ms from now, in random order. The first deadline lies far beyond the arming loop (which takes
+  // over a millisecond under ThreadSanitizer): a deadline armed after an earlier one had already passed
+  // would rightly fire after later ones, and the order check would fail on the test, not the timer.
+  const uint64_t start = NowNs() + 100'000'000;
   std::vector<uint64_t> deadlines;
   for (uint64_t key = 0; key < 40; ++key) {
-    deadlines.push_back(start + (1 + rng() % 30) * 1'000'000);  // 1..30 ms, in random order
+    deadlines.push_back(start + (1 + rng() % 30) * 1'000'000);
     timer.Arm(deadlines.back(), &r, key);
   }
   for (int i = 0; i < 2000; ++i) {
