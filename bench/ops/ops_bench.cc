@@ -31,18 +31,20 @@ void* DeviceFilled(size_t bytes, float v) {
   return d;
 }
 
-void BM_gemm_1024_gflops(benchmark::State& state) {
+// aclblasGemmEx n^3 with A, B and C of `dtype` and fp32 compute on a stream, submit + synchronize per call.
+void RunGemmEx(benchmark::State& state, int n, aclDataType dtype) {
   UseDevice0();
   aclrtStream s = nullptr;
   BENCH_CHECK(aclrtCreateStream(&s));
-  const size_t bytes = sizeof(float) * kN * kN;
+  const size_t bytes = static_cast<size_t>(aclDataTypeSize(dtype)) * n * n;
+  // Float patterns: as fp16 each half of 0.5f (0x3f000000) is finite too (0 and 1.75).
   void* a = DeviceFilled(bytes, 0.5f);
   void* b = DeviceFilled(bytes, 0.25f);
   void* c = DeviceFilled(bytes, 0.0f);
   const float alpha = 1.0f, beta = 0.0f;
   auto call = [&] {
-    BENCH_CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, kN, kN, kN, &alpha, a, -1, ACL_FLOAT, b, -1,
-                              ACL_FLOAT, &beta, c, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, s));
+    BENCH_CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, n, n, n, &alpha, a, -1, dtype, b, -1, dtype, &beta,
+                              c, -1, dtype, ACL_COMPUTE_HIGH_PRECISION, s));
     BENCH_CHECK(aclrtSynchronizeStream(s));
   };
   call();  // compile + warm up
@@ -52,39 +54,15 @@ void BM_gemm_1024_gflops(benchmark::State& state) {
     call();
     sampler.Add(NowNs() - t0);
   }
-  state.counters["flops_per_op"] = 2.0 * kN * kN * kN;
+  state.counters["flops_per_op"] = 2.0 * n * n * n;
   aclrtFree(a), aclrtFree(b), aclrtFree(c);
   BENCH_CHECK(aclrtDestroyStream(s));
 }
+
+void BM_gemm_1024_gflops(benchmark::State& state) { RunGemmEx(state, kN, ACL_FLOAT); }
 BENCHMARK(BM_gemm_1024_gflops)->Name("gemm_1024_gflops")->UseManualTime()->MinTime(2.0);
 
-void BM_gemm_fp16_512_gflops(benchmark::State& state) {
-  UseDevice0();
-  aclrtStream s = nullptr;
-  BENCH_CHECK(aclrtCreateStream(&s));
-  constexpr int kM = 512;
-  const size_t bytes = 2 * kM * kM;
-  // Every fp16 half of the float patterns is finite (0.5f is 0x3f000000: 0 and 1.75).
-  void* a = DeviceFilled(bytes, 0.5f);
-  void* b = DeviceFilled(bytes, 0.25f);
-  void* c = DeviceFilled(bytes, 0.0f);
-  const float alpha = 1.0f, beta = 0.0f;
-  auto call = [&] {
-    BENCH_CHECK(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, kM, kM, kM, &alpha, a, -1, ACL_FLOAT16, b, -1,
-                              ACL_FLOAT16, &beta, c, -1, ACL_FLOAT16, ACL_COMPUTE_HIGH_PRECISION, s));
-    BENCH_CHECK(aclrtSynchronizeStream(s));
-  };
-  call();
-  Sampler sampler(state);
-  for (auto _ : state) {
-    const uint64_t t0 = NowNs();
-    call();
-    sampler.Add(NowNs() - t0);
-  }
-  state.counters["flops_per_op"] = 2.0 * kM * kM * kM;
-  aclrtFree(a), aclrtFree(b), aclrtFree(c);
-  BENCH_CHECK(aclrtDestroyStream(s));
-}
+void BM_gemm_fp16_512_gflops(benchmark::State& state) { RunGemmEx(state, 512, ACL_FLOAT16); }
 BENCHMARK(BM_gemm_fp16_512_gflops)->Name("gemm_fp16_512_gflops")->UseManualTime()->MinTime(2.0);
 
 void BM_onednn_gemm_1024_gflops(benchmark::State& state) {
