@@ -32,6 +32,7 @@
 #include "core/exception.h"
 #include "core/dump_config.h"
 #include "core/dump_writer.h"
+#include "core/memory_ops.h"
 #include "core/runtime.h"
 #include "dfx/log.h"
 #include "dfx/plog_file.h"
@@ -72,7 +73,8 @@ bool AutoExceptionDump() {
   return npurt::core::dump::ExceptionScene();
 }
 
-// Copies `size` bytes at `addr` (device or host memory) into `out`.
+// Copies `size` bytes at `addr` (device or host memory) into `out`. Device memory is read as aclrtMemcpy
+// reads it: after the kernels in flight that write it, through the device.
 npurt::Status ReadBytes(const void* addr, size_t size, std::vector<uint8_t>* out) {
   out->resize(size);
   if (size == 0) return npurt::Status::Ok();
@@ -119,10 +121,13 @@ void OnTaskException(rtExceptionInfo* info) {
       npurt::core::AllocationInfo alloc;
       if (!dev->allocator().Lookup(reinterpret_cast<const void*>(word), &alloc)) continue;
       const size_t n = std::min(alloc.size, kMaxDumpBytesPerBuffer);
-      const uint8_t* src = reinterpret_cast<const uint8_t*>(alloc.base);
       const std::string file = fmt::format("{}.arg{}.bin", base, off / sizeof(uint64_t));
-      // The device is the host on the sim: the failed task's stream is stopped, the bytes are stable.
-      (void)Emit(file, src, n);
+      // The failed task's stream is stopped, so the bytes are stable; they are read through the device.
+      std::vector<uint8_t> bytes(n);
+      if (!npurt::core::ReadMemory(reinterpret_cast<const void*>(alloc.base), n, bytes.data(), "argument").ok()) {
+        continue;
+      }
+      (void)Emit(file, bytes.data(), bytes.size());
       buffers.push_back({{"arg_offset", off}, {"pointer", fmt::format("{:#x}", word)},
                          {"allocation", fmt::format("{:#x}", alloc.base)}, {"bytes", n}, {"file", file}});
     }

@@ -9,13 +9,16 @@
 namespace npurt::env {
 
 enum class Var : uint8_t {
-  // The runtime and its driver (core/config.cc), read at the first aclInit / device call.
+  // The runtime and its driver (core/config.cc), read at the first aclInit / device call. A driver's own
+  // variables name its configuration section and key (VarInfo), and core hands them to the driver as they
+  // are (hal/driver_config.h): a driver adds a variable here and reads it, core is not changed.
   kDriver,
   kSimDeviceCount,
   kSimMemoryMb,
   kSimAicoreCount,
   kSimSoc,
   kSimMode,
+  kSimHostVisibleMemory,
   kStreamLimit,
   kVisibleDevices,
   // Memory (core/alloc_config.cc, device_allocator.cc, mem_ipc.cc).
@@ -54,6 +57,10 @@ struct VarInfo {
   Var var;
   const char* name;     // the variable, e.g. "NPURT_SIM_MODE"
   const char* meaning;  // one line: what it does, its values and default
+  // A driver's setting: the driver's configuration section ("sim") and the key there ("memory_mb"), the same
+  // as in the aclInit file's "npurt.<section>" object. Null for the runtime's own variables.
+  const char* section = nullptr;
+  const char* key = nullptr;
 };
 
 // The table, in Var order.

@@ -182,19 +182,17 @@ Status WriteCmoDesc(void* desc, void* src, size_t size) {
   if (desc == nullptr || src == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "cmoDesc and src must not be null");
   if (size == 0) return Err(ACL_ERROR_INVALID_PARAM, "size is 0");
   NPURT_RETURN_IF_ERROR(CheckDeviceRange(src, size, "src"));
-  auto span = ResolveSpan(desc, kCmoDescBytes, "cmoDesc");
-  if (!span.ok()) return span.status();
-  CmoDesc d{kCmoDescMagic, 0, src, size};
-  std::memset(desc, 0, kCmoDescBytes);
-  std::memcpy(desc, &d, sizeof d);
-  return Status::Ok();
+  // The descriptor is device memory: written through the device, as a whole (its tail zeroed).
+  uint8_t bytes[kCmoDescBytes] = {};
+  const CmoDesc d{kCmoDescMagic, 0, src, size};
+  std::memcpy(bytes, &d, sizeof d);
+  return WriteMemory(desc, bytes, sizeof bytes, "cmoDesc");
 }
 
 Status SubmitCacheOpWithDesc(Stream* stream, const void* desc, int32_t cmo_type) {
-  auto span = ResolveSpan(desc, kCmoDescBytes, "cmoDesc");
-  if (!span.ok()) return span.status();
+  NPURT_RETURN_IF_ERROR(ResolveSpan(desc, kCmoDescBytes, "cmoDesc").status());
   CmoDesc d;
-  std::memcpy(&d, desc, sizeof d);
+  NPURT_RETURN_IF_ERROR(ReadMemory(desc, sizeof d, &d, "cmoDesc"));
   if (d.magic != kCmoDescMagic) return Err(ACL_ERROR_INVALID_PARAM, "cmoDesc {} was not set by aclrtCmoSetDesc", desc);
   return SubmitCacheOp(stream, d.src, d.size, cmo_type);
 }
@@ -206,17 +204,16 @@ Status WriteMemcpyDesc(void* desc, int32_t kind, void* src, void* dst, size_t co
   if (count == 0) return Err(ACL_ERROR_INVALID_PARAM, "count is 0");
   NPURT_RETURN_IF_ERROR(ResolveSpan(src, count, "srcAddr").status());
   NPURT_RETURN_IF_ERROR(ResolveSpan(dst, count, "dstAddr").status());
-  NPURT_RETURN_IF_ERROR(ResolveSpan(desc, kMemcpyDescBytes, "desc").status());
-  MemcpyDesc d{hal::kCopyDescriptorMagic, kind, src, dst, count};
-  std::memset(desc, 0, kMemcpyDescBytes);
-  std::memcpy(desc, &d, sizeof d);
-  return Status::Ok();
+  uint8_t bytes[kMemcpyDescBytes] = {};
+  const MemcpyDesc d{hal::kCopyDescriptorMagic, kind, src, dst, count};
+  std::memcpy(bytes, &d, sizeof d);
+  return WriteMemory(desc, bytes, sizeof bytes, "desc");
 }
 
 Status SubmitMemcpyWithDesc(Stream* stream, const void* desc, int32_t /*kind*/) {
   NPURT_RETURN_IF_ERROR(ResolveSpan(desc, kMemcpyDescBytes, "desc").status());
   MemcpyDesc d;
-  std::memcpy(&d, desc, sizeof d);
+  NPURT_RETURN_IF_ERROR(ReadMemory(desc, sizeof d, &d, "desc"));
   if (d.magic != hal::kCopyDescriptorMagic) {
     return Err(ACL_ERROR_INVALID_PARAM, "desc {} was not set by aclrtSetMemcpyDesc", desc);
   }

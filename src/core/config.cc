@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <thread>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "acl/acl_base_rt.h"
 #include "base/env.h"
+#include "hal/driver_registry.h"
 
 namespace npurt::core {
 namespace {
@@ -36,17 +38,6 @@ Status EnvUint(env::Var var, uint64_t min, uint64_t max, uint64_t* out) {
   return Status::Ok();
 }
 
-Status ApplyMode(const std::string& mode, RuntimeConfig* config) {
-  if (mode == "async") {
-    config->driver_options.synchronous = false;
-  } else if (mode == "sync") {
-    config->driver_options.synchronous = true;
-  } else {
-    return Err(ACL_ERROR_INVALID_PARAM, "sim mode '{}' is not 'async' or 'sync'", mode);
-  }
-  return Status::Ok();
-}
-
 // An integer of the aclInit config in [min, max]. nlohmann's get<int>() would convert a float by a
 // plain cast (undefined behaviour out of range) and wrap a negative into an unsigned type.
 template <typename T>
@@ -70,23 +61,44 @@ StatusOr<T> JsonInt(const nlohmann::json& v, const char* key, int64_t min, int64
     (target) = v_or_.value();                                      \
   } while (0)
 
+// A value of a driver's section in the file, kept in its JSON spelling for the driver to read.
+hal::DriverConfig::Setting JsonSetting(const std::string& section, const std::string& key, const nlohmann::json& v) {
+  using Form = hal::DriverConfig::Form;
+  hal::DriverConfig::Setting s;
+  s.origin = fmt::format("npurt.{}.{} in the aclInit config", section, key);
+  s.error_code = ACL_ERROR_FILE_ATTR_INVALID;
+  s.form = v.is_string()           ? Form::kString
+           : v.is_number_integer() ? Form::kNumber
+           : v.is_boolean()        ? Form::kBool
+                                   : Form::kOther;  // a float is no integer: kept as text that no read accepts
+  s.text = v.is_string() ? v.get<std::string>() : v.dump();
+  return s;
+}
+
 }  // namespace
+
+const hal::DriverConfig& DriverSection(const RuntimeConfig& config, const std::string& name) {
+  static const hal::DriverConfig* const kNone = new hal::DriverConfig();
+  auto it = config.driver_sections.find(name);
+  return it != config.driver_sections.end() ? it->second : *kNone;
+}
+
+Status CheckDriverSections(const RuntimeConfig& config) {
+  hal::RegisterBuiltinDrivers();
+  for (const auto& [name, section] : config.driver_sections) NPURT_RETURN_IF_ERROR(hal::CheckDriverConfig(name, section));
+  return Status::Ok();
+}
 
 StatusOr<RuntimeConfig> ConfigFromEnvironment() {
   RuntimeConfig config;
   if (const char* d = npurt::env::Raw(npurt::env::Var::kDriver)) config.driver = d;
-  uint64_t v = config.driver_options.device_count;
-  NPURT_RETURN_IF_ERROR(EnvUint(npurt::env::Var::kSimDeviceCount, 0, 64, &v));
-  config.driver_options.device_count = static_cast<uint32_t>(v);
-  v = config.driver_options.memory_bytes >> 20;
-  NPURT_RETURN_IF_ERROR(EnvUint(npurt::env::Var::kSimMemoryMb, 16, 1ull << 24, &v));
-  config.driver_options.memory_bytes = v << 20;
-  v = config.driver_options.aicore_count;
-  NPURT_RETURN_IF_ERROR(EnvUint(npurt::env::Var::kSimAicoreCount, 0, 1024, &v));
-  config.driver_options.aicore_count = static_cast<uint32_t>(v);
-  if (const char* soc = npurt::env::Raw(npurt::env::Var::kSimSoc)) config.driver_options.soc_name = soc;
-  if (const char* mode = npurt::env::Raw(npurt::env::Var::kSimMode)) NPURT_RETURN_IF_ERROR(ApplyMode(mode, &config));
-  v = config.stream_limit;
+  for (const env::VarInfo& var : env::All()) {
+    if (var.section == nullptr) continue;
+    if (const char* text = env::Raw(var.var)) {
+      config.driver_sections[var.section].SetText(var.key, text, fmt::format("environment variable {}", var.name));
+    }
+  }
+  uint64_t v = config.stream_limit;
   NPURT_RETURN_IF_ERROR(EnvUint(npurt::env::Var::kStreamLimit, 2, 65536, &v));
   config.stream_limit = static_cast<uint32_t>(v);
   if (const char* vis = npurt::env::Raw(npurt::env::Var::kVisibleDevices)) {
@@ -124,30 +136,17 @@ Status ApplyJsonConfig(const std::string& json_text, RuntimeConfig* config) {
       if (n.contains("stream_limit")) {
         NPURT_JSON_INT(config->stream_limit, uint32_t, n["stream_limit"], "npurt.stream_limit", 2, 65536);
       }
-      if (n.contains("sim") && n["sim"].is_object()) {
-        const auto& s = n["sim"];
-        if (s.contains("device_count")) {
-          NPURT_JSON_INT(config->driver_options.device_count, uint32_t, s["device_count"], "npurt.sim.device_count", 0,
-                         64);
+      // Every other object is a driver's section, read by that driver (hal/driver_config.h).
+      for (auto section = n.begin(); section != n.end(); ++section) {
+        if (!section->is_object()) continue;
+        hal::DriverConfig& dc = config->driver_sections[section.key()];
+        for (auto item = section->begin(); item != section->end(); ++item) {
+          dc.Set(item.key(), JsonSetting(section.key(), item.key(), item.value()));
         }
-        if (s.contains("memory_mb")) {
-          uint64_t mb = 0;
-          NPURT_JSON_INT(mb, uint64_t, s["memory_mb"], "npurt.sim.memory_mb", 16, int64_t{1} << 24);
-          config->driver_options.memory_bytes = mb << 20;
-        }
-        if (s.contains("aicore_count")) {
-          NPURT_JSON_INT(config->driver_options.aicore_count, uint32_t, s["aicore_count"], "npurt.sim.aicore_count", 0,
-                         1024);
-        }
-        if (s.contains("soc")) config->driver_options.soc_name = s["soc"].get<std::string>();
-        if (s.contains("mode")) NPURT_RETURN_IF_ERROR(ApplyMode(s["mode"].get<std::string>(), config));
       }
     }
   } catch (const std::exception& e) {
     return Err(ACL_ERROR_FILE_ATTR_INVALID, "invalid attribute in the aclInit config: {}", e.what());
-  }
-  if (config->driver_options.memory_bytes < (16ull << 20)) {
-    return Err(ACL_ERROR_FILE_ATTR_INVALID, "npurt.sim.memory_mb must be at least 16");
   }
   return Status::Ok();
 }

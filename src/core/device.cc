@@ -22,12 +22,6 @@ Device::Device(int32_t id, uint32_t physical_id, std::unique_ptr<hal::Device> ha
 Device::~Device() = default;
 
 Status CheckDeviceCapabilities(const DeviceCapabilities& caps, std::string_view driver, int32_t id) {
-  if (!caps.host_visible_memory) {
-    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-               "device {} of driver '{}' has no host-visible memory, which npurt's runtime core still needs "
-               "(docs/architecture.md, \"Driver capabilities\")",
-               id, driver);
-  }
   if (caps.page_bytes != hal::kPhysicalPageBytes) {
     return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
                "device {} of driver '{}' has {}-byte pages; npurt's allocator is built on {}-byte pages", id, driver,

@@ -25,11 +25,11 @@ class Stream;
 using DeviceInfo = hal::DeviceInfo;
 using DeviceCapabilities = hal::DeviceCapabilities;
 
-// What core needs of a device today, checked when the runtime opens it. Core still reads and writes some
-// device memory through host addresses (managed memory, the built-in tasks and operators that run as host
-// code, kernel arguments) and builds its allocator on 2 MiB pages: a device that declares neither is refused
-// with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and the reason, rather than crashing on its first such access.
-// (Synchronous copies and fills are device operations: hal::Device::CopyNow, FillNow.)
+// What core needs of a device, checked when the runtime opens it: its allocator is built on 2 MiB pages, so
+// a device with other pages is refused with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and the reason. Host-visible
+// memory is not needed: core reads and writes device memory through the device (hal::Device::CopyNow,
+// core::ReadMemory), and the two features that need a host mapping, managed memory and conditional tasks,
+// refuse on a device without one.
 Status CheckDeviceCapabilities(const DeviceCapabilities& caps, std::string_view driver, int32_t id);
 
 struct DeviceLimits {

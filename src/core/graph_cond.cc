@@ -5,6 +5,7 @@
 #include "core/device.h"
 #include "core/graph.h"
 #include "core/handle_tags.h"
+#include "core/runtime.h"
 #include "core/stream.h"
 
 namespace npurt::core {
@@ -42,6 +43,14 @@ CondHandle::~CondHandle() { (void)context_->device()->allocator().Free(value_, {
 
 StatusOr<CondHandle*> CondHandle::Create(Graph* owner, uint32_t default_value, bool assign_default) {
   Context* ctx = owner->context();
+  // The branch is chosen when the conditional task runs, by SelectCond reading the value word in device
+  // memory through a host address: a device whose memory the host cannot address would need its driver to
+  // evaluate conditions (a conditional node of its own), which the interface does not have yet.
+  if (!ctx->device()->info().caps.host_visible_memory) {
+    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+               "conditional tasks need device memory the host can address, and device {} of driver '{}' has none",
+               ctx->device()->id(), Runtime::Get().config().driver);
+  }
   auto mem = ctx->device()->allocator().Allocate(sizeof(uint64_t), ctx);
   if (!mem.ok()) return mem.status();
   auto* value = static_cast<uint64_t*>(mem.value());

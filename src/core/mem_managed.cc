@@ -3,6 +3,7 @@
 #include "acl/acl.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/device.h"
+#include "core/runtime.h"
 
 namespace npurt::core {
 
@@ -12,6 +13,13 @@ ManagedRegistry& ManagedRegistry::Get() {
 }
 
 StatusOr<void*> ManagedRegistry::Allocate(Device* device, void* owner, uint64_t size) {
+  // One allocation serves host and device only where the host can address device memory; a driver
+  // without that (a discrete device) would need page migration, which the interface does not have.
+  if (!device->info().caps.host_visible_memory) {
+    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+               "managed memory needs device memory the host can address, and device {} of driver '{}' has none",
+               device->id(), Runtime::Get().config().driver);
+  }
   AllocRequest r;
   r.size = size;
   r.owner = owner;

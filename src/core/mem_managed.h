@@ -1,7 +1,8 @@
 // Managed memory (aclrtMemAllocManaged, advice, prefetch, range attributes).
 //
-// The sim's device memory is host-addressable, so one device allocation serves host and devices alike:
-// managed memory is a block of the current device's allocator, marked managed here, with the advice and
+// On a device whose memory the host can address (the sim; the capability host_visible_memory), one device
+// allocation serves host and devices alike; other devices refuse managed memory. Managed memory is a
+// block of the current device's allocator, marked managed here, with the advice and
 // last-prefetch location of each allocation recorded so that the attribute queries answer what the
 // program asked. Prefetch is a stream-ordered task (the memory is already resident wherever it is used).
 // Entries are dropped on aclrtFree; an entry whose block was freed otherwise (context destroyed) is

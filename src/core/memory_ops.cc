@@ -99,6 +99,28 @@ void OrderSyncRead(const char* api, const MemSpan& src) {
 }  // namespace
 
 StatusOr<MemSpan> ResolveSpan(const void* ptr, size_t size, const char* what) {
+  return ResolveSpanFor(ptr, size, what, std::strcmp(what, "src") != 0);
+}
+
+Status ReadMemory(const void* src, size_t size, void* host_dst, const char* what) {
+  auto s = ResolveSpanFor(src, size, what, /*writes=*/false);
+  if (!s.ok()) return s.status();
+  if (size == 0) return Status::Ok();
+  if (s->device != nullptr) return s->device->hal()->CopyNow(host_dst, src, size);
+  std::memcpy(host_dst, src, size);
+  return Status::Ok();
+}
+
+Status WriteMemory(void* dst, const void* host_src, size_t size, const char* what) {
+  auto d = ResolveSpanFor(dst, size, what, /*writes=*/true);
+  if (!d.ok()) return d.status();
+  if (size == 0) return Status::Ok();
+  if (d->device != nullptr) return d->device->hal()->CopyNow(dst, host_src, size);
+  std::memcpy(dst, host_src, size);
+  return Status::Ok();
+}
+
+StatusOr<MemSpan> ResolveSpanFor(const void* ptr, size_t size, const char* what, bool writes) {
   if (ptr == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "{} is a null pointer", what);
   MemSpan span;
   span.ptr = const_cast<void*>(ptr);
@@ -112,7 +134,7 @@ StatusOr<MemSpan> ResolveSpan(const void* ptr, size_t size, const char* what) {
     return Err(ACL_ERROR_INVALID_PARAM, "{} {} is device memory of device {} that is not allocated (freed or never "
                "allocated)", what, ptr, dev->id());
   }
-  if (info.read_only && std::strcmp(what, "src") != 0) {
+  if (info.read_only && writes) {
     return Err(ACL_ERROR_INVALID_PARAM, "{} {} is mapped read-only (see aclrtMemSetAccess)", what, ptr);
   }
   const auto p = reinterpret_cast<uintptr_t>(ptr);

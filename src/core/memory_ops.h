@@ -23,8 +23,19 @@ struct MemSpan {
 };
 
 // Validates that [ptr, ptr+size) is usable as `what` ("dst", "src"): device ranges must be inside one
-// live allocation.
+// live allocation; a range the program mapped read-only is refused unless `what` is "src".
 StatusOr<MemSpan> ResolveSpan(const void* ptr, size_t size, const char* what);
+// The same, with the access stated: `writes` refuses read-only device ranges.
+StatusOr<MemSpan> ResolveSpanFor(const void* ptr, size_t size, const char* what, bool writes);
+
+// Runtime-internal reads and writes of memory that may be a device's (operator and exception dumps, copy and
+// cache descriptors, condition values): a device range goes through its device's synchronous access
+// (hal::Device::CopyNow), so core never dereferences a device address and works on drivers whose memory
+// the host cannot address; host memory is copied directly. A device range must lie in one live allocation
+// (`what` names the operand in the error). Not ordered against work in flight: callers run where the bytes
+// are stable (at their stream's position, or as a call whose contract leaves ordering to the program).
+Status ReadMemory(const void* src, size_t size, void* host_dst, const char* what);
+Status WriteMemory(void* dst, const void* host_src, size_t size, const char* what);
 
 // aclrtMemcpy / aclrtMemcpyAsync (kind = aclrtMemcpyKind). `stream` nullptr = synchronous.
 Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t kind, Stream* stream);

@@ -42,6 +42,7 @@ Status Runtime::Init(const char* config_path) {
       NPURT_RETURN_IF_ERROR(ApplyJsonConfig(text_seen, &config));
     }
   }
+  NPURT_RETURN_IF_ERROR(CheckDriverSections(config));
   config_text_ = text_seen;
   if (driver_ == nullptr) {
     config_ = config;
@@ -60,11 +61,12 @@ Status Runtime::EnsureDriverLocked() {
   if (!config_loaded_) {
     auto env = ConfigFromEnvironment();
     if (!env.ok()) return env.status();
+    NPURT_RETURN_IF_ERROR(CheckDriverSections(env.value()));
     config_ = env.value();
     config_loaded_ = true;
   }
   hal::RegisterBuiltinDrivers();
-  auto drv = hal::CreateDriver(config_.driver, config_.driver_options);
+  auto drv = hal::CreateDriver(config_.driver, DriverSection(config_, config_.driver));
   if (!drv.ok()) return drv.status();
   driver_ = std::move(drv.value());
   const uint32_t physical = driver_->device_count();
@@ -135,6 +137,12 @@ StatusOr<const hal::KernelLoader*> Runtime::KernelLoader() {
                driver_->name());
   }
   return loader;
+}
+
+std::string Runtime::soc_name() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!EnsureDriverLocked().ok()) return "";
+  return driver_->soc_name();
 }
 
 StatusOr<uint32_t> Runtime::DeviceCount() {

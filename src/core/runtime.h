@@ -50,8 +50,9 @@ class Runtime {
   Device* DeviceOwning(const void* ptr) const;
 
   const RuntimeConfig& config() const { return config_; }
-  const hal::DriverOptions& driver_options() const { return config_.driver_options; }
-  std::string soc_name() const { return config_.driver_options.soc_name; }
+  // The SoC of the driver's devices (hal::Driver::soc_name); brings the driver up like DeviceCount, "" if it
+  // cannot come up.
+  std::string soc_name();
 
   // Process-wide settings.
   std::atomic<uint64_t> op_wait_timeout_ms{0};     // aclrtSetOpWaitTimeout (0 = forever)

@@ -1,5 +1,5 @@
-// Drivers: enumerate and open devices (hal/driver_registry.h opens a driver by name). Part of the driver
-// interface (hal/hal.h).
+// Drivers: enumerate and open devices (hal/driver_registry.h opens a driver by name, with its configuration
+// section, hal/driver_config.h). Part of the driver interface (hal/hal.h).
 #pragma once
 
 #include <cstdint>
@@ -8,24 +8,20 @@
 
 #include "base/status.h"
 #include "hal/device.h"
+#include "hal/driver_config.h"
 #include "hal/kernel_module.h"
 #include "hal/op_backend.h"
 
 namespace npurt::hal {
-
-struct DriverOptions {
-  uint32_t device_count = 2;
-  uint64_t memory_bytes = 16ull << 30;
-  uint32_t aicore_count = 0;  // 0 = hardware threads
-  std::string soc_name = "Ascend910B1";
-  bool synchronous = false;   // execute every task inline at submission (deterministic reference)
-};
 
 class Driver {
  public:
   virtual ~Driver() = default;
   virtual const char* name() const = 0;
   virtual uint32_t device_count() const = 0;
+  // The SoC the driver's devices are (aclrtGetSocName, aclrtCheckArchCompatibility, kernel binaries' core
+  // split): a process-level answer, known before any device is opened. "" if the driver has no devices.
+  virtual std::string soc_name() const { return ""; }
   virtual StatusOr<std::unique_ptr<Device>> OpenDevice(uint32_t index) = 0;
   // The driver's operator backend (hal/op_backend.h), alive as long as the driver; null: none.
   virtual const OpBackend* op_backend() const { return nullptr; }

@@ -8,9 +8,14 @@
 namespace npurt::hal {
 namespace {
 
+struct Entry {
+  std::string name;
+  DriverFactoryFn create;
+  DriverConfigCheckFn check;
+};
 struct Registry {
   std::mutex mu;
-  std::vector<std::pair<std::string, DriverFactoryFn>> drivers;  // few: a linear search
+  std::vector<Entry> drivers;  // few: a linear search
 };
 Registry& TheRegistry() {
   static Registry* r = new Registry();  // never destroyed: a runtime may open its driver during exit
@@ -19,40 +24,53 @@ Registry& TheRegistry() {
 
 }  // namespace
 
-void RegisterDriver(const char* name, DriverFactoryFn create) {
+void RegisterDriver(const char* name, DriverFactoryFn create, DriverConfigCheckFn check) {
   Registry& r = TheRegistry();
   std::lock_guard<std::mutex> lock(r.mu);
-  for (auto& [n, f] : r.drivers) {
-    if (n == name) {
-      f = create;
+  for (Entry& e : r.drivers) {
+    if (e.name == name) {
+      e.create = create;
+      e.check = check;
       return;
     }
   }
-  r.drivers.emplace_back(name, create);
+  r.drivers.push_back({name, create, check});
 }
 
-StatusOr<std::unique_ptr<Driver>> CreateDriver(const std::string& name, const DriverOptions& options) {
+StatusOr<std::unique_ptr<Driver>> CreateDriver(const std::string& name, const DriverConfig& config) {
   DriverFactoryFn create = nullptr;
   std::string known;
   {
     Registry& r = TheRegistry();
     std::lock_guard<std::mutex> lock(r.mu);
-    for (const auto& [n, f] : r.drivers) {
-      if (n == name) create = f;
-      known += (known.empty() ? "" : ", ") + n;
+    for (const Entry& e : r.drivers) {
+      if (e.name == name) create = e.create;
+      known += (known.empty() ? "" : ", ") + e.name;
     }
   }
   if (create == nullptr) {
     return Err(ACL_ERROR_RT_NO_DEVICE, "unknown driver '{}' (known: {})", name, known.empty() ? "none" : known);
   }
-  return create(options);
+  return create(config);
+}
+
+Status CheckDriverConfig(const std::string& name, const DriverConfig& config) {
+  DriverConfigCheckFn check = nullptr;
+  {
+    Registry& r = TheRegistry();
+    std::lock_guard<std::mutex> lock(r.mu);
+    for (const Entry& e : r.drivers) {
+      if (e.name == name) check = e.check;
+    }
+  }
+  return check != nullptr ? check(config) : Status::Ok();
 }
 
 std::vector<std::string> DriverNames() {
   Registry& r = TheRegistry();
   std::lock_guard<std::mutex> lock(r.mu);
   std::vector<std::string> names;
-  for (const auto& d : r.drivers) names.push_back(d.first);
+  for (const Entry& e : r.drivers) names.push_back(e.name);
   return names;
 }
 

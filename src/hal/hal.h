@@ -14,7 +14,7 @@
 //
 // One header per object: task.h (tasks, prepared lists, kernel launches), executable.h (device work a
 // driver built, run by kDispatch), builtins.h (the executables every driver provides), queue.h, flag.h,
-// device.h, capabilities.h (what a device is and can do), driver.h, op_backend.h (operators compiled into
+// device.h, capabilities.h (what a device is and can do), driver.h, driver_config.h (a driver's settings), op_backend.h (operators compiled into
 // executables), kernel_module.h (kernel binaries the driver loads), observer.h (profiling's completion
 // hook); driver_registry.h opens a driver by name. This header includes them all.
 #pragma once
@@ -23,6 +23,7 @@
 #include "hal/capabilities.h"
 #include "hal/device.h"
 #include "hal/driver.h"
+#include "hal/driver_config.h"
 #include "hal/executable.h"
 #include "hal/flag.h"
 #include "hal/kernel_module.h"

@@ -13,6 +13,7 @@
 #include "core/device.h"
 #include "core/dump_config.h"
 #include "core/dump_writer.h"
+#include "core/memory_ops.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "base/dtype.h"
@@ -25,6 +26,7 @@ struct OpDumpPlan {
   std::string base;  // <op type>.<op name>.<task id>.<stream id>
   std::string prefix;  // <dir>/<base>.<timestamp>: set when the run starts
   std::string csv;     // stats mode: the rows of this execution
+  std::vector<uint8_t> staging;  // the tensor being dumped, read from the device (reused across tensors)
   bool failed = false;  // a file could not be written (logged once per execution)
 };
 
@@ -146,15 +148,22 @@ std::string CsvRow(const OpDumpPlan& plan, const char* kind, size_t slot, const 
 }
 
 void DumpTensor(OpDumpPlan& plan, const char* kind, size_t slot, const void* data, const TensorSpec& spec) {
+  // The stream is at this op, so the bytes are exactly what the kernel reads (inputs) or wrote (outputs).
+  // They are read through the device (core::ReadMemory), which need not let the host address its memory.
+  const size_t bytes = data != nullptr ? spec.bytes() : 0;
+  plan.staging.resize(bytes);
+  if (Status read = core::ReadMemory(data, bytes, plan.staging.data(), "tensor"); bytes != 0 && !read.ok()) {
+    if (!plan.failed) NPURT_LOG_ERROR("DUMP", "cannot read {} {} of the operator: {}", kind, slot, read.message());
+    plan.failed = true;
+    return;
+  }
+  const void* host = bytes != 0 ? plan.staging.data() : nullptr;
   if (plan.config->stats) {
-    plan.csv += CsvRow(plan, kind, slot, data, spec);
+    plan.csv += CsvRow(plan, kind, slot, host, spec);
     return;
   }
   const std::string path = fmt::format("{}.{}.{}.npy", plan.prefix, kind, slot);
-  // Device memory of the simulated NPU is host-addressable; the stream is at this op, so the bytes are
-  // exactly what the kernel reads (inputs) or wrote (outputs).
-  const size_t bytes = data != nullptr ? spec.bytes() : 0;
-  if (!core::dump::Emit(path, data, bytes, NpyHeader(spec)) && !plan.failed) {
+  if (!core::dump::Emit(path, host, bytes, NpyHeader(spec)) && !plan.failed) {
     plan.failed = true;
     NPURT_LOG_ERROR("DUMP", "cannot write the operator dump file {}", path);
   }

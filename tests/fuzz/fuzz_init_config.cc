@@ -17,7 +17,8 @@
 namespace {
 
 const char* const kEnvNames[] = {"NPURT_SIM_DEVICE_COUNT", "NPURT_SIM_MEMORY_MB", "NPURT_SIM_AICORE_COUNT",
-                                 "NPURT_SIM_MODE", "NPURT_SIM_SOC", "NPURT_STREAM_LIMIT", "NPURT_DRIVER"};
+                                 "NPURT_SIM_MODE", "NPURT_SIM_SOC", "NPURT_SIM_HOST_VISIBLE_MEMORY",
+                                 "NPURT_STREAM_LIMIT", "NPURT_DRIVER"};
 
 bool KnownEnv(const std::string& name) {
   for (const char* n : kEnvNames) {

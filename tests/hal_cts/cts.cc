@@ -25,7 +25,7 @@ std::string BackendName(const testing::TestParamInfo<const Backend*>& info) { re
 
 void DriverTest::SetUp() {
   hal::RegisterBuiltinDrivers();
-  auto driver = hal::CreateDriver(backend().driver, backend().options);
+  auto driver = hal::CreateDriver(backend().driver, backend().config);
   ASSERT_TRUE(driver.ok()) << backend().driver << ": " << driver.status().message();
   driver_ = std::move(driver.value());
 }

@@ -32,7 +32,7 @@ struct Capabilities {
 struct Backend {
   std::string name;    // the test-name suffix: sim, sim_sync, null
   std::string driver;  // the registered driver name
-  hal::DriverOptions options;
+  hal::DriverConfig config;  // the driver's configuration section (hal/driver_config.h)
   Capabilities caps;
   std::map<std::string, std::string> unsupported;  // "Suite.Test" -> why the backend cannot run it
 };

@@ -33,10 +33,10 @@ TEST(DriverRegistryTest, EveryBuiltinDriverOpensUnderItsName) {
   EXPECT_NE(std::find(names.begin(), names.end(), "sim"), names.end());  // the runtime's default
   for (const std::string& name : names) {
     EXPECT_EQ(std::count(names.begin(), names.end(), name), 1) << name;
-    DriverOptions o;
-    o.device_count = 1;
-    o.memory_bytes = 16ull << 20;
-    auto driver = CreateDriver(name, o);
+    DriverConfig c;
+    c.SetText("device_count", "1");
+    c.SetText("memory_mb", "16");
+    auto driver = CreateDriver(name, c);
     ASSERT_TRUE(driver.ok()) << name << ": " << driver.status().message();
     EXPECT_EQ(std::string(driver.value()->name()), name);
   }
@@ -44,7 +44,7 @@ TEST(DriverRegistryTest, EveryBuiltinDriverOpensUnderItsName) {
 
 TEST(DriverRegistryTest, UnknownDriverNamesTheKnownOnes) {
   RegisterBuiltinDrivers();
-  auto driver = CreateDriver("no_such_driver", DriverOptions{});
+  auto driver = CreateDriver("no_such_driver", DriverConfig{});
   ASSERT_FALSE(driver.ok());
   EXPECT_EQ(driver.status().code(), ACL_ERROR_RT_NO_DEVICE);
   const std::string message = driver.status().message();
@@ -53,16 +53,18 @@ TEST(DriverRegistryTest, UnknownDriverNamesTheKnownOnes) {
 }
 
 TEST(DriverRegistryTest, DriverRegisteredAtRunTimeOpensAndCanBeReplaced) {
-  RegisterDriver("unit_fake", [](const DriverOptions& o) -> StatusOr<std::unique_ptr<Driver>> {
-    return std::unique_ptr<Driver>(new FakeDriver(o.device_count));
+  RegisterDriver("unit_fake", [](const DriverConfig& c) -> StatusOr<std::unique_ptr<Driver>> {
+    uint64_t devices = 0;
+    NPURT_RETURN_IF_ERROR(c.ReadUint("devices", 0, 8, &devices));
+    return std::unique_ptr<Driver>(new FakeDriver(static_cast<uint32_t>(devices)));
   });
-  DriverOptions o;
-  o.device_count = 3;
+  DriverConfig o;
+  o.SetText("devices", "3");
   auto first = CreateDriver("unit_fake", o);
   ASSERT_TRUE(first.ok()) << first.status().message();
   EXPECT_EQ(first.value()->device_count(), 3u);
   // Registering the name again replaces the factory; the name is listed once.
-  RegisterDriver("unit_fake", [](const DriverOptions&) -> StatusOr<std::unique_ptr<Driver>> {
+  RegisterDriver("unit_fake", [](const DriverConfig&) -> StatusOr<std::unique_ptr<Driver>> {
     return std::unique_ptr<Driver>(new FakeDriver(7));
   });
   auto second = CreateDriver("unit_fake", o);

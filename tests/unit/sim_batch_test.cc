@@ -18,11 +18,11 @@ namespace {
 class SimBatchTest : public ::testing::TestWithParam<bool> {
  protected:
   void SetUp() override {
-    DriverOptions o;
-    o.device_count = 1;
-    o.memory_bytes = 64ull << 20;
-    o.aicore_count = 2;
-    o.synchronous = GetParam();
+    DriverConfig o;
+    o.SetText("device_count", "1");
+    o.SetText("memory_mb", "64");
+    o.SetText("aicore_count", "2");
+    o.SetText("mode", GetParam() ? "sync" : "async");
     RegisterBuiltinDrivers();
     auto d = CreateDriver("sim", o);
     ASSERT_TRUE(d.ok()) << d.status().message();

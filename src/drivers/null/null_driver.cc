@@ -120,7 +120,11 @@ class NullDriver final : public hal::Driver {
   }
 };
 
-StatusOr<std::unique_ptr<hal::Driver>> CreateNullDriver(const hal::DriverOptions& /*options*/) {
+// `config` is the driver's section (hal/driver_config.h): the aclInit file's "npurt.null" object and the
+// environment variables base/env.h assigns to "null".
+// TODO: read your settings into an options struct (as drivers/sim/sim_options.cc does), and register a check
+// of the section beside the factory so that aclInit refuses a bad setting even once the driver is up.
+StatusOr<std::unique_ptr<hal::Driver>> CreateNullDriver(const hal::DriverConfig& /*config*/) {
   return std::unique_ptr<hal::Driver>(new NullDriver());
 }
 

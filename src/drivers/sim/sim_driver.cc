@@ -5,6 +5,7 @@
 #include "drivers/host/host_kernel_module.h"
 #include "drivers/host/ops/host_op_backend.h"
 #include "drivers/sim/sim_device.h"
+#include "drivers/sim/sim_options.h"
 #include "hal/driver_registry.h"
 
 namespace npurt::drivers {
@@ -12,9 +13,10 @@ namespace {
 
 class SimDriver final : public hal::Driver {
  public:
-  explicit SimDriver(const hal::DriverOptions& options) : options_(options) {}
+  explicit SimDriver(const sim::SimOptions& options) : options_(options) {}
   const char* name() const override { return "sim"; }
   uint32_t device_count() const override { return options_.device_count; }
+  std::string soc_name() const override { return options_.soc_name; }
   // Operators are the host kernels (drivers/host/ops/), run on the executors that reach their queue;
   // kernel binaries are host shared objects (drivers/host/host_kernel_module.h), whose blocks the AI cores run.
   const hal::OpBackend* op_backend() const override { return host::OpBackend(); }
@@ -30,10 +32,11 @@ class SimDriver final : public hal::Driver {
     dev.info.soc_name = options_.soc_name;
     dev.info.aicore_count = options_.aicore_count != 0 ? options_.aicore_count : hw;
     dev.info.memory_bytes = options_.memory_bytes;
-    // An Ascend 910B's figures, where the simulation has them; the arena is host memory, every device of
+    // An Ascend 910B's figures, where the simulation has them; the arena is host memory (declared
+    // host-visible unless the configuration asks the sim to pose as a discrete device), every device of
     // the process reaches every other's, and the memfd arena is shared with other processes (sim_memory.cc).
     hal::DeviceCapabilities& caps = dev.info.caps;
-    caps.host_visible_memory = true;
+    caps.host_visible_memory = options_.host_visible_memory;
     caps.virtual_memory = true;
     caps.ipc_memory = true;
     caps.shared_flags = true;
@@ -56,17 +59,21 @@ class SimDriver final : public hal::Driver {
   }
 
  private:
-  hal::DriverOptions options_;
+  sim::SimOptions options_;
 };
 
-StatusOr<std::unique_ptr<hal::Driver>> CreateSimDriver(const hal::DriverOptions& options) {
-  return std::unique_ptr<hal::Driver>(new SimDriver(options));
+StatusOr<std::unique_ptr<hal::Driver>> CreateSimDriver(const hal::DriverConfig& config) {
+  auto options = sim::ParseSimOptions(config);
+  if (!options.ok()) return std::move(options).status();
+  return std::unique_ptr<hal::Driver>(new SimDriver(options.value()));
 }
+
+Status CheckSimConfig(const hal::DriverConfig& config) { return sim::ParseSimOptions(config).status(); }
 
 }  // namespace
 
 namespace sim {
-void Register() { hal::RegisterDriver("sim", &CreateSimDriver); }
+void Register() { hal::RegisterDriver("sim", &CreateSimDriver, &CheckSimConfig); }
 }  // namespace sim
 
 }  // namespace npurt::drivers

@@ -6,7 +6,7 @@
 namespace hal_cts {
 namespace {
 
-[[maybe_unused]] const bool kRegistered = RegisterBackend({"null", "null", hal::DriverOptions{}, Capabilities{}, {}});
+[[maybe_unused]] const bool kRegistered = RegisterBackend({"null", "null", hal::DriverConfig{}, Capabilities{}, {}});
 
 }  // namespace
 }  // namespace hal_cts

@@ -11,23 +11,24 @@ constexpr const char* kNeedsQueuedWork =
     "keeps tasks queued behind an unsatisfied wait submitted from the test's own thread; the synchronous sim "
     "runs every task at submission, so that wait would block the thread that is to release it";
 
-hal::DriverOptions SimOptions(bool synchronous) {
-  hal::DriverOptions o;
-  o.device_count = 1;
-  o.memory_bytes = 64ull << 20;  // small: the suite runs on 2-core CI machines
-  o.aicore_count = 2;
-  o.synchronous = synchronous;
-  return o;
+// The sim's configuration section (drivers/sim/sim_options.h), as NPURT_SIM_* would set it.
+hal::DriverConfig SimConfig(const char* mode) {
+  hal::DriverConfig c;
+  c.SetText("device_count", "1");
+  c.SetText("memory_mb", "64");  // small: the suite runs on 2-core CI machines
+  c.SetText("aicore_count", "2");
+  c.SetText("mode", mode);
+  return c;
 }
 
 constexpr Capabilities kSimCaps{/*deferred_execution=*/true};
 constexpr Capabilities kSimSyncCaps{/*deferred_execution=*/false};
 
 [[maybe_unused]] const bool kRegistered =
-    RegisterBackend({"sim", "sim", SimOptions(false), kSimCaps, {}}) &&
+    RegisterBackend({"sim", "sim", SimConfig("async"), kSimCaps, {}}) &&
     RegisterBackend({"sim_sync",
                      "sim",
-                     SimOptions(true),
+                     SimConfig("sync"),
                      kSimSyncCaps,
                      {{"QueueSuite.DiscardedTasksCompleteWithoutRunningAndAreCleanedUp", kNeedsQueuedWork},
                       {"QueueSuite.HostWaitOnAParkedQueueHonoursItsDeadline", kNeedsQueuedWork}}});
