@@ -18,10 +18,9 @@ inline constexpr size_t kPhysicalPageBytes = 2u << 20;
 
 struct DeviceCapabilities {
   // --- Memory.
-  // memory_base() .. + memory_size() is a host address range that core may read and write directly
-  // (managed memory, the built-in tasks and operators that run as host code, kernel arguments). Core needs
-  // it today (issue 13 moves those accesses behind the device, as it did synchronous copies and fills); a
-  // device without it is refused when opened.
+  // memory_base() .. + memory_size() is a host address range that host code may read and write directly.
+  // Core reaches device memory through the device otherwise (CopyNow, Copy2dNow, FillNow); only managed
+  // memory and conditional tasks need this, and they refuse on a device without it.
   bool host_visible_memory = false;
   size_t page_bytes = kPhysicalPageBytes;
   // MapMemory, UnmapMemory and ProtectMemory work (expandable segments, aclrtMapMem). Without it core's
