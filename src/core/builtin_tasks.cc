@@ -190,9 +190,10 @@ Status WriteCmoDesc(void* desc, void* src, size_t size) {
 }
 
 Status SubmitCacheOpWithDesc(Stream* stream, const void* desc, int32_t cmo_type) {
-  NPURT_RETURN_IF_ERROR(ResolveSpan(desc, kCmoDescBytes, "cmoDesc").status());
+  uint8_t bytes[kCmoDescBytes];
+  NPURT_RETURN_IF_ERROR(ReadMemory(desc, sizeof bytes, bytes, "cmoDesc"));  // the whole descriptor must be there
   CmoDesc d;
-  NPURT_RETURN_IF_ERROR(ReadMemory(desc, sizeof d, &d, "cmoDesc"));
+  std::memcpy(&d, bytes, sizeof d);
   if (d.magic != kCmoDescMagic) return Err(ACL_ERROR_INVALID_PARAM, "cmoDesc {} was not set by aclrtCmoSetDesc", desc);
   return SubmitCacheOp(stream, d.src, d.size, cmo_type);
 }
@@ -211,9 +212,10 @@ Status WriteMemcpyDesc(void* desc, int32_t kind, void* src, void* dst, size_t co
 }
 
 Status SubmitMemcpyWithDesc(Stream* stream, const void* desc, int32_t /*kind*/) {
-  NPURT_RETURN_IF_ERROR(ResolveSpan(desc, kMemcpyDescBytes, "desc").status());
+  uint8_t bytes[kMemcpyDescBytes];
+  NPURT_RETURN_IF_ERROR(ReadMemory(desc, sizeof bytes, bytes, "desc"));  // the whole descriptor must be there
   MemcpyDesc d;
-  NPURT_RETURN_IF_ERROR(ReadMemory(desc, sizeof d, &d, "desc"));
+  std::memcpy(&d, bytes, sizeof d);
   if (d.magic != hal::kCopyDescriptorMagic) {
     return Err(ACL_ERROR_INVALID_PARAM, "desc {} was not set by aclrtSetMemcpyDesc", desc);
   }

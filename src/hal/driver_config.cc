@@ -1,24 +1,9 @@
 #include "hal/driver_config.h"
 
-#include <cerrno>
-#include <cstdlib>
-
 #include "acl/acl_base_rt.h"
+#include "base/parse_uint.h"
 
 namespace npurt::hal {
-namespace {
-
-bool ParseUint(const std::string& text, uint64_t* out) {
-  if (text.empty() || text[0] < '0' || text[0] > '9') return false;  // strtoull would take "-3" and " 3"
-  errno = 0;
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
-  if (errno != 0 || *end != '\0') return false;
-  *out = v;
-  return true;
-}
-
-}  // namespace
 
 void DriverConfig::Set(std::string key, Setting setting) { settings_[std::move(key)] = std::move(setting); }
 
@@ -41,7 +26,7 @@ Status DriverConfig::ReadUint(std::string_view key, uint64_t min, uint64_t max, 
   if (s == nullptr) return Status::Ok();
   uint64_t v = 0;
   const bool numeric = s->form == Form::kText || s->form == Form::kNumber;
-  if (!numeric || !ParseUint(s->text, &v) || v < min || v > max) {
+  if (!numeric || !ParseDecimalUint(s->text, &v) || v < min || v > max) {
     return Err(s->error_code, "{} is '{}', not an integer in [{}, {}]", s->origin, s->text, min, max);
   }
   *value = v;
