@@ -28,8 +28,8 @@ using DeviceCapabilities = hal::DeviceCapabilities;
 // What core needs of a device, checked when the runtime opens it: its allocator is built on 2 MiB pages, so
 // a device with other pages is refused with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and the reason. Host-visible
 // memory is not needed: core reads and writes device memory through the device (hal::Device::CopyNow,
-// core::ReadMemory), and the two features that need a host mapping, managed memory and conditional tasks,
-// refuse on a device without one.
+// core::ReadMemory), and the one feature that needs a host mapping, managed memory, refuses on a device
+// without one.
 Status CheckDeviceCapabilities(const DeviceCapabilities& caps, std::string_view driver, int32_t id);
 
 struct DeviceLimits {

@@ -104,16 +104,24 @@ void Graph::AppendLocked(GraphStream& gs, const hal::Task* tasks, uint32_t count
   gs.nodes.push_back(n);
 }
 
-void Graph::AppendSelect(GraphStream& gs, hal::SelectFn select, void* arg) {
+void Graph::AppendConditional(GraphStream& gs, std::unique_ptr<CondNode> node) {
+  node->desc.branches = node->branches.data();
+  node->desc.branch_count = static_cast<uint32_t>(node->branches.size());
   hal::Task t;
   t.kind = hal::TaskKind::kBatch;
-  t.select = select;
-  t.host_arg = arg;
+  t.cond = &node->desc;
   t.id = NextTaskId();
+  cond_nodes_.push_back(std::move(node));
   AppendLocked(gs, &t, 1, ACL_MODEL_RI_TASK_DEFAULT, nullptr);
 }
 
 void Graph::Finalize() {
+  BuildRunList();
+  // Conditional tasks of other graphs that name this one run it from now on.
+  branch_.store(&run_list_, std::memory_order_release);
+}
+
+void Graph::BuildRunList() {
   for (auto& gs : streams_) {
     gs->list.tasks = gs->tasks.data();
     gs->list.count = static_cast<uint32_t>(gs->tasks.size());

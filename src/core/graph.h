@@ -163,7 +163,8 @@ class Graph final : public HandleObject {
   // --- Conditional tasks (graph_cond.cc).
   Status AddCondTask(Stream* stream, void* cond_handle_obj, aclmdlRICondTaskType type,
                      const std::vector<Graph*>& children);
-  const hal::TaskList* HeadList();
+  // The graph's list as a branch of a conditional task: published once the graph is ready (graph_cond.cc).
+  const hal::CondBranch* branch() const { return &branch_; }
   void AdoptCondition(HandleObject* handle) { conditions_.push_back(handle); }
 
   // --- Names, callbacks, debug output.
@@ -193,9 +194,10 @@ class Graph final : public HandleObject {
   GraphStream& AddStream(Stream* stream, bool standalone);  // mu_ held
   void AppendLocked(GraphStream& gs, const hal::Task* tasks, uint32_t count, aclmdlRITaskType type,
                     Event* event);  // mu_ held
-  // mu_ held: appends a conditional batch (hal::SelectFn) that runs the list select(arg, round) returns.
-  void AppendSelect(GraphStream& gs, hal::SelectFn select, void* arg);
-  void Finalize();                      // mu_ held: lists point at the recorded tasks
+  // mu_ held: appends a conditional batch whose condition `node` describes; the graph keeps the node.
+  void AppendConditional(GraphStream& gs, std::unique_ptr<CondNode> node);
+  void Finalize();                      // mu_ held: lists point at the recorded tasks; publishes branch_
+  void BuildRunList();                  // mu_ held: Finalize's lists
   void WriteTask(GraphStream& gs, uint32_t index, const hal::Task& task);  // mu_ held: sequence lock
   void LeaveStreams();                  // mu_ held: recording streams stop recording
   void ForgetRecords();                 // mu_ held: events recorded while recording forget the graph
@@ -224,6 +226,7 @@ class Graph final : public HandleObject {
   std::vector<hal::TaskList> runs_;
   std::vector<hal::Task> run_tasks_;
   hal::TaskList run_list_;
+  hal::CondBranch branch_{nullptr};  // &run_list_ once ready (Finalize)
   std::unique_ptr<hal::Flag> done_flag_;
   std::mutex launch_mu_;
   uint64_t replays_ = 0;   // launch_mu_
@@ -233,8 +236,7 @@ class Graph final : public HandleObject {
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;           // their argument blocks
   std::vector<TaskGroup*> groups_;
   std::vector<Graph*> children_;        // conditional task branches (retained)
-  std::vector<std::unique_ptr<CondNode>> cond_nodes_;
-  std::vector<std::unique_ptr<SwitchNode>> switch_nodes_;
+  std::vector<std::unique_ptr<CondNode>> cond_nodes_;  // conditional tasks and switches
   std::vector<HandleObject*> conditions_;  // aclmdlRICondHandle (retained)
   // aclmdlRICaptureTaskUpdateBegin: tasks recorded for a group update.
   TaskGroup* updating_ = nullptr;
@@ -244,11 +246,13 @@ class Graph final : public HandleObject {
   std::string name_;
 };
 
-// The condition of a conditional task (graph_cond.cc).
+// A conditional batch of a graph: the condition the driver evaluates on the device's side
+// (hal::Conditional) and the branches it names: children's lists (aclmdlRIAddCondTask, graph_cond.cc) or
+// lists of bound streams that the node publishes itself (aclrtSwitchStream, graph_build.cc).
 struct CondNode {
-  aclmdlRICondTaskType type;
-  const uint64_t* cond;
-  std::vector<Graph*> children;
+  hal::Conditional desc;
+  std::unique_ptr<hal::CondBranch[]> own;        // the node's own branches
+  std::vector<const hal::CondBranch*> branches;  // desc.branches
 };
 
 // aclrtSwitchStream inside a model: compares two device values, then runs one bound stream's list.
@@ -257,8 +261,6 @@ struct SwitchNode {
   const void* right = nullptr;
   aclrtCondition cond = ACL_RT_EQUAL;
   aclrtCompareDataType type = ACL_RT_SWITCH_INT32;
-  const hal::TaskList* on_true = nullptr;
-  const hal::TaskList* on_false = nullptr;
 };
 
 }  // namespace npurt::core

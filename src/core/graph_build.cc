@@ -10,27 +10,16 @@
 namespace npurt::core {
 namespace {
 
-template <typename T>
-bool Compare(const void* l, const void* r, aclrtCondition cond) {
-  const T a = __atomic_load_n(static_cast<const T*>(l), __ATOMIC_ACQUIRE);
-  const T b = __atomic_load_n(static_cast<const T*>(r), __ATOMIC_ACQUIRE);
+hal::CondCompare CompareOf(aclrtCondition cond) {
   switch (cond) {
-    case ACL_RT_EQUAL: return a == b;
-    case ACL_RT_NOT_EQUAL: return a != b;
-    case ACL_RT_GREATER: return a > b;
-    case ACL_RT_GREATER_OR_EQUAL: return a >= b;
-    case ACL_RT_LESS: return a < b;
-    case ACL_RT_LESS_OR_EQUAL: return a <= b;
+    case ACL_RT_EQUAL: return hal::CondCompare::kEqual;
+    case ACL_RT_NOT_EQUAL: return hal::CondCompare::kNotEqual;
+    case ACL_RT_GREATER: return hal::CondCompare::kGreater;
+    case ACL_RT_GREATER_OR_EQUAL: return hal::CondCompare::kGreaterEqual;
+    case ACL_RT_LESS: return hal::CondCompare::kLess;
+    case ACL_RT_LESS_OR_EQUAL: return hal::CondCompare::kLessEqual;
   }
-  return false;
-}
-
-const hal::TaskList* SelectSwitch(void* arg, uint32_t round) {
-  if (round != 0) return nullptr;
-  const auto* n = static_cast<const SwitchNode*>(arg);
-  const bool taken = n->type == ACL_RT_SWITCH_INT64 ? Compare<int64_t>(n->left, n->right, n->cond)
-                                                    : Compare<int32_t>(n->left, n->right, n->cond);
-  return taken ? n->on_true : n->on_false;
+  return hal::CondCompare::kEqual;  // unreachable: aclrtSwitchStream validates the condition
 }
 
 }  // namespace
@@ -112,11 +101,19 @@ Status Graph::AppendSwitch(Stream* stream, const SwitchNode& node, Stream* on_tr
   if (gs == nullptr || (on_true != nullptr && t_gs == nullptr) || (on_false != nullptr && f_gs == nullptr)) {
     return Err(ACL_ERROR_INVALID_PARAM, "the switch's streams must be bound to model instance {}", id_);
   }
-  auto n = std::make_unique<SwitchNode>(node);
-  n->on_true = t_gs != nullptr ? &t_gs->list : nullptr;
-  n->on_false = f_gs != nullptr ? &f_gs->list : nullptr;
-  AppendSelect(*gs, &SelectSwitch, n.get());
-  switch_nodes_.push_back(std::move(n));
+  // Branch 0 runs when (left cond right) holds, branch 1 otherwise; the driver reads both operands when the
+  // task runs. A stream's list is complete once the build ends (Finalize); a missing stream runs nothing.
+  auto n = std::make_unique<CondNode>();
+  n->desc.kind = hal::CondKind::kCompare;
+  n->desc.compare = CompareOf(node.cond);
+  n->desc.width = node.type == ACL_RT_SWITCH_INT64 ? 8 : 4;
+  n->desc.word = node.left;
+  n->desc.right = node.right;
+  n->own = std::make_unique<hal::CondBranch[]>(2);
+  n->own[0].store(t_gs != nullptr ? &t_gs->list : nullptr, std::memory_order_relaxed);
+  n->own[1].store(f_gs != nullptr ? &f_gs->list : nullptr, std::memory_order_relaxed);
+  n->branches = {&n->own[0], &n->own[1]};
+  AppendConditional(*gs, std::move(n));
   return Status::Ok();
 }
 

@@ -20,7 +20,7 @@ struct DeviceCapabilities {
   // --- Memory.
   // memory_base() .. + memory_size() is a host address range that host code may read and write directly.
   // Core reaches device memory through the device otherwise (CopyNow, Copy2dNow, FillNow); only managed
-  // memory and conditional tasks need this, and they refuse on a device without it.
+  // memory needs this, and it refuses on a device without it.
   bool host_visible_memory = false;
   size_t page_bytes = kPhysicalPageBytes;
   // MapMemory, UnmapMemory and ProtectMemory work (expandable segments, aclrtMapMem). Without it core's

@@ -59,10 +59,31 @@ struct TaskList {
   const std::atomic<uint32_t>* version = nullptr;  // null: the list never changes
 };
 inline constexpr int kMaxBatchDepth = 8;
-// Conditional batches: when a kBatch has `select`, the driver runs select(host_arg, round) for round 0,
-// 1, ... and each list it returns, until it returns null (if / while / switch of a graph). It runs on the
-// executing thread, in stream order, and must not block.
-using SelectFn = const TaskList* (*)(void* arg, uint32_t round);
+
+// Conditional batches: a kBatch with `cond` runs, round after round (0, 1, ...), the branch its condition
+// selects, until it selects none: a graph's if / while / switch (aclmdlRIAddCondTask) and a model's
+// aclrtSwitchStream. The condition is a word (or two) of device memory, read by the driver on the device's
+// side when the round starts, in stream order, so it sees every write ordered before it; the host never
+// reads it. hal/utils/conditional.h says which branch a round takes.
+enum class CondKind : uint32_t {
+  kIf,       // round 0: branch 0 if the 64-bit word is non-zero, else branch 1 (if there is one)
+  kWhile,    // every round: branch 0 while the 64-bit word is non-zero
+  kSwitch,   // round 0: branch `word` (the 64-bit word) if there is one
+  kCompare,  // round 0: branch 0 if (word `compare` right) holds, else branch 1; signed, `width` bytes
+};
+enum class CondCompare : uint32_t { kEqual, kNotEqual, kGreater, kGreaterEqual, kLess, kLessEqual };
+// A branch's list, published by its owner (release) once complete; null runs nothing (a branch never
+// captured, or not yet).
+using CondBranch = std::atomic<const TaskList*>;
+struct Conditional {
+  CondKind kind = CondKind::kIf;
+  CondCompare compare = CondCompare::kEqual;  // kCompare
+  uint32_t width = 8;                         // kCompare: 4 or 8 bytes
+  const void* word = nullptr;                 // device memory
+  const void* right = nullptr;                // kCompare: device memory
+  const CondBranch* const* branches = nullptr;  // branch_count entries; a null entry is no branch
+  uint32_t branch_count = 0;
+};
 
 // Comparison used by kValueWait (numbering of aclrtValueWait's flags, then the counting-notify ones).
 enum class ValueCompare : uint32_t {
@@ -132,8 +153,8 @@ struct Task {
   HostFn host_fn = nullptr;
   Dispatch* dispatch = nullptr;     // kDispatch
   void* host_arg = nullptr;
-  const TaskList* batch = nullptr;  // kBatch: the list to run (unless `select` is set)
-  SelectFn select = nullptr;        // kBatch: conditional list selection
+  const TaskList* batch = nullptr;  // kBatch: the list to run (unless `cond` is set)
+  const Conditional* cond = nullptr;  // kBatch: the condition that selects its lists
 };
 
 // Reads task `i` of `list` consistently (retries while a writer holds the sequence lock). The words are

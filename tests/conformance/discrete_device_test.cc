@@ -1,8 +1,8 @@
 // A device whose memory the host cannot address (NPURT_SIM_HOST_VISIBLE_MEMORY=0: the sim declares what a
 // discrete GPU or NPU would, docs/architecture.md "Driver capabilities"). The runtime opens it and reaches its
-// memory through the device: copies, operators, operator dumps and copy and cache descriptors work, and
-// the two features that need a host mapping, managed memory and conditional tasks, refuse with
-// ACL_ERROR_RT_FEATURE_NOT_SUPPORT and a message.
+// memory through the device: copies, operators, operator dumps, copy and cache descriptors and conditional
+// tasks (their condition is read by the driver: hal::Conditional) work, and the one feature that needs a
+// host mapping, managed memory, refuses with ACL_ERROR_RT_FEATURE_NOT_SUPPORT and a message.
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -105,16 +105,40 @@ CTS_CHILD(discrete_device) {
   void* managed = nullptr;
   ChildReport("managed_rc", aclrtMemAllocManaged(&managed, 4096, ACL_RT_MEM_ATTACH_GLOBAL));
   ChildReport("managed_msg", MessageHas("managed memory needs device memory the host can address") ? 1 : 0);
+
+  // A conditional task: IF over two branches, each copying one input into dev[2]. Its condition starts at
+  // the handle's default (1, written through the device), then the host sets it to 0.
+  aclrtStream sub = nullptr;
+  if (aclrtCreateStream(&sub) != ACL_SUCCESS) return 8;
   aclmdlRI ri = nullptr;
   if (aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED) != ACL_SUCCESS) return 8;
   aclmdlRICaptureStatus status = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
   (void)aclmdlRICaptureGetInfo(stream, &status, &ri);
   aclmdlRICondHandle cond = nullptr;
   ChildReport("cond_rc", aclmdlRICondHandleCreate(ri, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &cond));
-  ChildReport("cond_msg", MessageHas("conditional tasks need device memory the host can address") ? 1 : 0);
+  uint64_t* cond_word = nullptr;
+  (void)aclmdlRICondHandleGetCondPtr(cond, &cond_word);
+  aclmdlRI branches[2] = {};
+  aclmdlRICondTaskParams params{cond, ACL_MODEL_RI_COND_TYPE_IF, 2, branches};
+  ChildReport("cond_task_rc", aclmdlRIAddCondTask(params, stream, 0));
+  for (int i = 0; i < 2 && branches[i] != nullptr; ++i) {
+    (void)aclmdlRICaptureToModelRIBegin(sub, branches[i], ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
+    (void)aclrtMemcpyAsync(dev[2], n * 4, dev[i == 0 ? 1 : 0], n * 4, ACL_MEMCPY_DEVICE_TO_DEVICE, sub);
+    (void)aclmdlRICaptureEnd(sub, &branches[i]);
+  }
   aclmdlRI captured = nullptr;
   ChildReport("capture_end_rc", aclmdlRICaptureEnd(stream, &captured));
+  std::vector<float> branch_out(n);
+  ChildReport("if_true_rc", captured != nullptr ? aclmdlRIExecute(captured, -1) : -1);
+  (void)aclrtMemcpy(branch_out.data(), n * 4, dev[2], n * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+  ChildReport("if_true_ok", branch_out == b ? 1 : 0);
+  const uint64_t zero = 0;
+  (void)aclrtMemcpy(cond_word, 8, &zero, 8, ACL_MEMCPY_HOST_TO_DEVICE);
+  ChildReport("if_false_rc", captured != nullptr ? aclmdlRIExecute(captured, -1) : -1);
+  (void)aclrtMemcpy(branch_out.data(), n * 4, dev[2], n * 4, ACL_MEMCPY_DEVICE_TO_HOST);
+  ChildReport("if_false_ok", branch_out == a ? 1 : 0);
   if (captured != nullptr) (void)aclmdlRIDestroy(captured);
+  (void)aclrtDestroyStream(sub);
 
   aclDestroyScalar(alpha);
   for (int i = 0; i < 3; ++i) aclDestroyTensor(t[i]);
@@ -140,9 +164,13 @@ TEST_F(DiscreteDeviceTest, TheRuntimeWorksThroughTheDeviceAndRefusesWhatNeedsAHo
   EXPECT_EQ(1, r.Int("desc_copy_ok"));
   EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, r.Int("managed_rc"));
   EXPECT_EQ(1, r.Int("managed_msg")) << r.output;
-  EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, r.Int("cond_rc"));
-  EXPECT_EQ(1, r.Int("cond_msg")) << r.output;
+  EXPECT_EQ(ACL_SUCCESS, r.Int("cond_rc")) << r.output;
+  EXPECT_EQ(ACL_SUCCESS, r.Int("cond_task_rc"));
   EXPECT_EQ(ACL_SUCCESS, r.Int("capture_end_rc"));
+  EXPECT_EQ(ACL_SUCCESS, r.Int("if_true_rc"));
+  EXPECT_EQ(1, r.Int("if_true_ok")) << "the handle's default (1) takes the first branch";
+  EXPECT_EQ(ACL_SUCCESS, r.Int("if_false_rc"));
+  EXPECT_EQ(1, r.Int("if_false_ok")) << "0, written by the host, takes the second";
 
   // The dump holds exactly the bytes the operator read and wrote (each .npy ends with its data).
   const std::string a = Slurp(dir + "/a.bin"), b = Slurp(dir + "/b.bin"), sum = Slurp(dir + "/sum.bin");

@@ -13,25 +13,6 @@ namespace {
 using BatchSuite = DeviceTest;
 using ObserverSuite = DeviceTest;
 
-struct Appender {
-  std::vector<uint32_t>* out;
-  uint32_t value;
-};
-void Append(void* arg, hal::Queue* queue) {
-  auto* a = static_cast<Appender*>(arg);
-  a->out->push_back(a->value);
-  queue->CompleteHostTask(0);
-}
-
-// A host-function task that appends its value when it runs.
-hal::Task HostStep(Appender* a) {
-  hal::Task t;
-  t.kind = hal::TaskKind::kHostFunc;
-  t.host_fn = &Append;
-  t.host_arg = a;
-  return t;
-}
-
 TEST_P(BatchSuite, AListRunsInOrderOnEveryReplay) {
   HAL_CTS_SKIP_IF_UNSUPPORTED();
   std::vector<uint32_t> ran;

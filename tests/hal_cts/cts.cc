@@ -58,4 +58,38 @@ bool DeviceTest::RunAndWait(const hal::Task& task, hal::Queue* queue) {
 
 uint64_t DeviceTest::DeadlineIn(uint64_t ms) { return npurt::NowNs() + ms * 1000000ull; }
 
+hal::Task Copy(void* dst, const void* src, size_t n) {
+  hal::Task t;
+  t.kind = hal::TaskKind::kCopy;
+  t.dst = dst;
+  t.src = src;
+  t.size = n;
+  return t;
+}
+
+hal::Task Fill(void* dst, size_t n, uint8_t v) {
+  hal::Task t;
+  t.kind = hal::TaskKind::kFill8;
+  t.dst = dst;
+  t.size = n;
+  t.value = v;
+  return t;
+}
+
+namespace {
+void Append(void* arg, hal::Queue* queue) {
+  auto* a = static_cast<Appender*>(arg);
+  a->out->push_back(a->value);
+  queue->CompleteHostTask(0);
+}
+}  // namespace
+
+hal::Task HostStep(Appender* appender) {
+  hal::Task t;
+  t.kind = hal::TaskKind::kHostFunc;
+  t.host_fn = &Append;
+  t.host_arg = appender;
+  return t;
+}
+
 }  // namespace hal_cts

@@ -65,6 +65,17 @@ class DeviceTest : public DriverTest {
   std::unique_ptr<hal::Queue> queue_;
 };
 
+// Task builders the suites share.
+hal::Task Copy(void* dst, const void* src, size_t n);
+hal::Task Fill(void* dst, size_t n, uint8_t v);
+// A host-function task that appends `value` to `out` when it runs, then completes (the one kind whose
+// running the host sees directly).
+struct Appender {
+  std::vector<uint32_t>* out;
+  uint32_t value;
+};
+hal::Task HostStep(Appender* appender);
+
 // Every device test starts with it: skips the test if its backend lists it as unsupported.
 #define HAL_CTS_SKIP_IF_UNSUPPORTED()                                                           \
   do {                                                                                          \

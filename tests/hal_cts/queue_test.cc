@@ -24,24 +24,6 @@ std::vector<uint8_t> RandomBytes(size_t n, uint32_t seed) {
   return v;
 }
 
-hal::Task Copy(void* dst, const void* src, size_t n) {
-  hal::Task t;
-  t.kind = hal::TaskKind::kCopy;
-  t.dst = dst;
-  t.src = src;
-  t.size = n;
-  return t;
-}
-
-hal::Task Fill(void* dst, size_t n, uint8_t v) {
-  hal::Task t;
-  t.kind = hal::TaskKind::kFill8;
-  t.dst = dst;
-  t.size = n;
-  t.value = v;
-  return t;
-}
-
 // A compute task that appends `index` to a log: the order tasks ran in.
 struct OrderLog {
   std::vector<uint32_t> ran;

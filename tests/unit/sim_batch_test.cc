@@ -1,5 +1,5 @@
 // The sim driver's kBatch tasks (graph replay): prepared lists run in place, values relative to the
-// batch's base, incrementing signals, waits on a reset mark, nesting with select functions, a task that
+// batch's base, incrementing signals, waits on a reset mark, nesting with conditions, a task that
 // parks inside a list, an update seen by a replay parked before it, failures. Both sim modes.
 #include <gtest/gtest.h>
 
@@ -93,36 +93,40 @@ TEST_P(SimBatchTest, ListRunsInOrderWithRelativeAndIncrementingSignals) {
   EXPECT_EQ(queue_->error(), 0);
 }
 
-struct Loop {
-  const TaskList* body;
-  uint32_t times;
-  uint32_t calls = 0;
-};
-const TaskList* Repeat(void* arg, uint32_t round) {
-  auto* l = static_cast<Loop*>(arg);
-  ++l->calls;
-  return round < l->times ? l->body : nullptr;
-}
-
-TEST_P(SimBatchTest, SelectRunsNestedListsRoundByRound) {
+TEST_P(SimBatchTest, AWhileConditionRunsItsBodyUntilTheBodyClearsItsWord) {
   auto counter = device_->CreateFlag();
+  auto* word = reinterpret_cast<uint64_t*>(mem_ + 64);
+  const uint64_t times = 3 + static_cast<uint64_t>(reinterpret_cast<uintptr_t>(counter.get()) >> 4) % 5;
+  *word = times;
   Task inc;
   inc.kind = TaskKind::kFlagSignal;
   inc.flag = counter.get();
   inc.aux = kFlagIncrement;
-  TaskList body{&inc, 1, nullptr};
-  Loop loop{&body, 5};
+  Task dec;  // the body counts the condition down on the device: word += -1
+  dec.kind = TaskKind::kValueUpdate;
+  dec.dst = word;
+  dec.value = ~uint64_t{0};
+  dec.aux = static_cast<uint32_t>(ValueUpdate::kAdd);
+  std::vector<Task> body_tasks = {inc, dec};
+  TaskList body{body_tasks.data(), 2, nullptr};
+  CondBranch branch{&body};
+  const CondBranch* branches[] = {&branch};
+  Conditional loop;
+  loop.kind = CondKind::kWhile;
+  loop.word = word;
+  loop.branches = branches;
+  loop.branch_count = 1;
   Task cond;
   cond.kind = TaskKind::kBatch;
-  cond.select = &Repeat;
-  cond.host_arg = &loop;
+  cond.cond = &loop;
   std::vector<Task> outer = {cond, Fill(mem_, 8, 9)};
   TaskList list{outer.data(), 2, nullptr};
   std::memset(mem_, 0, 8);
   ASSERT_TRUE(RunAndWait(Batch(&list, 1)));
-  EXPECT_EQ(counter->value(), 5u);
-  EXPECT_EQ(loop.calls, 6u);
+  EXPECT_EQ(counter->value(), times);
+  EXPECT_EQ(*word, 0u);
   EXPECT_EQ(mem_[7], 9);
+  EXPECT_EQ(queue_->error(), 0);
 }
 
 TEST_P(SimBatchTest, WaitOnAResetMarkAndFailureEndsTheList) {

@@ -12,6 +12,7 @@
 #include "drivers/sim/sim_flag.h"
 #include "drivers/sim/sim_shared_flag.h"
 #include "drivers/sim/sim_queue.h"
+#include "drivers/sim/sim_sync_queue.h"
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
@@ -100,6 +101,8 @@ void SimDevice::Prefault(void* addr, size_t size) {
 }
 
 std::unique_ptr<hal::Queue> SimDevice::CreateQueue(const hal::QueueOptions& options) {
+  // The mode is the device's: executor threads run its queues, or each submitting thread runs its tasks.
+  if (options_.synchronous) return std::make_unique<SimSyncQueue>(this, options);
   return std::make_unique<SimQueue>(this, options);
 }
 

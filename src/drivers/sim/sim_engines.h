@@ -14,12 +14,17 @@
 #include "base/futex.h"
 #include "drivers/sim/sim_park.h"
 #include "hal/hal.h"
+#include "hal/utils/value_ops.h"
 
 namespace npurt::drivers::sim {
 
 class SimQueue;
 
-bool ValueSatisfied(const void* addr, uint64_t operand, uint32_t compare);
+// A kValueWait's condition on the word at `addr` (host-addressable: the arena, or host memory).
+inline bool ValueSatisfied(const void* addr, uint64_t operand, uint32_t compare) {
+  return hal::utils::ValueSatisfies(__atomic_load_n(static_cast<const uint64_t*>(addr), __ATOMIC_ACQUIRE), operand,
+                                    compare);
+}
 
 // Executor threads taking runnable queues from a ready list. A queue is on the list at most once
 // (its state machine guarantees it), so one queue never runs on two executors at the same time.

@@ -18,7 +18,7 @@ struct SimOptions {
   bool synchronous = false;              // mode: "async" (executor threads) or "sync" (every task inline)
   // host_visible_memory: whether the devices declare their memory host-addressable (true). False makes the
   // sim declare what a discrete device would, so that programs and the runtime can be checked for working
-  // without a host mapping (managed memory and conditional tasks then refuse; docs/architecture.md).
+  // without a host mapping (managed memory then refuses; docs/architecture.md).
   bool host_visible_memory = true;
 };
 

@@ -6,12 +6,13 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "base/clock.h"
-#include "base/device_copy.h"
 #include "base/prefetch.h"
 #include "base/shared_write.h"
 #include "drivers/sim/sim_aicore_fault.h"
 #include "drivers/sim/sim_device.h"
 #include "drivers/sim/sim_flag.h"
+#include "drivers/sim/sim_task_exec.h"
+#include "hal/utils/task_report.h"
 
 namespace npurt::drivers::sim {
 namespace {
@@ -28,52 +29,11 @@ constexpr uint64_t kLingerNs = 10000;
 // How long an executor spins on a cross-process flag before it parks the queue (SimQueue::SpinOnFlag).
 constexpr uint64_t kFlagSpinNs = 50000;
 
-bool WritesMemory(hal::TaskKind kind) {
-  switch (kind) {
-    case hal::TaskKind::kCopy:
-    case hal::TaskKind::kCopy2d:
-    case hal::TaskKind::kFill8:
-    case hal::TaskKind::kFill32:
-    case hal::TaskKind::kValueWrite:
-    case hal::TaskKind::kValueUpdate:
-    case hal::TaskKind::kHostFunc:
-    case hal::TaskKind::kDispatch:
-    case hal::TaskKind::kFlagRead:
-    case hal::TaskKind::kKernel:
-    case hal::TaskKind::kBatch:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace
 
-bool ValueSatisfied(const void* addr, uint64_t operand, uint32_t compare) {
-  uint64_t v = __atomic_load_n(static_cast<const uint64_t*>(addr), __ATOMIC_ACQUIRE);
-  switch (static_cast<hal::ValueCompare>(compare)) {
-    case hal::ValueCompare::kGreaterEqual:
-      return v >= operand;
-    case hal::ValueCompare::kEqual:
-      return v == operand;
-    case hal::ValueCompare::kAnd:
-      return (v & operand) != 0;
-    case hal::ValueCompare::kNor:
-      return ~(v | operand) != 0;
-    case hal::ValueCompare::kLess:
-      return v < operand;
-    case hal::ValueCompare::kGreater:
-      return v > operand;
-    case hal::ValueCompare::kAllBits:
-      return (v & operand) == operand;
-  }
-  return false;
-}
-
 SimQueue::SimQueue(SimDevice* device, const hal::QueueOptions& options)
-    : device_(device), options_(options), cells_(new Cell[kCapacity]) {
+    : device_(device), options_(options), cells_(new Cell[kCapacity]), policy_(options.stop_on_failure) {
   for (uint64_t i = 0; i < kCapacity; ++i) cells_[i].seq.store(i, std::memory_order_relaxed);
-  stop_on_failure_.store(options.stop_on_failure, std::memory_order_relaxed);
 }
 
 SimQueue::~SimQueue() {
@@ -83,13 +43,6 @@ SimQueue::~SimQueue() {
 }
 
 uint64_t SimQueue::Submit(const hal::Task& task) {
-  if (device_->synchronous()) {
-    std::lock_guard<std::mutex> lock(inline_mu_);
-    uint64_t seq = tail_.load(std::memory_order_relaxed) + 1;
-    tail_.store(seq, std::memory_order_release);
-    RunInline(task, seq);
-    return seq;
-  }
   uint64_t pos = tail_.load(std::memory_order_relaxed);
   Cell* cell;
   for (;;) {
@@ -155,19 +108,6 @@ SimQueue::Cell* SimQueue::Linger() {
   return cell;
 }
 
-void SimQueue::ReleaseDiscardedSignal(const hal::Task& task) {
-  // A discarded record (stop-on-failure, abort) still raises its flag: otherwise every host and stream
-  // waiting on that event would wait forever for a record that will never run.
-  if (task.kind == hal::TaskKind::kFlagSignal) static_cast<SimFlag*>(task.flag)->Signal(task.value);
-}
-
-bool SimQueue::Discarding(uint64_t seq) const {
-  if (seq <= discard_through_.load(std::memory_order_acquire) && seq != abort_runs_.load(std::memory_order_acquire)) {
-    return true;
-  }
-  return stop_on_failure_.load(std::memory_order_acquire) && error_.load(std::memory_order_acquire) != 0;
-}
-
 void SimQueue::Run() {
   in_executor_.fetch_add(1, std::memory_order_acq_rel);
   state_.store(kRunning, std::memory_order_release);
@@ -204,7 +144,7 @@ void SimQueue::Run() {
     // A kernel resuming from its park was already running when a discard came: it finishes with its own
     // result (an interrupted kernel's failure), not as a discarded task.
     const bool running_kernel = head_state_.resumed && cell->task.kind == hal::TaskKind::kKernel;
-    if (running_kernel || (!Discarding(head_ + 1) && !SkippedByLabel(cell->task))) {
+    if (running_kernel || (!policy_.Discards(head_ + 1) && !labels_.Skips(cell->task))) {
       if (Execute(cell->task, &code, &message) == Step::kPark) break;
     } else {
       ReleaseDiscardedSignal(cell->task);
@@ -219,63 +159,29 @@ SimQueue::Step SimQueue::Execute(const hal::Task& task, int32_t* code, std::stri
   return ExecuteOne(task, code, message);
 }
 
-namespace {
-
-// The value a flag task of a batch uses: relative values are offset by the batch's base.
-hal::Task Resolve(const hal::Task& task, uint64_t base) {
-  hal::Task t = task;
-  if ((t.kind == hal::TaskKind::kFlagSignal || t.kind == hal::TaskKind::kFlagWait) &&
-      (t.aux & hal::kFlagRelative) != 0) {
-    t.value += base;
-  }
-  return t;
-}
-
-}  // namespace
-
-bool SimQueue::PushFrame(const hal::Task& batch) {
-  if (head_state_.depth == hal::kMaxBatchDepth) return false;
-  BatchFrame& f = head_state_.frames[head_state_.depth++];
-  f.pos = 0;
-  f.round = 0;
-  f.select = batch.select;
-  f.select_arg = batch.host_arg;
-  f.list = batch.select != nullptr ? batch.select(batch.host_arg, 0) : batch.batch;
-  return true;
-}
-
-// Runs the lists of a kBatch head task from where it stopped. Each list task is read when reached (see
-// hal::TaskList); a task that parks parks the whole queue and is finished by its resumption.
+// Runs the lists of a kBatch head task from where it stopped (hal::utils::BatchCursor). A task that parks
+// parks the whole queue and is finished by its resumption; a task that fails ends the batch.
 SimQueue::Step SimQueue::ExecuteBatch(const hal::Task& task, int32_t* code, std::string* message) {
-  if (head_state_.depth == 0 && !PushFrame(task)) return Step::kDone;
+  hal::utils::BatchCursor& cursor = head_state_.batch;
+  if (!cursor.active()) cursor.Begin(task);
   for (;;) {
-    BatchFrame& f = head_state_.frames[head_state_.depth - 1];
-    if (f.list == nullptr || f.pos >= f.list->count) {
-      if (f.list != nullptr && f.select != nullptr) {
-        f.list = f.select(f.select_arg, ++f.round);
-        f.pos = 0;
-        if (f.list != nullptr) continue;
-      }
-      if (--head_state_.depth == 0) return Step::kDone;
-      ++head_state_.frames[head_state_.depth - 1].pos;
-      continue;
-    }
-    const hal::Task sub = Resolve(hal::ReadTask(*f.list, f.pos), task.value);
-    if (sub.kind == hal::TaskKind::kBatch) {
-      if (!PushFrame(sub)) {
+    hal::Task leaf;
+    switch (cursor.Next(&leaf)) {
+      case hal::utils::BatchCursor::Step::kDone:
+        return Step::kDone;
+      case hal::utils::BatchCursor::Step::kTooDeep:
         *code = ACL_ERROR_RT_INTERNAL_ERROR;
         *message = "conditional tasks nest too deeply";
-        head_state_.depth = 0;
         return Step::kDone;
-      }
-      continue;
+      case hal::utils::BatchCursor::Step::kTask:
+        break;
     }
-    if (ExecuteOne(sub, code, message) == Step::kPark) return Step::kPark;
+    if (ExecuteOne(leaf, code, message) == Step::kPark) return Step::kPark;
     if (*code != 0) {
-      head_state_.depth = 0;
+      cursor.Reset();
       return Step::kDone;
     }
-    ++head_state_.frames[head_state_.depth - 1].pos;
+    cursor.Advance();
   }
 }
 
@@ -297,31 +203,6 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
     return Step::kDone;
   }
   switch (task.kind) {
-    case hal::TaskKind::kNop:
-      return Step::kDone;
-    case hal::TaskKind::kCopy:
-      CopyDeviceBytes(task.dst, task.src, task.size);
-      return Step::kDone;
-    case hal::TaskKind::kCopy2d:
-      CopyDeviceRows(task.dst, task.dpitch, task.src, task.spitch, task.size, task.height);
-      return Step::kDone;
-    case hal::TaskKind::kFill8:
-      FillDeviceBytes(task.dst, static_cast<uint8_t>(task.value & 0xff), task.size);
-      return Step::kDone;
-    case hal::TaskKind::kFill32: {
-      FillDeviceWords(static_cast<uint32_t*>(task.dst), static_cast<uint32_t>(task.value), task.size);
-      return Step::kDone;
-    }
-    case hal::TaskKind::kValueWrite:
-      __atomic_store_n(static_cast<uint64_t*>(task.dst), task.value, __ATOMIC_RELEASE);
-      return Step::kDone;
-    case hal::TaskKind::kFlagSignal:
-      if ((task.aux & hal::kFlagIncrement) != 0) {
-        static_cast<SimFlag*>(task.flag)->Increment();
-      } else {
-        static_cast<SimFlag*>(task.flag)->Signal(task.value);
-      }
-      return Step::kDone;
     case hal::TaskKind::kFlagWait:
       return ParkOnFlag(task);
     case hal::TaskKind::kValueWait:
@@ -355,69 +236,12 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
       }
       return Step::kDone;
     }
-    case hal::TaskKind::kFail:
-      *code = static_cast<int32_t>(task.aux);
-      *message = "task failed on the device";
-      return Step::kDone;
-    case hal::TaskKind::kDispatch:
-      *code = task.dispatch->executable->Run(*task.dispatch, message);
-      task.dispatch->status = *code;
-      if (*code != 0 && message->empty()) *message = std::string(task.dispatch->name) + " failed on the device";
-      return Step::kDone;
-    case hal::TaskKind::kFlagRead:
-      __atomic_store_n(static_cast<uint64_t*>(task.dst), task.flag->value(), __ATOMIC_RELEASE);
-      return Step::kDone;
-    case hal::TaskKind::kBatch:
-      break;  // handled by Execute
-    case hal::TaskKind::kValueUpdate:
-      UpdateValue(task);
-      return Step::kDone;
-    case hal::TaskKind::kLabelSet:
-      return Step::kDone;
-    case hal::TaskKind::kLabelSwitch:
-      return SwitchLabel(task, code, message);
+    default:
+      if (RunImmediateTask(task, &labels_, code, message)) return Step::kDone;
+      break;  // kBatch: Execute runs it
   }
-  *code = ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT;
-  *message = "unknown task kind";
-  return Step::kDone;
-}
-
-namespace {
-uint64_t WaitTarget(const hal::Task& task) {
-  if (task.src == nullptr) return task.value;
-  return task.value + __atomic_load_n(static_cast<const uint64_t*>(task.src), __ATOMIC_ACQUIRE);
-}
-}  // namespace
-
-bool SimQueue::SkippedByLabel(const hal::Task& task) {
-  if (skip_to_label_ == 0) return false;
-  if (task.kind == hal::TaskKind::kLabelSet && task.value == skip_to_label_) {
-    skip_to_label_ = 0;  // the jump target: execution resumes here
-    return false;
-  }
-  return true;
-}
-
-void SimQueue::UpdateValue(const hal::Task& task) {
-  auto* word = static_cast<uint64_t*>(task.dst);
-  switch (static_cast<hal::ValueUpdate>(task.aux)) {
-    case hal::ValueUpdate::kSet: __atomic_store_n(word, task.value, __ATOMIC_RELEASE); break;
-    case hal::ValueUpdate::kAdd: __atomic_fetch_add(word, task.value, __ATOMIC_ACQ_REL); break;
-    case hal::ValueUpdate::kOr: __atomic_fetch_or(word, task.value, __ATOMIC_ACQ_REL); break;
-    case hal::ValueUpdate::kAnd: __atomic_fetch_and(word, task.value, __ATOMIC_ACQ_REL); break;
-  }
-}
-
-SimQueue::Step SimQueue::SwitchLabel(const hal::Task& task, int32_t* code, std::string* message) {
-  uint32_t index = 0;
-  std::memcpy(&index, task.src, sizeof index);
-  if (index >= task.size) {
-    *code = ACL_ERROR_RT_PARAM_INVALID;
-    *message = "label switch index " + std::to_string(index) + " is not below the list's " +
-               std::to_string(task.size) + " labels";
-    return Step::kDone;
-  }
-  skip_to_label_ = static_cast<const uint64_t*>(task.host_arg)[index];
+  *code = ACL_ERROR_RT_INTERNAL_ERROR;
+  *message = "a batch reached the queue's single-task path";
   return Step::kDone;
 }
 
@@ -434,7 +258,7 @@ bool SimQueue::SpinOnFlag(const SimFlag* flag, uint64_t target, uint64_t seq, ui
   SpinUntil(
       [&] {
         reached = flag->value() >= target;
-        return reached || device_->HasReadyQueues() || discard_through_.load(std::memory_order_relaxed) >= seq;
+        return reached || device_->HasReadyQueues() || policy_.discarded_through() >= seq;
       },
       [&](uint64_t now) { return now < end; });
   flag_spin_.store(false, std::memory_order_relaxed);
@@ -483,7 +307,7 @@ SimQueue::Step SimQueue::ParkOnValue(const hal::Task& task) {
 void SimQueue::ReleaseIfDiscardedMeanwhile(uint64_t seq, uint64_t token) {
   // A Discard that came before the registration found nothing to cancel: release the wait here. (The
   // queue may already have been resumed and moved on: the token tells; `seq` was read before parking.)
-  if (discard_through_.load(std::memory_order_acquire) < seq) return;
+  if (policy_.discarded_through() < seq) return;
   std::lock_guard<std::mutex> lock(park_mu_);
   if (parked_site_ != nullptr && parked_token_ == token && parked_site_->Cancel(this, token)) {
     parked_site_ = nullptr;
@@ -513,15 +337,7 @@ void SimQueue::Resume(uint64_t /*token*/, int32_t code) {
   device_->Schedule(this);
 }
 
-void SimQueue::CompleteHostTask(int32_t code) {
-  if (device_->synchronous()) {
-    inline_host_code_.store(code, std::memory_order_release);
-    inline_host_done_.store(true, std::memory_order_release);
-    done_signal_.Notify();
-    return;
-  }
-  Resume(0, code);
-}
+void SimQueue::CompleteHostTask(int32_t code) { Resume(0, code); }
 
 void SimQueue::Finish(Cell* cell, int32_t code, std::string message) {
   const hal::Task task = cell->task;  // copy out before the cell is recycled
@@ -530,7 +346,7 @@ void SimQueue::Finish(Cell* cell, int32_t code, std::string message) {
     parked_site_ = nullptr;
   }
   ClearPark();
-  head_state_.depth = 0;
+  head_state_.batch.Reset();
   cell->seq.store(head_ + kCapacity, std::memory_order_release);
   ++head_;
   Complete(task, head_, code, std::move(message));
@@ -539,20 +355,8 @@ void SimQueue::Finish(Cell* cell, int32_t code, std::string message) {
 
 void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message) {
   if (task.kind == hal::TaskKind::kKernel) running_kernel_.store(nullptr, std::memory_order_relaxed);
-  if (code != 0) {
-    int32_t none = 0;
-    if (error_.compare_exchange_strong(none, code, std::memory_order_acq_rel)) {
-      std::lock_guard<std::mutex> lock(error_mu_);
-      error_message_ = message;
-    }
-    if (options_.on_failure != nullptr) options_.on_failure(options_.hook_ctx, this, {task.id, code, message, task.kernel});
-  }
-  if (hal::TaskObserver* observer = hal::ActiveTaskObserver()) {
-    const uint64_t end = NowNs();
-    observer->OnTaskDone(options_, task, head_start_ns_ != 0 ? head_start_ns_ : end, end, code);
-    head_start_ns_ = 0;
-  }
-  if (task.cleanup != nullptr) task.cleanup(task.cleanup_arg);
+  hal::utils::ReportTaskDone(options_, this, policy_, task, code, message, head_start_ns_);
+  head_start_ns_ = 0;
   completed_.store(seq, std::memory_order_release);
   // What nobody waiting for this task needs comes after its completion is published: each of these is a
   // locked instruction (re-checking parked value waits, waking host waiters) that would hold it back.
@@ -572,75 +376,6 @@ void SimQueue::NotifyHostWaiters(uint64_t seq) {
   done_signal_.Notify();
 }
 
-void SimQueue::RunInline(const hal::Task& task, uint64_t seq) {
-  std::string message;
-  if (hal::ActiveTaskObserver() != nullptr) head_start_ns_ = NowNs();  // inline_mu_ held
-  int32_t code = 0;
-  if (Discarding(seq)) {
-    ReleaseDiscardedSignal(task);
-  } else if (!SkippedByLabel(task)) {
-    code = RunInlineOne(task, task.value, 0, &message);
-  }
-  Complete(task, seq, code, std::move(message));
-}
-
-int32_t SimQueue::RunInlineBatch(const hal::Task& batch, uint64_t base, int depth, std::string* message) {
-  if (depth == hal::kMaxBatchDepth) {
-    *message = "conditional tasks nest too deeply";
-    return ACL_ERROR_RT_INTERNAL_ERROR;
-  }
-  for (uint32_t round = 0;; ++round) {
-    const hal::TaskList* list = batch.select != nullptr ? batch.select(batch.host_arg, round) : batch.batch;
-    if (list == nullptr) return 0;
-    for (uint32_t i = 0; i < list->count; ++i) {
-      const hal::Task sub = Resolve(hal::ReadTask(*list, i), base);
-      const int32_t code = RunInlineOne(sub, base, depth + 1, message);
-      if (code != 0) return code;
-    }
-    if (batch.select == nullptr) return 0;
-  }
-}
-
-int32_t SimQueue::RunInlineOne(const hal::Task& task, uint64_t base, int depth, std::string* message) {
-  int32_t code = 0;
-  const uint64_t deadline = task.timeout_ns == 0 ? UINT64_MAX : NowNs() + task.timeout_ns;
-  switch (task.kind) {
-    case hal::TaskKind::kBatch:
-      code = RunInlineBatch(task, base, depth, message);
-      break;
-    case hal::TaskKind::kFlagWait:
-      if (!task.flag->WaitHost(WaitTarget(task), deadline)) {
-        code = ACL_ERROR_RT_TASK_TIMEOUT;
-        *message = "event wait timed out";
-      }
-      break;
-    case hal::TaskKind::kValueWait:
-      if (!device_->memory_signal().WaitUntil([&] { return ValueSatisfied(task.dst, task.value, task.aux); },
-                                              deadline, kHostSpinNs)) {
-        code = ACL_ERROR_RT_TASK_TIMEOUT;
-        *message = "value wait timed out";
-      }
-      break;
-    case hal::TaskKind::kKernel:
-      code = KernelFaultCode(*task.kernel, device_->aicore().Run(task.kernel));
-      if (code != 0) *message = task.kernel->failure;
-      break;
-    case hal::TaskKind::kHostFunc:
-      inline_host_done_.store(false, std::memory_order_release);
-      task.host_fn(task.host_arg, this);
-      done_signal_.WaitUntil([&] { return inline_host_done_.load(std::memory_order_acquire); }, UINT64_MAX,
-                             kHostSpinNs);
-      code = inline_host_code_.load(std::memory_order_acquire);
-      break;
-    default:
-      if (ExecuteOne(task, &code, message) == Step::kPark) {
-        code = ACL_ERROR_RT_INTERNAL_ERROR;  // unreachable: parking kinds are handled above
-      }
-      break;
-  }
-  return code;
-}
-
 bool SimQueue::WaitHost(uint64_t seq, uint64_t deadline_ns) {
   const auto done = [&] { return completed() >= seq; };
   // Spins like WaitSignal::WaitUntil, and for as long as the executor spins on a cross-process flag
@@ -658,11 +393,6 @@ bool SimQueue::WaitHost(uint64_t seq, uint64_t deadline_ns) {
   });
 }
 
-std::string SimQueue::error_message() const {
-  std::lock_guard<std::mutex> lock(error_mu_);
-  return error_message_;
-}
-
 bool SimQueue::Abort(int32_t code, const char* reason) {
   const uint64_t target = tail_.load(std::memory_order_acquire);
   // A kernel at the head (next to run, or running) has started on an NPU by the time the host aborts:
@@ -675,7 +405,7 @@ bool SimQueue::Abort(int32_t code, const char* reason) {
       const auto kind = static_cast<hal::TaskKind>(
           __atomic_load_n(reinterpret_cast<const uint8_t*>(&cell.task.kind), __ATOMIC_ACQUIRE));
       if (kind == hal::TaskKind::kKernel && cell.seq.load(std::memory_order_acquire) == head) {
-        abort_runs_.store(head, std::memory_order_release);
+        policy_.Spare(head);
       }
     }
   }
@@ -700,17 +430,8 @@ bool SimQueue::ParkedOnWait() const {
   return parked_site_ != nullptr;
 }
 
-void SimQueue::ClearError() {
-  std::lock_guard<std::mutex> lock(error_mu_);
-  error_.store(0, std::memory_order_release);
-  error_message_.clear();
-}
-
 void SimQueue::Discard() {
-  uint64_t through = tail_.load(std::memory_order_acquire);
-  uint64_t cur = discard_through_.load(std::memory_order_acquire);
-  while (cur < through && !discard_through_.compare_exchange_weak(cur, through, std::memory_order_acq_rel)) {
-  }
+  policy_.Discard(tail_.load(std::memory_order_acquire));
   // Release a parked wait so the discarded tasks drain.
   std::lock_guard<std::mutex> lock(park_mu_);
   if (parked_site_ != nullptr && parked_site_->Cancel(this, parked_token_)) {

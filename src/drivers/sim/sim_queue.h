@@ -1,4 +1,7 @@
-// SimQueue: one hardware stream of the simulated NPU.
+// SimQueue: one hardware stream of the simulated NPU, run by the device's executor threads (the sim's
+// default mode; SimSyncQueue, sim_sync_queue.h, runs every task on the submitting thread instead). ACL's
+// stream semantics come from the driver emulation layer (src/hal/utils/): which tasks run (DiscardPolicy),
+// label switches (LabelSkip) and batches (BatchCursor).
 //
 // Submission is a lock-free multi-producer ring (Vyukov's bounded queue: each cell carries a
 // sequence number that says whether it is free or published). Exactly one executor thread consumes
@@ -17,7 +20,11 @@
 #include "base/futex.h"
 #include "drivers/sim/sim_deadline_timer.h"
 #include "drivers/sim/sim_park.h"
+#include "drivers/sim/sim_task_exec.h"
 #include "hal/hal.h"
+#include "hal/utils/batch_cursor.h"
+#include "hal/utils/discard_policy.h"
+#include "hal/utils/label_skip.h"
 
 namespace npurt::drivers::sim {
 
@@ -33,10 +40,10 @@ class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
   uint64_t submitted() const override { return tail_.load(std::memory_order_acquire); }
   uint64_t completed() const override { return completed_.load(std::memory_order_acquire); }
   bool WaitHost(uint64_t seq, uint64_t deadline_ns) override;
-  int32_t error() const override { return error_.load(std::memory_order_acquire); }
-  std::string error_message() const override;
-  void ClearError() override;
-  void SetStopOnFailure(bool stop) override { stop_on_failure_.store(stop, std::memory_order_release); }
+  int32_t error() const override { return policy_.error(); }
+  std::string error_message() const override { return policy_.error_message(); }
+  void ClearError() override { policy_.ClearError(); }
+  void SetStopOnFailure(bool stop) override { policy_.SetStopOnFailure(stop); }
   void Discard() override;
   void CompleteHostTask(int32_t code) override;
   bool ParkedOnWait() const override;
@@ -83,19 +90,11 @@ class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
   // parking and by Resume(); the scheduler's hand-off orders the two.
   // A kBatch head task keeps its position in nested lists here, so that a task inside it that parks
   // resumes where it stopped.
-  struct BatchFrame {
-    const hal::TaskList* list;
-    uint32_t pos;
-    uint32_t round;
-    hal::SelectFn select;
-    void* select_arg;
-  };
   struct HeadState {
     bool parked = false;      // the head task has parked at least once
     bool resumed = false;     // the parked wait finished
     int32_t resume_code = 0;  // its result
-    int depth = 0;            // kBatch: frames in use
-    BatchFrame frames[hal::kMaxBatchDepth];
+    hal::utils::BatchCursor batch{&ReadConditionWord};  // kBatch: where the head batch is
   };
 
   // The cell of task head + 1 if it is published, else nullptr (no prefetch: safe to call with a head
@@ -109,21 +108,13 @@ class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
   Step Execute(const hal::Task& task, int32_t* code, std::string* message);
   Step ExecuteOne(const hal::Task& task, int32_t* code, std::string* message);
   Step ExecuteBatch(const hal::Task& task, int32_t* code, std::string* message);
-  bool PushFrame(const hal::Task& batch);
   void ClearPark() {
     head_state_.parked = false;
     head_state_.resumed = false;
     head_state_.resume_code = 0;
   }
-  int32_t RunInlineOne(const hal::Task& task, uint64_t base, int depth, std::string* message);
-  int32_t RunInlineBatch(const hal::Task& batch, uint64_t base, int depth, std::string* message);
   Step ParkOnFlag(const hal::Task& task);
   bool SpinOnFlag(const SimFlag* flag, uint64_t target, uint64_t seq, uint64_t timeout_ns);
-  void ReleaseDiscardedSignal(const hal::Task& task);
-  // Labels (kLabelSwitch / kLabelSet): true if `task` lies between a switch and its target label.
-  bool SkippedByLabel(const hal::Task& task);
-  Step SwitchLabel(const hal::Task& task, int32_t* code, std::string* message);
-  static void UpdateValue(const hal::Task& task);
   Step ParkOnValue(const hal::Task& task);
   // Parks the head task on `site`: register_wait(token) registers it there and returns false if the wait
   // was already satisfied (the task is then done). Arms the task's timeout.
@@ -138,8 +129,6 @@ class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
   // nothing to cancel, so the queue releases itself.
   void ReleaseIfDiscardedMeanwhile(uint64_t seq, uint64_t token);
   void ScheduleIfIdle();
-  void RunInline(const hal::Task& task, uint64_t seq);
-  bool Discarding(uint64_t seq) const;
 
   SimDevice* device_;
   hal::QueueOptions options_;
@@ -149,8 +138,6 @@ class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
   // The kernel launch the head task runs (null when the head is no kernel): written by the executor on
   // its own line, read by Abort.
   std::atomic<hal::KernelLaunch*> running_kernel_{nullptr};
-  // The head kernel an abort lets run (to interrupt it) although it is within the discarded range.
-  std::atomic<uint64_t> abort_runs_{0};
   // Own line: host waiters spin on it, so a line the executor also writes for other reasons (head_, one
   // store per task before this one) would make it travel to the executor and back twice per task.
   alignas(64) std::atomic<uint64_t> completed_{0};
@@ -162,29 +149,23 @@ class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
   // while they spin too (WaitHost).
   std::atomic<bool> flag_spin_{false};
   alignas(64) HeadState head_state_;
-  uint64_t head_start_ns_ = 0;
-  uint64_t skip_to_label_ = 0;  // a taken label switch's target (executor / inline_mu_ only); 0 = none  // profiling: when the head task started (executor / inline_mu_ only)
+  uint64_t head_start_ns_ = 0;  // profiling: when the head task started (executor only)
+  hal::utils::LabelSkip labels_;  // executor only
   std::atomic<uint64_t> next_token_{0};
   // The registration the queue is parked on, guarded by park_mu_ so that Discard and timeouts never
   // reach a site (a flag) that the finished task has already released.
   mutable std::mutex park_mu_;
   ParkSite* parked_site_ = nullptr;
   uint64_t parked_token_ = 0;
-  // Synchronous mode: completion of an inline host function.
-  std::atomic<bool> inline_host_done_{false};
-  std::atomic<int32_t> inline_host_code_{0};
-  std::atomic<bool> stop_on_failure_{false};
-  std::atomic<uint64_t> discard_through_{0};
-  std::atomic<int32_t> error_{0};
-  mutable std::mutex error_mu_;
-  std::string error_message_;
+  // Which tasks run (discards, stop on failure, the kernel an abort spares) and the sticky error: read by
+  // the executor per task, written by the host.
+  alignas(64) hal::utils::DiscardPolicy policy_;
   WaitSignal done_signal_;   // host waiters for completion
   // The smallest sequence number a host waiter waits for (UINT64_MAX: none). Completions before it do
   // not wake anyone: a host synchronizing on the last of N queued tasks is woken once, not N times (each
   // futex wake costs the executor a system call and the host a useless trip through the scheduler).
   std::atomic<uint64_t> host_target_{UINT64_MAX};
   WaitSignal space_signal_;  // producers waiting for a free cell
-  std::mutex inline_mu_;     // synchronous mode: serialises inline execution
 };
 
 }  // namespace npurt::drivers::sim

@@ -1,0 +1,63 @@
+// BatchCursor: walks a kBatch task's lists (hal/task.h) in ACL's order, for any driver that runs batches
+// itself: graph replays (aclmdlRIExecuteAsync), conditional batches (if / while / switch, evaluated with
+// the driver's `read` of device memory: conditional.h) and nested batches. It yields one leaf task at a time and keeps its place, so a driver whose leaf parks (a wait, a
+// host function, a kernel) picks the batch up where it stopped when the queue resumes, and a driver that
+// runs every task inline simply loops. Part of the driver emulation layer (src/hal/utils/README.md).
+#pragma once
+
+#include <cstdint>
+
+#include "hal/task.h"
+#include "hal/utils/conditional.h"
+
+namespace npurt::hal::utils {
+
+class BatchCursor {
+ public:
+  explicit BatchCursor(ReadWordFn read) : read_(read) {}
+
+  enum class Step {
+    kTask,     // *leaf is the next task to run; call Advance() once it finished
+    kDone,     // every list ran
+    kTooDeep,  // batches nest deeper than kMaxBatchDepth (the batch fails; the cursor is reset)
+  };
+
+  // True while a batch is under way (between Begin and its kDone / kTooDeep / Reset).
+  bool active() const { return depth_ != 0; }
+  // Starts `batch` (a kBatch task). Its Task::value is the base that kFlagRelative tasks of every list
+  // are offset by (ResolveRelative).
+  void Begin(const Task& batch);
+  // The next leaf: descends into nested batches, evaluates a conditional batch's condition again for its
+  // next round when a list ends, and leaves finished frames. The same leaf comes back until Advance().
+  Step Next(Task* leaf);
+  // The leaf returned by Next() finished.
+  void Advance();
+  // Abandons the batch (a leaf failed: the rest of the lists is skipped).
+  void Reset() { depth_ = 0; }
+
+ private:
+  struct Frame {
+    const TaskList* list;
+    uint32_t pos;
+    uint32_t round;
+    const Conditional* cond;
+  };
+  bool Push(const Task& batch);
+
+  ReadWordFn read_;
+  uint64_t base_ = 0;
+  int depth_ = 0;
+  Frame frames_[kMaxBatchDepth];
+};
+
+// A task of a batch as it runs: a flag signal or wait marked kFlagRelative is offset by the batch's base
+// (graph replays of event records and waits: each replay moves the base).
+inline Task ResolveRelative(const Task& task, uint64_t base) {
+  Task t = task;
+  if ((t.kind == TaskKind::kFlagSignal || t.kind == TaskKind::kFlagWait) && (t.aux & kFlagRelative) != 0) {
+    t.value += base;
+  }
+  return t;
+}
+
+}  // namespace npurt::hal::utils
