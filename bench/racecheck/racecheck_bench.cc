@@ -3,7 +3,7 @@
 // racecheck_off_overhead  the enqueue path (aclrtMemsetAsync, which reaches Stream::Submit as copies and
 //                         launches do) with the detector compiled in but off, over the same path without
 //                         its check. The check is one relaxed load and a branch not taken in
-//                         Stream::Submit (core/racecheck.h, racecheck::On()); as prof_off_overhead does,
+//                         Stream::Submit (core/racecheck/racecheck.h, racecheck::On()); as prof_off_overhead does,
 //                         its cost is measured on the same instruction sequence and subtracted:
 //                         ratio = off / (off - check). Target <= 1.02.
 // racecheck_on_overhead   the same enqueue with the detector on over off, batches of each interleaved in

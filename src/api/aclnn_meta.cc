@@ -5,7 +5,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "api/aclnn_common.h"
 #include "api/api_common.h"
-#include "core/memory_ops.h"
+#include "core/memory/memory_ops.h"
 #include "core/stream.h"
 #include "ops/compile_cache.h"
 

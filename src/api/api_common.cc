@@ -8,9 +8,9 @@
 
 #include "base/wall_clock.h"
 #include "core/context.h"
-#include "core/event.h"
+#include "core/sync/event.h"
 #include "core/handle_tags.h"
-#include "core/notify.h"
+#include "core/sync/notify.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "core/thread_state.h"

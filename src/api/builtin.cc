@@ -1,8 +1,8 @@
-// Entry points: built-in device tasks (core/builtin_tasks.h) — reduce, random numbers, cache
+// Entry points: built-in device tasks (core/kernel/builtin_tasks.h) — reduce, random numbers, cache
 // maintenance, descriptor copies.
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/builtin_tasks.h"
+#include "core/kernel/builtin_tasks.h"
 #include "core/context.h"
 #include "core/stream.h"
 

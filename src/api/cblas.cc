@@ -7,7 +7,7 @@
 #include "acl/ops/acl_cblas.h"
 #include "api/api_common.h"
 #include "api/op_common.h"
-#include "core/memory_ops.h"
+#include "core/memory/memory_ops.h"
 #include "ops/compile_cache.h"
 
 using npurt::Err;

@@ -1,7 +1,7 @@
-// Entry points: counting notifies (core/cnt_notify.h).
+// Entry points: counting notifies (core/sync/cnt_notify.h).
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/cnt_notify.h"
+#include "core/sync/cnt_notify.h"
 #include "core/context.h"
 #include "core/handle_tags.h"
 #include "core/stream.h"

@@ -7,7 +7,7 @@
 // lite_exception): a JSON description of the task plus, for a task with an argument block (kernels fill
 // rtExceptionInfo's dev_args), the argument bytes and every device allocation an argument points to.
 // The operator data dump (aclmdl*Dump, the aclInit "dump" section) and the argument dump
-// (aclopStartDumpArgs) are configured here and done by core/dump_config, ops/op_dump and core/dump_args
+// (aclopStartDumpArgs) are configured here and done by core/dump/dump_config, ops/op_dump and core/dump/dump_args
 // (docs/dump.md).
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -30,9 +30,9 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/exception.h"
-#include "core/dump_config.h"
-#include "core/dump_writer.h"
-#include "core/memory_ops.h"
+#include "core/dump/dump_config.h"
+#include "core/dump/dump_writer.h"
+#include "core/memory/memory_ops.h"
 #include "core/runtime.h"
 #include "dfx/log.h"
 #include "dfx/plog_file.h"

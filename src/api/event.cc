@@ -3,8 +3,8 @@
 #include "api/api_common.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/event.h"
-#include "core/racecheck.h"
+#include "core/sync/event.h"
+#include "core/racecheck/racecheck.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 

@@ -1,7 +1,7 @@
 // Entry points: registration of existing host memory for device use.
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/mem_pinned_host.h"
+#include "core/memory/mem_pinned_host.h"
 #include "core/runtime.h"
 
 using npurt::Err;

@@ -1,13 +1,13 @@
-// Entry points: events and notifies shared between processes (core/ipc_event.h).
+// Entry points: events and notifies shared between processes (core/sync/ipc_event.h).
 #include <cstring>
 #include <string>
 
 #include "acl/acl.h"
 #include "api/api_common.h"
 #include "core/context.h"
-#include "core/event.h"
-#include "core/ipc_event.h"
-#include "core/notify.h"
+#include "core/sync/event.h"
+#include "core/sync/ipc_event.h"
+#include "core/sync/notify.h"
 #include "core/runtime.h"
 
 using npurt::Err;

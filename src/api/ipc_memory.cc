@@ -6,8 +6,8 @@
 #include "api/api_common.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/mem_ipc.h"
-#include "core/mem_vmm.h"
+#include "core/memory/mem_ipc.h"
+#include "core/memory/mem_vmm.h"
 #include "core/runtime.h"
 
 using npurt::Err;

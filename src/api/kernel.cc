@@ -5,7 +5,7 @@
 #include "api/api_common.h"
 #include "api/kernel_common.h"
 #include "core/handle_tags.h"
-#include "core/kernel_binary.h"
+#include "core/kernel/kernel_binary.h"
 
 using npurt::Err;
 namespace handle_tags = npurt::handle_tags;

@@ -2,7 +2,7 @@
 #include "acl/acl.h"
 #include "api/api_common.h"
 #include "api/kernel_common.h"
-#include "core/kernel_args.h"
+#include "core/kernel/kernel_args.h"
 
 using npurt::Err;
 using npurt::HandleTag;

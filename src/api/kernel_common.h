@@ -7,7 +7,7 @@
 #include "base/handle.h"
 #include "base/status.h"
 #include "core/handle_tags.h"
-#include "core/kernel_binary.h"
+#include "core/kernel/kernel_binary.h"
 
 namespace npurt::api {
 

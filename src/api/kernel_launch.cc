@@ -5,10 +5,10 @@
 #include "api/api_common.h"
 #include "api/kernel_common.h"
 #include "core/handle_tags.h"
-#include "core/kernel_args.h"
-#include "core/kernel_binary.h"
-#include "core/kernel_launch.h"
-#include "core/memory_ops.h"
+#include "core/kernel/kernel_args.h"
+#include "core/kernel/kernel_binary.h"
+#include "core/kernel/kernel_launch.h"
+#include "core/memory/memory_ops.h"
 #include "core/stream.h"
 
 using npurt::Err;

@@ -5,11 +5,11 @@
 #include "api/api_common.h"
 #include "api/model_ri_streams.h"
 #include "base/clock.h"
-#include "core/builtin_tasks.h"
+#include "core/kernel/builtin_tasks.h"
 #include "core/context.h"
 #include "core/label.h"
 #include "core/handle_tags.h"
-#include "core/memory_ops.h"
+#include "core/memory/memory_ops.h"
 #include "core/stream.h"
 
 using npurt::Err;

@@ -3,10 +3,10 @@
 
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/builtin_tasks.h"
+#include "core/kernel/builtin_tasks.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/mem_managed.h"
+#include "core/memory/mem_managed.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 

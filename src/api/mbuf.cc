@@ -1,7 +1,7 @@
 // Entry points: message buffers (aclrt*Buf*). The acltdt*Buf* names of acl_tdt_queue.h forward here.
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/mbuf.h"
+#include "core/tdt/mbuf.h"
 
 using npurt::Err;
 using npurt::core::Mbuf;

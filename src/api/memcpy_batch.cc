@@ -8,7 +8,7 @@
 #include "acl/acl.h"
 #include "api/api_common.h"
 #include "core/device.h"
-#include "core/memory_ops.h"
+#include "core/memory/memory_ops.h"
 #include "core/stream.h"
 
 using npurt::Err;

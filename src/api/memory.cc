@@ -6,13 +6,13 @@
 
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/alloc_stream_fence.h"
+#include "core/alloc/alloc_stream_fence.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/graph_capture.h"
-#include "core/mem_managed.h"
-#include "core/mem_pinned_host.h"
-#include "core/memory_ops.h"
+#include "core/graph/graph_capture.h"
+#include "core/memory/mem_managed.h"
+#include "core/memory/mem_pinned_host.h"
+#include "core/memory/memory_ops.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 

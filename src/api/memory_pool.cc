@@ -4,7 +4,7 @@
 #include "api/api_common.h"
 #include "core/device.h"
 #include "core/handle_tags.h"
-#include "core/mem_pool.h"
+#include "core/memory/mem_pool.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 

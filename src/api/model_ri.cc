@@ -5,8 +5,8 @@
 #include "api/api_common.h"
 #include "api/model_ri_common.h"
 #include "core/context.h"
-#include "core/graph.h"
-#include "core/graph_capture.h"
+#include "core/graph/graph.h"
+#include "core/graph/graph_capture.h"
 #include "core/handle_tags.h"
 #include "core/stream.h"
 

@@ -6,7 +6,7 @@
 
 #include "acl/acl.h"
 #include "base/status.h"
-#include "core/graph.h"
+#include "core/graph/graph.h"
 
 namespace npurt::api {
 

@@ -6,8 +6,8 @@
 #include "api/api_common.h"
 #include "api/model_ri_common.h"
 #include "api/model_ri_streams.h"
-#include "core/graph.h"
-#include "core/graph_cond.h"
+#include "core/graph/graph.h"
+#include "core/graph/graph_cond.h"
 #include "core/handle_tags.h"
 #include "core/stream.h"
 

@@ -1,11 +1,11 @@
 // Entry points: notifies, memory-value write/wait tasks, operator timeouts.
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/builtin_tasks.h"
+#include "core/kernel/builtin_tasks.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/memory_ops.h"
-#include "core/notify.h"
+#include "core/memory/memory_ops.h"
+#include "core/sync/notify.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 

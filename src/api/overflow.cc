@@ -1,8 +1,8 @@
-// Entry points: floating-point overflow status (core/overflow.h). The saturation-mode setters live in
+// Entry points: floating-point overflow status (core/kernel/overflow.h). The saturation-mode setters live in
 // device.cc, the stream overflow switch in stream.cc.
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/overflow.h"
+#include "core/kernel/overflow.h"
 #include "core/stream.h"
 
 using npurt::Err;

@@ -18,7 +18,7 @@
 #include "api/prof_status.h"
 #include "base/env.h"
 #include "core/device.h"
-#include "core/device_allocator.h"
+#include "core/alloc/device_allocator.h"
 #include "core/exception.h"
 #include "core/hooks.h"
 #include "core/runtime.h"

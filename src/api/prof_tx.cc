@@ -12,7 +12,7 @@
 #include "api/handle_tags.h"
 #include "api/prof_objects.h"
 #include "base/clock.h"
-#include "core/builtin_tasks.h"
+#include "core/kernel/builtin_tasks.h"
 #include "core/stream.h"
 #include "dfx/profiler.h"
 

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "api/api_common.h"
-#include "core/racecheck.h"
+#include "core/racecheck/racecheck.h"
 
 namespace rc = npurt::core::racecheck;
 

@@ -1,7 +1,7 @@
 // Entry points: device global variables of loaded kernel code (symbols).
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/mem_symbols.h"
+#include "core/memory/mem_symbols.h"
 #include "core/stream.h"
 
 using npurt::core::SymbolRegistry;

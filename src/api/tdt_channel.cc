@@ -5,8 +5,8 @@
 #include "acl/acl.h"
 #include "api/api_common.h"
 #include "core/runtime.h"
-#include "core/tdt_channel.h"
-#include "core/tdt_dataset.h"
+#include "core/tdt/tdt_channel.h"
+#include "core/tdt/tdt_dataset.h"
 
 using npurt::Err;
 using npurt::core::TdtChannel;

@@ -8,9 +8,9 @@
 
 #include "acl/acl.h"
 #include "api/api_common.h"
-#include "core/mbuf.h"
-#include "core/tdt_queue.h"
-#include "core/tdt_queue_objects.h"
+#include "core/tdt/mbuf.h"
+#include "core/tdt/tdt_queue.h"
+#include "core/tdt/tdt_queue_objects.h"
 
 using npurt::Err;
 using npurt::Status;

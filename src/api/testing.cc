@@ -1,7 +1,7 @@
 #include "api/testing.h"
 
 #include "api/api_common.h"
-#include "core/builtin_tasks.h"
+#include "core/kernel/builtin_tasks.h"
 #include "core/stream.h"
 
 int npurtTestInjectTaskFailure(void* stream, int32_t code) {

@@ -2,7 +2,7 @@
 #include "acl/acl_rt_allocator.h"
 
 #include "api/api_common.h"
-#include "core/mem_user_allocator.h"
+#include "core/memory/mem_user_allocator.h"
 #include "core/stream.h"
 
 using npurt::Err;

@@ -3,7 +3,7 @@
 #include "api/api_common.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/mem_vmm.h"
+#include "core/memory/mem_vmm.h"
 #include "core/runtime.h"
 
 using npurt::Err;

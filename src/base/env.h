@@ -21,11 +21,11 @@ enum class Var : uint8_t {
   kSimHostVisibleMemory,
   kStreamLimit,
   kVisibleDevices,
-  // Memory (core/alloc_config.cc, device_allocator.cc, mem_ipc.cc).
+  // Memory (core/alloc/alloc_config.cc, device_allocator.cc, mem_ipc.cc).
   kAllocConf,
   kAllocSnapshot,
   kIpcDir,
-  // Kernels and checking (core/kernel_memcheck.cc, racecheck.cc, kernel_binary.cc).
+  // Kernels and checking (core/kernel/kernel_memcheck.cc, racecheck.cc, kernel_binary.cc).
   kSimMemcheck,
   kRacecheck,
   kTmpDir,

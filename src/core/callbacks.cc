@@ -12,7 +12,7 @@
 
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
-#include "core/racecheck.h"
+#include "core/racecheck/racecheck.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "hal/hal.h"

@@ -5,7 +5,7 @@
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/device.h"
-#include "core/event.h"
+#include "core/sync/event.h"
 #include "core/handle_tags.h"
 #include "core/stream.h"
 #include "core/thread_state.h"

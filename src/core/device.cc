@@ -6,7 +6,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "base/clock.h"
 #include "core/context.h"
-#include "core/racecheck.h"
+#include "core/racecheck/racecheck.h"
 #include "core/stream.h"
 
 namespace npurt::core {

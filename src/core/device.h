@@ -12,7 +12,7 @@
 
 #include "base/handle.h"
 #include "base/status.h"
-#include "core/device_allocator.h"
+#include "core/alloc/device_allocator.h"
 #include "hal/hal.h"
 
 namespace npurt::core {
@@ -80,7 +80,7 @@ class Device {
   // aclrtDeviceSetLimit values, indexed by aclrtDeviceLimit.
   std::atomic<uint64_t> device_limit[5] = {0, 0, 0, 0, 0};
 
-  // Floating-point overflow status (core/overflow.h): bits set by tasks that produced Inf/NaN or
+  // Floating-point overflow status (core/kernel/overflow.h): bits set by tasks that produced Inf/NaN or
   // saturated, read and cleared by aclrtGetOverflowStatus / aclrtResetOverflowStatus, which do so with a
   // copy and a value write of the device: the word must be memory the device's copy engine reaches (the
   // sim's reaches all host memory; a discrete device's driver would place it in mapped host memory).

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/device.h"
-#include "core/kernel_launch.h"
+#include "core/kernel/kernel_launch.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 

@@ -5,9 +5,9 @@
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/context.h"
-#include "core/event.h"
+#include "core/sync/event.h"
 #include "core/handle_tags.h"
-#include "core/memory_ops.h"
+#include "core/memory/memory_ops.h"
 #include "core/stream.h"
 #include "hal/hal.h"
 

@@ -1,9 +1,9 @@
 #include "core/operators.h"
 
 #include "acl/error_codes/rt_error_codes.h"
-#include "core/builtin_tasks.h"
+#include "core/kernel/builtin_tasks.h"
 #include "core/device.h"
-#include "core/overflow.h"
+#include "core/kernel/overflow.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 

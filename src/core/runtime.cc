@@ -6,7 +6,7 @@
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/context.h"
-#include "core/dump_config.h"
+#include "core/dump/dump_config.h"
 #include "core/hooks.h"
 #include "dfx/log.h"
 #include "hal/driver_registry.h"

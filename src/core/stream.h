@@ -67,7 +67,7 @@ class Stream final : public HandleObject {
   std::atomic<uint32_t> user_custom_tag{0};
   std::atomic<uint32_t> cache_op_info{0};
   std::atomic<uint32_t> res_limit[2] = {0, 0};  // aclrtSetStreamResLimit: 0 = device's limit
-  // The stream's kernel launch records (core/launch_records.h), made by its first launch.
+  // The stream's kernel launch records (core/kernel/launch_records.h), made by its first launch.
   std::atomic<LaunchRing*> launch_ring{nullptr};
 
  private:

@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/device.h"
-#include "core/dump_config.h"
-#include "core/dump_writer.h"
-#include "core/memory_ops.h"
+#include "core/dump/dump_config.h"
+#include "core/dump/dump_writer.h"
+#include "core/memory/memory_ops.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "base/dtype.h"

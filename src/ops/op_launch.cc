@@ -4,12 +4,12 @@
 #include <atomic>
 #include <thread>
 
-#include "core/builtin_tasks.h"
+#include "core/kernel/builtin_tasks.h"
 #include "core/device.h"
-#include "core/dump_config.h"
-#include "core/memory_ops.h"
+#include "core/dump/dump_config.h"
+#include "core/memory/memory_ops.h"
 #include "core/operators.h"
-#include "core/racecheck.h"
+#include "core/racecheck/racecheck.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "ops/op_dump.h"
@@ -50,7 +50,7 @@ void DumpOutputs(void* arg) {
   DumpOpOutputs(*r->dump, *r->op, r->bound, r->run.status() == 0);
 }
 
-// The race detector (core/racecheck.h): the run reads its inputs and writes its outputs.
+// The race detector (core/racecheck/racecheck.h): the run reads its inputs and writes its outputs.
 void DeclareRaceAccesses(const CompiledOp& op, const BoundBuffers& bound, const char* name) {
   std::vector<core::racecheck::Range> reads, writes;
   for (size_t i = 0; i < bound.inputs.size() && i < op.inputs.size(); ++i) {

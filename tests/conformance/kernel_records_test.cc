@@ -1,4 +1,4 @@
-// Launch records (core/launch_records.h): the argument block a host-argument launch copies stays the
+// Launch records (core/kernel/launch_records.h): the argument block a host-argument launch copies stays the
 // launch's own until the kernel ran, however the records are reused — a stream's ring turning over
 // while its executor runs, a queue kept full behind a blocked task, several threads launching into one
 // stream, and launches captured into a graph, which keep their records while the stream goes on.

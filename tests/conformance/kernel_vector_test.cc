@@ -100,7 +100,7 @@ TEST_F(KernelVectorTest, FloatOperations) {
 }
 
 // A vector instruction that overflows to Inf raises the device's overflow status on a stream that checks
-// overflow (core/overflow.h); finite results and unchecked streams leave it alone.
+// overflow (core/kernel/overflow.h); finite results and unchecked streams leave it alone.
 TEST_F(KernelVectorTest, FloatOverflowRaisesTheOverflowStatus) {
   const std::vector<float> big(100, 1e30f);
   const std::vector<float> small = Inputs<float>(100, 23, 1.0f, 2.0f);

@@ -1,4 +1,4 @@
-// The caching allocator's pools (core/alloc_caching.h) on bookkeeping-only memory: best fit, split,
+// The caching allocator's pools (core/alloc/alloc_caching.h) on bookkeeping-only memory: best fit, split,
 // merge, segment sizing, max_split_size, expandable segments, release-and-retry, OOM messages, frees of
 // bad pointers, owners, trimming, garbage collection, snapshots. Every test runs with the expensive
 // invariant walk after each operation.

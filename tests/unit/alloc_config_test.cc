@@ -1,7 +1,7 @@
-// NPURT_ALLOC_CONF parsing (core/alloc_config.h).
+// NPURT_ALLOC_CONF parsing (core/alloc/alloc_config.h).
 #include <gtest/gtest.h>
 
-#include "core/alloc_config.h"
+#include "core/alloc/alloc_config.h"
 
 namespace npurt::core {
 namespace {

@@ -10,7 +10,7 @@
 #include "acl/acl.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/memory_ops.h"
+#include "core/memory/memory_ops.h"
 #include "core/runtime.h"
 #include "core/stream.h"
 #include "hal/hal.h"

@@ -1,7 +1,7 @@
-// Size classes and rounding (core/alloc_size.h), at every boundary.
+// Size classes and rounding (core/alloc/alloc_size.h), at every boundary.
 #include <gtest/gtest.h>
 
-#include "core/alloc_size.h"
+#include "core/alloc/alloc_size.h"
 
 namespace npurt::core::alloc {
 namespace {

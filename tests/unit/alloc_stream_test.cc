@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "alloc_device_fixture.h"
-#include "core/alloc_caching.h"
+#include "core/alloc/alloc_caching.h"
 
 namespace npurt::core {
 namespace {

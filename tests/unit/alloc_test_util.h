@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "core/device_allocator.h"
+#include "core/alloc/device_allocator.h"
 #include "core/stream.h"  // StreamFence vectors hold Ref<Stream>
 
 namespace npurt::core::testing {

@@ -1,4 +1,4 @@
-// The thread cache (core/alloc_thread_cache.h): hits without locks, bounds, cross-thread frees, thread
+// The thread cache (core/alloc/alloc_thread_cache.h): hits without locks, bounds, cross-thread frees, thread
 // exit, flush on memory pressure, accounting under two threads, allocators going away under live caches.
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "alloc_test_util.h"
-#include "core/alloc_thread_cache.h"
+#include "core/alloc/alloc_thread_cache.h"
 
 namespace npurt::core {
 namespace {

@@ -1,10 +1,10 @@
-// ExtentAllocator (core/mem_extent.h): best fit, alignment, merging.
+// ExtentAllocator (core/memory/mem_extent.h): best fit, alignment, merging.
 #include <gtest/gtest.h>
 
 #include <random>
 #include <vector>
 
-#include "core/mem_extent.h"
+#include "core/memory/mem_extent.h"
 
 namespace npurt::core {
 namespace {

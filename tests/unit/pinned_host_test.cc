@@ -1,4 +1,4 @@
-// Pinned host memory (core/mem_pinned_host.h): one registry answers "is this host range pinned?" for both
+// Pinned host memory (core/memory/mem_pinned_host.h): one registry answers "is this host range pinned?" for both
 // origins, aclrtMallocHost blocks and aclrtHostRegister ranges, exactly at their edges.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 
 #include "acl/acl.h"
 #include "acl/error_codes/rt_error_codes.h"
-#include "core/mem_pinned_host.h"
+#include "core/memory/mem_pinned_host.h"
 
 namespace npurt::core {
 namespace {

@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "acl/acl_base_rt.h"
-#include "core/device_allocator.h"
+#include "core/alloc/device_allocator.h"
 
 namespace npurt::tools {
 namespace {

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "base/status.h"
-#include "core/alloc_config.h"
+#include "core/alloc/alloc_config.h"
 
 namespace npurt::tools {
 

@@ -1,0 +1,79 @@
+// Event (core): a marker in a stream. Each record bumps the event's record count and submits a task
+// that raises the event's device-side sequence flag to that count when it executes; a stream wait
+// parks the waiting stream until the flag reaches the count recorded at the time of the wait (a wait
+// on a never-recorded event is a no-op, as in CUDA). The flag's time stamp gives elapsed times.
+// An inter-process event (ACL_EVENT_IPC, core/sync/ipc_event.h) has a shared flag and keeps its record
+// count in the flag's shared area, so records and waits of every process that opened it agree.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "base/handle.h"
+#include "base/status.h"
+#include "hal/hal.h"
+
+namespace npurt::core {
+
+class Context;
+class Graph;
+class Stream;
+
+class Event final : public HandleObject {
+ public:
+  static StatusOr<Event*> Create(Context* context, uint32_t flags, bool reusable);
+  // An event around an existing flag (a shared flag opened from another process's handle).
+  static StatusOr<Event*> CreateWithFlag(Context* context, uint32_t flags, std::unique_ptr<hal::Flag> flag);
+
+  Context* context() const { return context_; }
+  uint32_t flags() const { return flags_; }
+  uint32_t id() const { return id_; }
+  hal::Flag* flag() const { return flag_.get(); }
+  uint64_t recorded() const { return recorded_->load(std::memory_order_acquire); }
+  // True if every record so far has executed (also true if never recorded).
+  bool Complete() const { return flag_->value() >= recorded(); }
+  bool ever_recorded() const { return recorded() != 0; }
+  // Made by aclrtCreateEventExWithFlag (CANN's "new mode" events): a never-recorded one reports its
+  // recorded status as complete; the older creation calls make events that report NOT_READY until recorded.
+  bool reusable() const { return reusable_; }
+
+  Status Record(Stream* stream);
+  Status Reset(Stream* stream);
+  Status StreamWait(Stream* stream, int64_t timeout_ms);
+  Status Synchronize(int64_t timeout_ms);
+  // Time the last record executed (ns), valid when Complete() and ever_recorded().
+  uint64_t timestamp_ns() const { return flag_->timestamp_ns(); }
+
+  void Destroy();
+
+  // --- Graphs (src/core/graph/graph*). A reset raises the reset mark to the flag's value when it executes; a
+  // replayed wait on an event recorded outside its graph waits for the flag to pass the mark, i.e. for the
+  // next record after the last reset (ACL's set/reset event semantics).
+  const uint64_t* reset_mark() const { return &reset_mark_; }
+  hal::Task ResetTask();
+  // A graph launch counts the records of this event that it will execute.
+  void AddRecords(uint64_t n) { recorded_->fetch_add(n, std::memory_order_acq_rel); }
+  // The graph whose recording holds this event's latest record (null: recorded outside any recording).
+  std::atomic<Graph*> recorded_in{nullptr};
+
+ private:
+  template <typename T, typename... Args>
+  friend T* npurt::NewHandle(Args&&... args);
+  Event(Context* context, uint32_t flags, bool reusable, std::unique_ptr<hal::Flag> flag);
+  ~Event() override;
+
+  Context* context_;
+  uint32_t flags_;
+  bool reusable_;
+  uint32_t id_;
+  std::unique_ptr<hal::Flag> flag_;
+  std::atomic<uint64_t> own_recorded_{0};
+  std::atomic<uint64_t>* recorded_;  // own_recorded_, or the first word of a shared flag's area
+  alignas(8) uint64_t reset_mark_ = 0;  // written by reset tasks, read by waits (atomic builtins)
+};
+
+// Retains a HandleObject for a task and releases it in the task's cleanup.
+void RetainForTask(hal::Task& task, HandleObject* object);
+
+}  // namespace npurt::core
