@@ -153,7 +153,7 @@ aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatu
   switch (devFeatureType) {
     case ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV:
       // The kernel tasks of a captured model instance can be updated in place (aclmdlRICaptureTaskUpdate*,
-      // aclmdlRISetTaskParams; core/graph/graph_update.cc).
+      // aclmdlRISetTaskParams; core/model_ri/model_ri_update.cc).
       *value = ACL_DEV_FEATURE_SUPPORT;
       return ACL_SUCCESS;
     case ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV:

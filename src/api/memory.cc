@@ -9,7 +9,7 @@
 #include "core/alloc/alloc_stream_fence.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/graph/graph_capture.h"
+#include "core/model_ri/model_ri_capture.h"
 #include "core/memory/mem_managed.h"
 #include "core/memory/mem_pinned_host.h"
 #include "core/memory/memory_ops.h"

@@ -6,11 +6,11 @@
 
 #include "acl/acl.h"
 #include "base/status.h"
-#include "core/graph/graph.h"
+#include "core/model_ri/model_ri.h"
 
 namespace npurt::api {
 
-StatusOr<core::Graph*> ResolveGraph(aclmdlRI model);
-StatusOr<core::GraphTaskHandle*> ResolveGraphTask(aclmdlRITask task);
+StatusOr<core::ModelRI*> ResolveModelRI(aclmdlRI model);
+StatusOr<core::ModelRITaskHandle*> ResolveModelRITask(aclmdlRITask task);
 
 }  // namespace npurt::api

@@ -6,13 +6,13 @@
 #include "api/api_common.h"
 #include "api/model_ri_common.h"
 #include "api/model_ri_streams.h"
-#include "core/graph/graph.h"
-#include "core/graph/graph_cond.h"
+#include "core/model_ri/model_ri.h"
+#include "core/model_ri/model_ri_cond.h"
 #include "core/handle_tags.h"
 #include "core/stream.h"
 
 using npurt::Err;
-using npurt::core::Graph;
+using npurt::core::ModelRI;
 
 namespace {
 
@@ -32,11 +32,11 @@ npurt::Status CopyOut(const std::vector<T>& items, U* out, uint32_t* count) {
   return npurt::Status::Ok();
 }
 
-npurt::StatusOr<Graph*> Recording(npurt::core::Stream* s, Graph::State state) {
-  Graph* g = s->recording();
+npurt::StatusOr<ModelRI*> Recording(npurt::core::Stream* s, ModelRI::State state) {
+  ModelRI* g = s->recording();
   if (g == nullptr || g->state() != state) {
     return Err(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "stream {} is not {}", s->id(),
-               state == Graph::State::kBuilding ? "bound to a model instance being built" : "capturing");
+               state == ModelRI::State::kBuilding ? "bound to a model instance being built" : "capturing");
   }
   return g;
 }
@@ -62,7 +62,7 @@ npurt::StatusOr<npurt::core::CondHandle*> ResolveCond(aclmdlRICondHandle handle)
 aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream* streams, uint32_t* numStreams) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(numStreams);
-  NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
+  NPURT_API_ASSIGN(g, npurt::api::ResolveModelRI(modelRI));
   NPURT_API_CHECK(CopyOut(g->Streams(), streams, numStreams));
   return ACL_SUCCESS;
 }
@@ -71,7 +71,7 @@ aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint3
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(numTasks);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  Graph* g = Graph::OfStream(s);
+  ModelRI* g = ModelRI::OfStream(s);
   if (g == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "stream {} belongs to no model instance", s->id()));
   }
@@ -85,7 +85,7 @@ aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask* tasks, uint3
 aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(type);
-  NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
+  NPURT_API_ASSIGN(t, npurt::api::ResolveModelRITask(task));
   *type = t->graph->TaskType(*t);
   return ACL_SUCCESS;
 }
@@ -93,7 +93,7 @@ aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType* type) {
 aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(id);
-  NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
+  NPURT_API_ASSIGN(t, npurt::api::ResolveModelRITask(task));
   *id = t->node;
   return ACL_SUCCESS;
 }
@@ -101,7 +101,7 @@ aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t* id) {
 aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(params);
-  NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
+  NPURT_API_ASSIGN(t, npurt::api::ResolveModelRITask(task));
   NPURT_API_CHECK(t->graph->GetParams(*t, params));
   return ACL_SUCCESS;
 }
@@ -109,7 +109,7 @@ aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
 aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams* params) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(params);
-  NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
+  NPURT_API_ASSIGN(t, npurt::api::ResolveModelRITask(task));
   NPURT_API_CHECK(t->graph->SetParams(*t, *params));
   return ACL_SUCCESS;
 }
@@ -118,14 +118,14 @@ aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttr
                                        aclrtLaunchKernelAttrValue* attrValue) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(attrValue);
-  NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
+  NPURT_API_ASSIGN(t, npurt::api::ResolveModelRITask(task));
   NPURT_API_CHECK(t->graph->KernelAttribute(*t, attrId, attrValue));
   return ACL_SUCCESS;
 }
 
 aclError aclmdlRITaskDisable(aclmdlRITask task) {
   NPURT_HANDLE_SCOPE();
-  NPURT_API_ASSIGN(t, npurt::api::ResolveGraphTask(task));
+  NPURT_API_ASSIGN(t, npurt::api::ResolveModelRITask(task));
   NPURT_API_CHECK(t->graph->Disable(*t));
   return ACL_SUCCESS;
 }
@@ -133,7 +133,7 @@ aclError aclmdlRITaskDisable(aclmdlRITask task) {
 aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  NPURT_API_ASSIGN(g, Recording(s, Graph::State::kCapturing));
+  NPURT_API_ASSIGN(g, Recording(s, ModelRI::State::kCapturing));
   NPURT_API_CHECK(g->BeginGroup(s));
   return ACL_SUCCESS;
 }
@@ -142,7 +142,7 @@ aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp* handle) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(handle);
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  NPURT_API_ASSIGN(g, Recording(s, Graph::State::kCapturing));
+  NPURT_API_ASSIGN(g, Recording(s, ModelRI::State::kCapturing));
   NPURT_API_ASSIGN(grp, g->EndGroup(s));
   *handle = grp;
   return ACL_SUCCESS;
@@ -159,7 +159,7 @@ aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle)
 aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  Graph* g = s->recording();
+  ModelRI* g = s->recording();
   if (g == nullptr) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED,
                                             "stream {} has no task group update open", s->id()));
@@ -175,7 +175,7 @@ aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
   if (flag != 0 && flag != ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "flag {} is invalid", static_cast<int>(flag)));
   }
-  NPURT_API_ASSIGN(g, npurt::api::ResolveGraph(modelRI));
+  NPURT_API_ASSIGN(g, npurt::api::ResolveModelRI(modelRI));
   NPURT_API_ASSIGN(c, npurt::core::CondHandle::Create(g, defaultLaunchValue,
                                                       flag == ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT));
   *handle = c;
@@ -205,16 +205,16 @@ aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, 
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "{} branches do not fit condition type {}",
                                             params.size, static_cast<int>(params.type)));
   }
-  NPURT_API_ASSIGN(g, Recording(s, Graph::State::kCapturing));
+  NPURT_API_ASSIGN(g, Recording(s, ModelRI::State::kCapturing));
   if (g != c->owner()) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM,
                                             "the condition handle belongs to another model instance than the capture"));
   }
-  std::vector<Graph*> children;
+  std::vector<ModelRI*> children;
   for (uint32_t i = 0; i < params.size; ++i) {
-    auto child = Graph::Create(g->context(), Graph::State::kEmpty);
+    auto child = ModelRI::Create(g->context(), ModelRI::State::kEmpty);
     if (!child.ok()) {
-      for (Graph* ch : children) ch->Release();
+      for (ModelRI* ch : children) ch->Release();
       return npurt::api::Report(__func__, child.status());
     }
     children.push_back(child.value());
@@ -227,8 +227,8 @@ aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, 
 namespace npurt::api {
 
 bool BuildingModel(npurt::core::Stream* s) {
-  Graph* g = s->recording();
-  return g != nullptr && g->state() == Graph::State::kBuilding;
+  ModelRI* g = s->recording();
+  return g != nullptr && g->state() == ModelRI::State::kBuilding;
 }
 
 npurt::Status ModelActivateStream(npurt::core::Stream* s, npurt::core::Stream* target) {

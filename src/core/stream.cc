@@ -5,7 +5,7 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/exception.h"
-#include "core/graph/graph.h"
+#include "core/model_ri/model_ri.h"
 #include "core/handle_tags.h"
 #include "core/hooks.h"
 #include "core/kernel/launch_records.h"
@@ -81,7 +81,7 @@ uint64_t Stream::Submit(hal::Task& task) {
   // A caller may have reserved the id (the operator dump names its files after it before submitting).
   if (task.id == 0) task.id = NextTaskId();
   if (racecheck::On()) [[unlikely]] racecheck::OnSubmit(this, task);
-  if (Graph* graph = recording()) [[unlikely]] {
+  if (ModelRI* graph = recording()) [[unlikely]] {
     return graph->Append(this, task);
   }
   Tls().last_task_id = task.id;
@@ -98,9 +98,9 @@ Status Stream::StickyError() const {
 }
 
 Status Stream::Synchronize(int64_t timeout_ms) {
-  if (Graph* graph = recording()) {
+  if (ModelRI* graph = recording()) {
     // A persistent stream bound to a model being built has nothing queued: its tasks are the model's.
-    if (persistent() && graph->state() == Graph::State::kBuilding) return Status::Ok();
+    if (persistent() && graph->state() == ModelRI::State::kBuilding) return Status::Ok();
     return Err(ACL_ERROR_RT_STREAM_CAPTURED, "stream {} is being captured into a model; end the capture first", id_);
   }
   const uint64_t target = queue_->submitted();

@@ -14,7 +14,7 @@ namespace npurt::core {
 
 class Context;
 class Device;
-class Graph;
+class ModelRI;
 struct LaunchRing;
 
 struct StreamOptions {
@@ -45,8 +45,8 @@ class Stream final : public HandleObject {
   // (a sequence number every stream has passed, so callers that wait for it do not block).
   uint64_t Submit(hal::Task& task);
   // The graph this stream records into (null = none); set and cleared by the graph under its lock.
-  Graph* recording() const { return recording_.load(std::memory_order_acquire); }
-  void set_recording(Graph* graph) { recording_.store(graph, std::memory_order_release); }
+  ModelRI* recording() const { return recording_.load(std::memory_order_acquire); }
+  void set_recording(ModelRI* graph) { recording_.store(graph, std::memory_order_release); }
   // True once every task up to `seq` completed.
   uint64_t completed() const { return queue_->completed(); }  // the last task completed, in order
   bool Passed(uint64_t seq) const { return completed() >= seq; }
@@ -85,7 +85,7 @@ class Stream final : public HandleObject {
   std::atomic<uint32_t> priority_;
   std::atomic<uint64_t> failure_mode_{0};
   std::atomic<bool> destroyed_{false};
-  std::atomic<Graph*> recording_{nullptr};
+  std::atomic<ModelRI*> recording_{nullptr};
 };
 
 uint32_t NextTaskId();

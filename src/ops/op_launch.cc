@@ -21,7 +21,7 @@ namespace {
 // One launch: the compiled op, its bound buffers and the dispatch of its executable. The tasks of the
 // launch (the dispatch, and the dump's host work around it when an operator dump is on) each hold a
 // reference; the last one's cleanup frees it.
-struct LaunchRecord {
+struct OpLaunch {
   CompiledOpRef op;
   BoundBuffers bound;
   core::OperatorDispatch run;
@@ -30,23 +30,23 @@ struct LaunchRecord {
 };
 
 void Release(void* arg) {
-  auto* r = static_cast<LaunchRecord*>(arg);
+  auto* r = static_cast<OpLaunch*>(arg);
   if (r->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete r;
 }
 
 void FinishDispatch(void* arg) {
-  auto* r = static_cast<LaunchRecord*>(arg);
+  auto* r = static_cast<OpLaunch*>(arg);
   r->run.Finish();
   Release(r);
 }
 
 void DumpInputs(void* arg) {
-  auto* r = static_cast<LaunchRecord*>(arg);
+  auto* r = static_cast<OpLaunch*>(arg);
   DumpOpInputs(*r->dump, *r->op, r->bound);
 }
 
 void DumpOutputs(void* arg) {
-  auto* r = static_cast<LaunchRecord*>(arg);
+  auto* r = static_cast<OpLaunch*>(arg);
   DumpOpOutputs(*r->dump, *r->op, r->bound, r->run.status() == 0);
 }
 
@@ -160,7 +160,7 @@ Status RunNow(const CompiledOp& op, const BoundBuffers& bound, int threads) {
 }
 
 Status Launch(CompiledOpRef op, BoundBuffers bound, core::Stream* stream, const char* name) {
-  auto* r = new LaunchRecord;
+  auto* r = new OpLaunch;
   r->op = std::move(op);
   r->bound = std::move(bound);
   r->run.Bind(*r->op->program, r->bound.inputs.data(), static_cast<uint32_t>(r->bound.inputs.size()),

@@ -7,7 +7,7 @@
 #include "base/device_copy.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/graph/graph_capture.h"
+#include "core/model_ri/model_ri_capture.h"
 #include "core/memory/mem_pinned_host.h"
 #include "core/racecheck/racecheck.h"
 #include "core/runtime.h"
@@ -178,7 +178,7 @@ Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t
   const bool src_host_pageable = s->device == nullptr && !s->pinned;
   const bool dst_host_pageable = d->device == nullptr && !d->pinned;
   if ((src_host_pageable || dst_host_pageable) && stream->recording() != nullptr &&
-      stream->recording()->state() == Graph::State::kCapturing) {
+      stream->recording()->state() == ModelRI::State::kCapturing) {
     // Captured, the copy would read (or write) pageable memory at replay time, not now.
     NPURT_RETURN_IF_ERROR(CheckCaptureSafe("an asynchronous copy of pageable host memory",
                                            ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC));

@@ -8,7 +8,7 @@
 #include "base/clock.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/graph/graph.h"
+#include "core/model_ri/model_ri.h"
 #include "core/handle_tags.h"
 #include "core/racecheck/racecheck.h"
 #include "core/stream.h"
@@ -74,7 +74,7 @@ StatusOr<Event*> Event::CreateWithFlag(Context* context, uint32_t flags, std::un
 }
 
 Status Event::Record(Stream* stream) {
-  if (Graph* graph = stream->recording()) return graph->AppendRecord(stream, this);
+  if (ModelRI* graph = stream->recording()) return graph->AppendRecord(stream, this);
   recorded_in.store(nullptr, std::memory_order_release);
   hal::Task t;
   t.kind = hal::TaskKind::kFlagSignal;
@@ -101,7 +101,7 @@ Status Event::Reset(Stream* stream) {
   // A reset is ordered in the stream like any task. The sequence flag needs no clearing because a
   // later stream wait targets the record count at the time of that wait; the reset mark serves waits
   // replayed by graphs.
-  if (Graph* graph = stream->recording()) return graph->AppendReset(stream, this);
+  if (ModelRI* graph = stream->recording()) return graph->AppendReset(stream, this);
   hal::Task t = ResetTask();
   stream->Submit(t);
   return Status::Ok();
@@ -109,9 +109,9 @@ Status Event::Reset(Stream* stream) {
 
 Status Event::StreamWait(Stream* stream, int64_t timeout_ms) {
   const uint64_t timeout_ns = timeout_ms > 0 ? static_cast<uint64_t>(timeout_ms) * 1000000ull : 0;
-  Graph* source = recorded_in.load(std::memory_order_acquire);
-  Graph* graph = stream->recording();
-  if (source != nullptr && source->state() == Graph::State::kCapturing && graph != source) {
+  ModelRI* source = recorded_in.load(std::memory_order_acquire);
+  ModelRI* graph = stream->recording();
+  if (source != nullptr && source->state() == ModelRI::State::kCapturing && graph != source) {
     // The event's latest record is inside a capture: the waiting stream joins it (CUDA semantics).
     if (graph != nullptr) {
       return Err(ACL_ERROR_RT_CAPTURE_DEPENDENCY, "stream {} records into another model instance than event {}",

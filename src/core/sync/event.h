@@ -17,7 +17,7 @@
 namespace npurt::core {
 
 class Context;
-class Graph;
+class ModelRI;
 class Stream;
 
 class Event final : public HandleObject {
@@ -47,7 +47,7 @@ class Event final : public HandleObject {
 
   void Destroy();
 
-  // --- Graphs (src/core/graph/graph*). A reset raises the reset mark to the flag's value when it executes; a
+  // --- Graphs (src/core/model_ri/model_ri*). A reset raises the reset mark to the flag's value when it executes; a
   // replayed wait on an event recorded outside its graph waits for the flag to pass the mark, i.e. for the
   // next record after the last reset (ACL's set/reset event semantics).
   const uint64_t* reset_mark() const { return &reset_mark_; }
@@ -55,7 +55,7 @@ class Event final : public HandleObject {
   // A graph launch counts the records of this event that it will execute.
   void AddRecords(uint64_t n) { recorded_->fetch_add(n, std::memory_order_acq_rel); }
   // The graph whose recording holds this event's latest record (null: recorded outside any recording).
-  std::atomic<Graph*> recorded_in{nullptr};
+  std::atomic<ModelRI*> recorded_in{nullptr};
 
  private:
   template <typename T, typename... Args>

@@ -19,7 +19,7 @@
 namespace npurt::drivers::host {
 
 // Pointers of one run, in schema order, already validated against the specs.
-struct KernelArgs {
+struct OpRunArgs {
   const void* const* inputs = nullptr;
   void* const* outputs = nullptr;
   int threads = 1;  // compute threads this run may use (OpenMP team size)
@@ -29,7 +29,7 @@ class Kernel {
  public:
   virtual ~Kernel() = default;
   // Runs on an executor of the simulated device; returns OK or the failure reported on the stream.
-  virtual Status Run(const KernelArgs& args) const = 0;
+  virtual Status Run(const OpRunArgs& args) const = 0;
 };
 
 // The state of one compilation. Ops read `inputs`, `requested` (the caller's output descriptors, whose

@@ -130,7 +130,7 @@ class ViaFp32Kernel final : public Kernel {
     for (const auto& s : out_) total_ += wide_.Widens(s.dtype) ? Align(s.numel() * 4) : 0;
   }
 
-  Status Run(const KernelArgs& args) const override {
+  Status Run(const OpRunArgs& args) const override {
     auto* base = static_cast<uint8_t*>(Scratch(total_, 1));
     if (base == nullptr && total_ != 0) return Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of host memory");
     std::vector<const void*> ins(in_.size());
@@ -152,7 +152,7 @@ class ViaFp32Kernel final : public Kernel {
       outs[i] = base + off;
       off += Align(out_[i].numel() * 4);
     }
-    KernelArgs inner{ins.data(), outs.data(), args.threads};
+    OpRunArgs inner{ins.data(), outs.data(), args.threads};
     NPURT_RETURN_IF_ERROR(inner_->Run(inner));
     for (size_t i = 0; i < out_.size(); ++i) {
       const int32_t dt = out_[i].dtype;
@@ -211,7 +211,7 @@ class KernelExecutable final : public hal::Executable {
     const int cores = d.max_parallelism != 0 ? static_cast<int>(d.max_parallelism) : omp_get_num_procs();
     const int threads = std::max(1, cores / running);
     omp_set_num_threads(threads);
-    const KernelArgs args{d.inputs, d.outputs, threads};
+    const OpRunArgs args{d.inputs, d.outputs, threads};
     Status st = kernel_->Run(args);
     g_running.fetch_sub(1, std::memory_order_acq_rel);
     if (!st.ok()) {

@@ -13,7 +13,7 @@ struct MatmulConfig {
   int64_t batch_a = 1, batch_b = 1;  // flattened batch counts (1 = broadcast)
   bool trans_a = false, trans_b = false, trans_c = false;
   int32_t a_dtype = ACL_FLOAT, b_dtype = ACL_FLOAT, c_dtype = ACL_FLOAT;
-  // Input positions in KernelArgs (A and B always 0 and 1); -1 = absent.
+  // Input positions in OpRunArgs (A and B always 0 and 1); -1 = absent.
   int a_input = 0, b_input = 1;
   int bias_input = -1;
   int32_t bias_dtype = ACL_FLOAT;

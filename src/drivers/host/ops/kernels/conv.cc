@@ -79,7 +79,7 @@ class ConvKernel final : public Kernel {
     total_ = off_dst_ + (dst_re_ ? Align(pd_.dst_desc().get_size()) : 0);
   }
 
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     return du::Guard(ACL_ERROR_RT_AICORE_EXCEPTION, "Conv2D", [&] {
       auto* block = static_cast<uint8_t*>(Scratch(total_, 2));
       if (block == nullptr) throw dnnl::error(dnnl_out_of_memory, "scratch allocation failed");

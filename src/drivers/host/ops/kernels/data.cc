@@ -17,7 +17,7 @@ constexpr const char* kAllTypes = "float32, float16, bfloat16, float64, int8/16/
 class CastKernel final : public Kernel {
  public:
   CastKernel(int32_t from, int32_t to, int64_t n) : from_(from), to_(to), n_(n) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     const void* x = a.inputs[0];
     void* y = a.outputs[0];
     const int64_t n = n_;
@@ -94,7 +94,7 @@ class TransposeKernel final : public Kernel {
     n_ = 1;
     for (int64_t d : out_) n_ *= d;
   }
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     DispatchBySize(es_, [&]<typename T>() {
       const T* x = static_cast<const T*>(a.inputs[0]);
       T* y = static_cast<T*>(a.outputs[0]);
@@ -160,7 +160,7 @@ Status BuildTranspose(OpBuild& b) {
 class CopyKernel final : public Kernel {
  public:
   explicit CopyKernel(size_t bytes) : bytes_(bytes) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     if (bytes_ != 0 && a.outputs[0] != a.inputs[0]) std::memmove(a.outputs[0], a.inputs[0], bytes_);
     return Status::Ok();
   }
@@ -218,7 +218,7 @@ class ConcatSplitKernel final : public Kernel {
       : concat_(concat), outer_(outer), blocks_(std::move(block_bytes)) {
     total_ = std::accumulate(blocks_.begin(), blocks_.end(), size_t{0});
   }
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
 #pragma omp parallel for num_threads(a.threads) if (outer_ * total_ > 1u << 20)
     for (int64_t o = 0; o < outer_; ++o) {
       size_t off = 0;
@@ -323,7 +323,7 @@ class SliceKernel final : public Kernel {
  public:
   SliceKernel(std::vector<int64_t> in, std::vector<int64_t> begin, std::vector<int64_t> size, size_t es)
       : in_(std::move(in)), begin_(std::move(begin)), size_(std::move(size)), es_(es) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     const size_t r = in_.size();
     if (r == 0) {
       std::memcpy(a.outputs[0], a.inputs[0], es_);
@@ -384,7 +384,7 @@ class GatherKernel final : public Kernel {
  public:
   GatherKernel(int64_t outer, int64_t axis_dim, int64_t inner, int64_t nidx, int32_t idx_dtype, size_t es)
       : outer_(outer), axis_(axis_dim), inner_(inner), nidx_(nidx), idx_dtype_(idx_dtype), es_(es) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     const auto* x = static_cast<const uint8_t*>(a.inputs[0]);
     auto* y = static_cast<uint8_t*>(a.outputs[0]);
     const size_t block = static_cast<size_t>(inner_) * es_;
@@ -450,7 +450,7 @@ class FillKernel final : public Kernel {
  public:
   FillKernel(int32_t dtype, int64_t n, bool from_input, double value)
       : dtype_(dtype), n_(n), from_input_(from_input), value_(value) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     const size_t es = DTypeSize(dtype_);
     uint8_t pattern[8] = {};
     if (from_input_) {

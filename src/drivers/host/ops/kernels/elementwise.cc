@@ -164,7 +164,7 @@ class BinaryKernel final : public Kernel {
  public:
   BinaryKernel(BinOp op, int32_t dtype, BroadcastPlan plan, double alpha)
       : op_(op), dtype_(dtype), plan_(std::move(plan)), alpha_(alpha) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     const void* x = a.inputs[0];
     const void* y = a.inputs[1];
     void* o = a.outputs[0];
@@ -268,7 +268,7 @@ void RunUnary(const void* xv, void* ov, int64_t n, const UnaryParams& p, int thr
 class UnaryKernel final : public Kernel {
  public:
   UnaryKernel(UnOp op, int32_t dtype, int64_t n, UnaryParams p) : op_(op), dtype_(dtype), n_(n), p_(p) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     const void* x = a.inputs[0];
     void* o = a.outputs[0];
     DispatchNumeric(dtype_, [&]<typename Tag>() {

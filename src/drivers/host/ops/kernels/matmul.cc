@@ -36,7 +36,7 @@ class MatmulKernel final : public Kernel {
     return k;
   }
 
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     const int ai = c_.a_input, bi = c_.b_input;
     void* dst = a.outputs[0];
     float alpha = 1.0f, beta = 0.0f;

@@ -45,7 +45,7 @@ void RunSoftmax(const SoftmaxShape& s, const void* xv, void* yv, int threads) {
 class SoftmaxKernel final : public Kernel {
  public:
   explicit SoftmaxKernel(const SoftmaxShape& s) : s_(s) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     DispatchFloat(s_.dtype, [&]<typename Tag>() { RunSoftmax<Tag>(s_, a.inputs[0], a.outputs[0], a.threads); });
     return Status::Ok();
   }
@@ -94,7 +94,7 @@ struct LayerNormShape {
 };
 
 template <typename Tag>
-void RunLayerNorm(const LayerNormShape& s, const KernelArgs& a) {
+void RunLayerNorm(const LayerNormShape& s, const OpRunArgs& a) {
   using IO = Io<Tag>;
   using S = typename IO::S;
   const S* x = static_cast<const S*>(a.inputs[0]);
@@ -129,7 +129,7 @@ void RunLayerNorm(const LayerNormShape& s, const KernelArgs& a) {
 class LayerNormKernel final : public Kernel {
  public:
   explicit LayerNormKernel(const LayerNormShape& s) : s_(s) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     DispatchFloat(s_.dtype, [&]<typename Tag>() { RunLayerNorm<Tag>(s_, a); });
     return Status::Ok();
   }
@@ -205,7 +205,7 @@ struct BatchNormShape {
 };
 
 template <typename Tag>
-void RunBatchNorm(const BatchNormShape& s, const KernelArgs& a) {
+void RunBatchNorm(const BatchNormShape& s, const OpRunArgs& a) {
   using IO = Io<Tag>;
   using S = typename IO::S;
   const S* x = static_cast<const S*>(a.inputs[0]);
@@ -232,7 +232,7 @@ void RunBatchNorm(const BatchNormShape& s, const KernelArgs& a) {
 class BatchNormKernel final : public Kernel {
  public:
   explicit BatchNormKernel(const BatchNormShape& s) : s_(s) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     DispatchFloat(s_.dtype, [&]<typename Tag>() { RunBatchNorm<Tag>(s_, a); });
     return Status::Ok();
   }

@@ -58,7 +58,7 @@ void RunPool(const PoolShape& s, const void* xv, void* yv, int threads) {
 class PoolKernel final : public Kernel {
  public:
   explicit PoolKernel(const PoolShape& s) : s_(s) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     DispatchFloat(s_.dtype, [&]<typename Tag>() { RunPool<Tag>(s_, a.inputs[0], a.outputs[0], a.threads); });
     return Status::Ok();
   }

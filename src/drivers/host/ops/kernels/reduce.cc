@@ -57,7 +57,7 @@ void RunReduce(ReduceKind kind, const ReducePlan& p, const void* xv, void* yv, i
 class ReduceKernel final : public Kernel {
  public:
   ReduceKernel(ReduceKind kind, int32_t dtype, ReducePlan plan) : kind_(kind), dtype_(dtype), plan_(std::move(plan)) {}
-  Status Run(const KernelArgs& a) const override {
+  Status Run(const OpRunArgs& a) const override {
     DispatchNumeric(dtype_, [&]<typename Tag>() { RunReduce<Tag>(kind_, plan_, a.inputs[0], a.outputs[0], a.threads); });
     return Status::Ok();
   }

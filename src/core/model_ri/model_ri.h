@@ -1,7 +1,7 @@
-// Graph (core): a model running instance (aclmdlRI) — the tasks of one or more streams, recorded once
+// ModelRI (core): a model running instance (aclmdlRI) — the tasks of one or more streams, recorded once
 // (stream capture, or explicit building on persistent streams) and replayed many times.
 //
-// Recording: while a stream captures into a graph, Stream::Submit hands each task to Graph::Append
+// Recording: while a stream captures into a graph, Stream::Submit hands each task to ModelRI::Append
 // instead of the driver; the task (already validated by the API that built it) is kept as prepared.
 // Streams joined to the capture through events get their own list. Replay (graph_replay.cc) submits one
 // kBatch task (hal::TaskList) to the launching stream: the driver runs the prepared tasks in place, so a
@@ -44,14 +44,14 @@ class Context;
 class Device;
 class Event;
 class Stream;
-class Graph;
+class ModelRI;
 struct CondNode;
 struct SwitchNode;
 
 enum class CaptureMode : uint32_t { kGlobal = 0, kThreadLocal = 1, kRelaxed = 2 };
 
 // One user-visible task of a graph stream: prepared tasks [first, first + count) of its list.
-struct GraphNode {
+struct ModelRINode {
   uint32_t first = 0;
   uint32_t count = 1;
   aclmdlRITaskType type = ACL_MODEL_RI_TASK_DEFAULT;
@@ -64,10 +64,10 @@ struct GraphNode {
   std::vector<uint8_t> pending_args;  // kernel tasks: the new argument block, copied at SetParams
 };
 
-struct GraphStream {
+struct ModelRIStream {
   Stream* origin = nullptr;  // the captured or bound stream (retained)
   std::vector<hal::Task> tasks;
-  std::vector<GraphNode> nodes;
+  std::vector<ModelRINode> nodes;
   std::atomic<uint32_t> version{0};  // sequence lock of `tasks` (hal::TaskList)
   hal::TaskList list;                // stable address: batch tasks point to it
   // Captured streams run in capture order with the origin; streams bound to an explicitly built model
@@ -80,37 +80,37 @@ struct GraphStream {
 // A task group (aclrtTaskGrp): nodes [first, last) of one graph stream.
 class TaskGroup final : public HandleObject {
  public:
-  TaskGroup(Graph* graph, uint32_t stream, uint32_t first, uint32_t last)
+  TaskGroup(ModelRI* graph, uint32_t stream, uint32_t first, uint32_t last)
       : HandleObject(handle_tags::kModelTaskGroup), graph(graph), stream(stream), first(first), last(last) {}
-  Graph* graph;
+  ModelRI* graph;
   uint32_t stream;
   uint32_t first;
   uint32_t last;
 
  private:
   ~TaskGroup() override = default;
-  friend class Graph;
+  friend class ModelRI;
 };
 
 // The handle of one graph task (aclmdlRITask).
-class GraphTaskHandle final : public HandleObject {
+class ModelRITaskHandle final : public HandleObject {
  public:
-  GraphTaskHandle(Graph* graph, uint32_t stream, uint32_t node)
+  ModelRITaskHandle(ModelRI* graph, uint32_t stream, uint32_t node)
       : HandleObject(handle_tags::kModelTask), graph(graph), stream(stream), node(node) {}
-  Graph* graph;
+  ModelRI* graph;
   uint32_t stream;
   uint32_t node;
 
  private:
-  ~GraphTaskHandle() override = default;
-  friend class Graph;
+  ~ModelRITaskHandle() override = default;
+  friend class ModelRI;
 };
 
-class Graph final : public HandleObject {
+class ModelRI final : public HandleObject {
  public:
   enum class State : uint32_t { kEmpty, kCapturing, kBuilding, kReady };
 
-  static StatusOr<Graph*> Create(Context* context, State state);
+  static StatusOr<ModelRI*> Create(Context* context, State state);
 
   Context* context() const { return context_; }
   uint32_t id() const { return id_; }
@@ -153,16 +153,16 @@ class Graph final : public HandleObject {
   StatusOr<TaskGroup*> EndGroup(Stream* stream);
   Status BeginGroupUpdate(Stream* update_stream, TaskGroup* group);
   Status EndGroupUpdate(Stream* update_stream);
-  Status GetParams(const GraphTaskHandle& task, aclmdlRITaskParams* params);
-  Status SetParams(const GraphTaskHandle& task, const aclmdlRITaskParams& params);
-  Status Disable(const GraphTaskHandle& task);
+  Status GetParams(const ModelRITaskHandle& task, aclmdlRITaskParams* params);
+  Status SetParams(const ModelRITaskHandle& task, const aclmdlRITaskParams& params);
+  Status Disable(const ModelRITaskHandle& task);
   Status ApplyUpdates();
-  aclmdlRITaskType TaskType(const GraphTaskHandle& task);
-  Status KernelAttribute(const GraphTaskHandle& task, aclrtLaunchKernelAttrId id, aclrtLaunchKernelAttrValue* value);
+  aclmdlRITaskType TaskType(const ModelRITaskHandle& task);
+  Status KernelAttribute(const ModelRITaskHandle& task, aclrtLaunchKernelAttrId id, aclrtLaunchKernelAttrValue* value);
 
   // --- Conditional tasks (graph_cond.cc).
   Status AddCondTask(Stream* stream, void* cond_handle_obj, aclmdlRICondTaskType type,
-                     const std::vector<Graph*>& children);
+                     const std::vector<ModelRI*>& children);
   // The graph's list as a branch of a conditional task: published once the graph is ready (graph_cond.cc).
   const hal::CondBranch* branch() const { return &branch_; }
   void AdoptCondition(HandleObject* handle) { conditions_.push_back(handle); }
@@ -180,35 +180,35 @@ class Graph final : public HandleObject {
   void Destroy();
 
   // The graph a stream was last recorded into (aclmdlRIGetTasksByStream); retained.
-  static Graph* OfStream(Stream* stream);
+  static ModelRI* OfStream(Stream* stream);
 
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  friend class GraphRecorder;
-  Graph(Context* context, State state);
-  ~Graph() override;
+  friend class ModelRIRecorder;
+  ModelRI(Context* context, State state);
+  ~ModelRI() override;
 
-  static void ReleaseGraph(void* graph);
-  GraphStream* StreamOf(Stream* stream);  // mu_ held
-  GraphStream& AddStream(Stream* stream, bool standalone);  // mu_ held
-  void AppendLocked(GraphStream& gs, const hal::Task* tasks, uint32_t count, aclmdlRITaskType type,
+  static void ReleaseModelRI(void* graph);
+  ModelRIStream* StreamOf(Stream* stream);  // mu_ held
+  ModelRIStream& AddStream(Stream* stream, bool standalone);  // mu_ held
+  void AppendLocked(ModelRIStream& gs, const hal::Task* tasks, uint32_t count, aclmdlRITaskType type,
                     Event* event);  // mu_ held
   // mu_ held: appends a conditional batch whose condition `node` describes; the graph keeps the node.
-  void AppendConditional(GraphStream& gs, std::unique_ptr<CondNode> node);
+  void AppendConditional(ModelRIStream& gs, std::unique_ptr<CondNode> node);
   void Finalize();                      // mu_ held: lists point at the recorded tasks; publishes branch_
   void BuildRunList();                  // mu_ held: Finalize's lists
-  void WriteTask(GraphStream& gs, uint32_t index, const hal::Task& task);  // mu_ held: sequence lock
+  void WriteTask(ModelRIStream& gs, uint32_t index, const hal::Task& task);  // mu_ held: sequence lock
   void LeaveStreams();                  // mu_ held: recording streams stop recording
   void ForgetRecords();                 // mu_ held: events recorded while recording forget the graph
-  static void ForgetStreams(Graph* graph);  // aclmdlRIGetTasksByStream no longer finds the graph
+  static void ForgetStreams(ModelRI* graph);  // aclmdlRIGetTasksByStream no longer finds the graph
 
   Context* context_;
   Device* device_;
   uint32_t id_;
   std::atomic<State> state_;
   std::mutex mu_;
-  std::vector<std::unique_ptr<GraphStream>> streams_;
+  std::vector<std::unique_ptr<ModelRIStream>> streams_;
   uint32_t head_ = 0;
   bool has_head_ = false;  // explicit build: a stream was bound with ACL_MODEL_STREAM_FLAG_HEAD
   CaptureMode mode_ = CaptureMode::kGlobal;
@@ -217,10 +217,10 @@ class Graph final : public HandleObject {
   std::string invalid_why_;
   // Records of user events: bumped by their count at each launch.
   std::vector<std::pair<Event*, uint32_t>> records_;
-  // Graph-private flags: one per record of an event inside the recording (waits inside it use them).
+  // ModelRI-private flags: one per record of an event inside the recording (waits inside it use them).
   std::vector<std::unique_ptr<hal::Flag>> private_flags_;
   std::vector<std::pair<Event*, hal::Flag*>> last_record_;  // while recording
-  std::unordered_map<hal::Flag*, std::pair<GraphStream*, uint32_t>> record_source_;  // flag -> stream, node
+  std::unordered_map<hal::Flag*, std::pair<ModelRIStream*, uint32_t>> record_source_;  // flag -> stream, node
   // Capture order of the tasks of standalone streams (stream, task), and the replayed list built from it.
   std::vector<std::pair<uint32_t, uint32_t>> order_;
   std::vector<hal::TaskList> runs_;
@@ -235,7 +235,7 @@ class Graph final : public HandleObject {
   std::vector<std::unique_ptr<hal::KernelLaunch>> launches_;  // kernel launches made by updates
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;           // their argument blocks
   std::vector<TaskGroup*> groups_;
-  std::vector<Graph*> children_;        // conditional task branches (retained)
+  std::vector<ModelRI*> children_;        // conditional task branches (retained)
   std::vector<std::unique_ptr<CondNode>> cond_nodes_;  // conditional tasks and switches
   std::vector<HandleObject*> conditions_;  // aclmdlRICondHandle (retained)
   // aclmdlRICaptureTaskUpdateBegin: tasks recorded for a group update.

@@ -12,22 +12,22 @@
 namespace npurt::core {
 
 class Context;
-class Graph;
+class ModelRI;
 
 class CondHandle final : public HandleObject {
  public:
-  static StatusOr<CondHandle*> Create(Graph* owner, uint32_t default_value, bool assign_default);
+  static StatusOr<CondHandle*> Create(ModelRI* owner, uint32_t default_value, bool assign_default);
 
-  Graph* owner() const { return owner_; }
+  ModelRI* owner() const { return owner_; }
   uint64_t* value() const { return value_; }
 
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
-  CondHandle(Graph* owner, Context* context, uint64_t* value);
+  CondHandle(ModelRI* owner, Context* context, uint64_t* value);
   ~CondHandle() override;
 
-  Graph* owner_;  // not retained: the owner retains the handle
+  ModelRI* owner_;  // not retained: the owner retains the handle
   Context* context_;
   uint64_t* value_;  // device memory
 };

@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "base/status.h"
-#include "core/graph/graph.h"
+#include "core/model_ri/model_ri.h"
 
 namespace npurt::core {
 
@@ -23,9 +23,9 @@ Status CheckCaptureSafe(const char* what, int32_t code);
 // aclmdlRICaptureThreadExchangeMode: sets the calling thread's mode, returns the previous one.
 CaptureMode ExchangeThreadMode(CaptureMode mode);
 
-// Bookkeeping of active captures (Graph::BeginCapture / EndCapture).
-void RegisterCapture(Graph* graph, CaptureMode mode);
-void UnregisterCapture(Graph* graph);
+// Bookkeeping of active captures (ModelRI::BeginCapture / EndCapture).
+void RegisterCapture(ModelRI* graph, CaptureMode mode);
+void UnregisterCapture(ModelRI* graph);
 
 // The calling thread's id as the capture registry records it.
 uint64_t CaptureThreadId();

@@ -1,19 +1,19 @@
-#include "core/graph/graph_cond.h"
+#include "core/model_ri/model_ri_cond.h"
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/context.h"
 #include "core/device.h"
-#include "core/graph/graph.h"
+#include "core/model_ri/model_ri.h"
 #include "core/handle_tags.h"
 #include "core/stream.h"
 
 namespace npurt::core {
-CondHandle::CondHandle(Graph* owner, Context* context, uint64_t* value)
+CondHandle::CondHandle(ModelRI* owner, Context* context, uint64_t* value)
     : HandleObject(handle_tags::kModelCond), owner_(owner), context_(context), value_(value) {}
 
 CondHandle::~CondHandle() { (void)context_->device()->allocator().Free(value_, {}); }
 
-StatusOr<CondHandle*> CondHandle::Create(Graph* owner, uint32_t default_value, bool assign_default) {
+StatusOr<CondHandle*> CondHandle::Create(ModelRI* owner, uint32_t default_value, bool assign_default) {
   Context* ctx = owner->context();
   // The value word lives in device memory: the graph's tasks (or the host, through the pointer
   // aclmdlRICondHandleGetCondPtr gives) write it, and the driver reads it when a conditional task runs
@@ -36,13 +36,13 @@ StatusOr<CondHandle*> CondHandle::Create(Graph* owner, uint32_t default_value, b
   return h;
 }
 
-Status Graph::AddCondTask(Stream* stream, void* cond_handle_obj, aclmdlRICondTaskType type,
-                          const std::vector<Graph*>& children) {
+Status ModelRI::AddCondTask(Stream* stream, void* cond_handle_obj, aclmdlRICondTaskType type,
+                          const std::vector<ModelRI*>& children) {
   auto* cond = static_cast<CondHandle*>(cond_handle_obj);
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream* gs = StreamOf(stream);
+  ModelRIStream* gs = StreamOf(stream);
   if (gs == nullptr || state() != State::kCapturing) {
-    for (Graph* c : children) c->Release();
+    for (ModelRI* c : children) c->Release();
     return Err(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "stream {} is not capturing into the condition's model instance",
                stream->id());
   }
@@ -56,7 +56,7 @@ Status Graph::AddCondTask(Stream* stream, void* cond_handle_obj, aclmdlRICondTas
     case ACL_MODEL_RI_COND_TYPE_SWITCH: node->desc.kind = hal::CondKind::kSwitch; break;
   }
   node->desc.word = cond->value();
-  for (Graph* c : children) node->branches.push_back(c->branch());
+  for (ModelRI* c : children) node->branches.push_back(c->branch());
   children_.insert(children_.end(), children.begin(), children.end());  // takes their references
   AppendConditional(*gs, std::move(node));
   gs->ended = false;

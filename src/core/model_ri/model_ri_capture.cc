@@ -1,4 +1,4 @@
-#include "core/graph/graph_capture.h"
+#include "core/model_ri/model_ri_capture.h"
 
 #include <atomic>
 #include <mutex>
@@ -10,7 +10,7 @@ namespace npurt::core {
 namespace {
 
 struct ActiveCapture {
-  Graph* graph;
+  ModelRI* graph;
   CaptureMode mode;
   uint64_t thread;
 };
@@ -37,13 +37,13 @@ CaptureMode ExchangeThreadMode(CaptureMode mode) {
   return old;
 }
 
-void RegisterCapture(Graph* graph, CaptureMode mode) {
+void RegisterCapture(ModelRI* graph, CaptureMode mode) {
   std::lock_guard<std::mutex> lock(g_mu);
   g_captures.push_back({graph, mode, CaptureThreadId()});
   g_active.fetch_add(1, std::memory_order_release);
 }
 
-void UnregisterCapture(Graph* graph) {
+void UnregisterCapture(ModelRI* graph) {
   std::lock_guard<std::mutex> lock(g_mu);
   for (size_t i = 0; i < g_captures.size(); ++i) {
     if (g_captures[i].graph == graph) {
@@ -58,7 +58,7 @@ void UnregisterCapture(Graph* graph) {
 Status CheckCaptureSafe(const char* what, int32_t code) {
   if (g_active.load(std::memory_order_acquire) == 0 || t_mode == CaptureMode::kRelaxed) return Status::Ok();
   const uint64_t self = CaptureThreadId();
-  std::vector<Graph*> own;
+  std::vector<ModelRI*> own;
   bool refused = false;
   {
     std::lock_guard<std::mutex> lock(g_mu);
@@ -75,7 +75,7 @@ Status CheckCaptureSafe(const char* what, int32_t code) {
   if (!refused) return Status::Ok();
   Status st = Err(code, "{} is not allowed while a model capture is active in a mode that forbids it (use "
                   "ACL_MODEL_RI_CAPTURE_MODE_RELAXED or aclmdlRICaptureThreadExchangeMode)", what);
-  for (Graph* g : own) {
+  for (ModelRI* g : own) {
     g->Invalidate(code, st.message());
     g->Release();
   }

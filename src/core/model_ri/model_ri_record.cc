@@ -5,8 +5,8 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/sync/event.h"
-#include "core/graph/graph.h"
-#include "core/graph/graph_capture.h"
+#include "core/model_ri/model_ri.h"
+#include "core/model_ri/model_ri_capture.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 
@@ -28,7 +28,7 @@ aclmdlRITaskType TypeOf(hal::TaskKind kind) {
 
 }  // namespace
 
-Status Graph::BeginCapture(Stream* stream, CaptureMode mode) {
+Status ModelRI::BeginCapture(Stream* stream, CaptureMode mode) {
   std::lock_guard<std::mutex> lock(mu_);
   if (state() != State::kEmpty) {
     return Err(ACL_ERROR_RT_MODEL_CAPTURED, "model instance {} was already captured or built", id_);
@@ -47,7 +47,7 @@ Status Graph::BeginCapture(Stream* stream, CaptureMode mode) {
   return Status::Ok();
 }
 
-Status Graph::EndCapture(Stream* stream, bool* ended) {
+Status ModelRI::EndCapture(Stream* stream, bool* ended) {
   std::lock_guard<std::mutex> lock(mu_);
   *ended = false;
   if (state() != State::kCapturing) {
@@ -84,18 +84,18 @@ Status Graph::EndCapture(Stream* stream, bool* ended) {
   return Status::Ok();
 }
 
-void Graph::Invalidate(int32_t code, const std::string& why) {
+void ModelRI::Invalidate(int32_t code, const std::string& why) {
   int32_t none = 0;
   if (invalid_code_.compare_exchange_strong(none, code, std::memory_order_acq_rel)) invalid_why_ = why;
 }
 
-uint64_t Graph::Append(Stream* stream, hal::Task& task) {
+uint64_t ModelRI::Append(Stream* stream, hal::Task& task) {
   std::lock_guard<std::mutex> lock(mu_);
   if (stream == update_stream_) {
     update_tasks_.push_back(task);
     return 0;
   }
-  GraphStream* gs = StreamOf(stream);
+  ModelRIStream* gs = StreamOf(stream);
   if (gs == nullptr) {
     // Unreachable: a recording stream is one of the graph's. Keep the task so its cleanup still runs.
     retired_.push_back(task);
@@ -106,9 +106,9 @@ uint64_t Graph::Append(Stream* stream, hal::Task& task) {
   return 0;
 }
 
-Status Graph::AppendRecord(Stream* stream, Event* event) {
+Status ModelRI::AppendRecord(Stream* stream, Event* event) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream* gs = StreamOf(stream);
+  ModelRIStream* gs = StreamOf(stream);
   if (gs == nullptr) {
     return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "event records cannot be part of a task group update");
   }
@@ -150,9 +150,9 @@ Status Graph::AppendRecord(Stream* stream, Event* event) {
   return Status::Ok();
 }
 
-Status Graph::AppendReset(Stream* stream, Event* event) {
+Status ModelRI::AppendReset(Stream* stream, Event* event) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream* gs = StreamOf(stream);
+  ModelRIStream* gs = StreamOf(stream);
   if (gs == nullptr) return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "event resets cannot be part of a task group update");
   hal::Task t = event->ResetTask();
   t.id = NextTaskId();
@@ -161,9 +161,9 @@ Status Graph::AppendReset(Stream* stream, Event* event) {
   return Status::Ok();
 }
 
-Status Graph::AppendWait(Stream* stream, Event* event, uint64_t timeout_ns) {
+Status ModelRI::AppendWait(Stream* stream, Event* event, uint64_t timeout_ns) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream* gs = StreamOf(stream);
+  ModelRIStream* gs = StreamOf(stream);
   if (gs == nullptr) return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "event waits cannot be part of a task group update");
   hal::Task t;
   t.kind = hal::TaskKind::kFlagWait;
@@ -194,7 +194,7 @@ Status Graph::AppendWait(Stream* stream, Event* event, uint64_t timeout_ns) {
   return Status::Ok();
 }
 
-Status Graph::Join(Stream* stream) {
+Status ModelRI::Join(Stream* stream) {
   std::lock_guard<std::mutex> lock(mu_);
   if (state() != State::kCapturing && state() != State::kBuilding) {
     return Err(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "model instance {} is not recording", id_);

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "acl/error_codes/rt_error_codes.h"
-#include "core/graph/graph.h"
+#include "core/model_ri/model_ri.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 
@@ -42,20 +42,20 @@ std::string Escape(const std::string& s) {
 
 }  // namespace
 
-Status Graph::WriteJson(const char* path, bool verbose) {
+Status ModelRI::WriteJson(const char* path, bool verbose) {
   std::string json;
   {
     std::lock_guard<std::mutex> lock(mu_);
     json = fmt::format("{{\n  \"modelRIId\": {},\n  \"name\": \"{}\",\n  \"streamNum\": {},\n  \"streams\": [", id_,
                        Escape(name_), streams_.size());
     for (size_t s = 0; s < streams_.size(); ++s) {
-      const GraphStream& gs = *streams_[s];
+      const ModelRIStream& gs = *streams_[s];
       json += fmt::format("{}\n    {{\"streamId\": {}, \"head\": {}, \"taskNum\": {}", s == 0 ? "" : ",",
                           gs.origin->id(), s == head_ ? "true" : "false", gs.nodes.size());
       if (verbose) {
         json += ", \"tasks\": [";
         for (size_t i = 0; i < gs.nodes.size(); ++i) {
-          const GraphNode& n = gs.nodes[i];
+          const ModelRINode& n = gs.nodes[i];
           const hal::Task& t = gs.tasks[n.first];
           json += fmt::format("{}\n      {{\"seqId\": {}, \"taskId\": {}, \"type\": \"{}\", \"kind\": \"{}\"", i == 0 ? "" : ",",
                               i, t.id, TypeName(n.type), KindName(t.kind));
@@ -77,7 +77,7 @@ Status Graph::WriteJson(const char* path, bool verbose) {
   return Status::Ok();
 }
 
-void Graph::LogSummary() {
+void ModelRI::LogSummary() {
   std::lock_guard<std::mutex> lock(mu_);
   NPURT_LOG_INFO("RUNTIME", "model instance {} '{}': {} streams", id_, name_, streams_.size());
   for (const auto& gs : streams_) {

@@ -1,4 +1,4 @@
-#include "core/graph/graph.h"
+#include "core/model_ri/model_ri.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -18,14 +18,14 @@ std::atomic<uint32_t> g_next_graph_id{0};
 
 // aclmdlRIGetTasksByStream names a stream, not a model: the graph each stream was last recorded into.
 std::mutex g_by_stream_mu;
-std::unordered_map<const Stream*, Graph*>& ByStream() {
-  static auto* map = new std::unordered_map<const Stream*, Graph*>();
+std::unordered_map<const Stream*, ModelRI*>& ByStream() {
+  static auto* map = new std::unordered_map<const Stream*, ModelRI*>();
   return *map;
 }
 
 }  // namespace
 
-Graph::Graph(Context* context, State state)
+ModelRI::ModelRI(Context* context, State state)
     : HandleObject(handle_tags::kModelRI),
       context_(context),
       device_(context->device()),
@@ -33,19 +33,19 @@ Graph::Graph(Context* context, State state)
       state_(state),
       done_flag_(context->device()->hal()->CreateFlag()) {}
 
-StatusOr<Graph*> Graph::Create(Context* context, State state) {
-  Graph* g = NewHandle<Graph>(context, state);
+StatusOr<ModelRI*> ModelRI::Create(Context* context, State state) {
+  ModelRI* g = NewHandle<ModelRI>(context, state);
   if (g == nullptr) return Err(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "out of handle slots for model instances");
   return g;
 }
 
-Graph::~Graph() {
+ModelRI::~ModelRI() {
   // The last launch finished (it held a reference): every queue is idle and no task is in flight.
   for (auto& gs : streams_) {
     for (const hal::Task& t : gs->tasks) {
       if (t.cleanup != nullptr) t.cleanup(t.cleanup_arg);
     }
-    for (const GraphNode& n : gs->nodes) {
+    for (const ModelRINode& n : gs->nodes) {
       if (n.handle != nullptr) {
         n.handle->Invalidate();
         n.handle->Release();
@@ -63,22 +63,22 @@ Graph::~Graph() {
     grp->Invalidate();
     grp->Release();
   }
-  for (Graph* child : children_) child->Release();
+  for (ModelRI* child : children_) child->Release();
   for (HandleObject* cond : conditions_) {
     cond->Invalidate();
     cond->Release();
   }
 }
 
-GraphStream* Graph::StreamOf(Stream* stream) {
+ModelRIStream* ModelRI::StreamOf(Stream* stream) {
   for (auto& gs : streams_) {
     if (gs->origin == stream) return gs.get();
   }
   return nullptr;
 }
 
-GraphStream& Graph::AddStream(Stream* stream, bool standalone) {
-  auto gs = std::make_unique<GraphStream>();
+ModelRIStream& ModelRI::AddStream(Stream* stream, bool standalone) {
+  auto gs = std::make_unique<ModelRIStream>();
   gs->origin = stream;
   stream->Retain();
   gs->standalone = standalone;
@@ -88,9 +88,9 @@ GraphStream& Graph::AddStream(Stream* stream, bool standalone) {
   return *streams_.back();
 }
 
-void Graph::AppendLocked(GraphStream& gs, const hal::Task* tasks, uint32_t count, aclmdlRITaskType type,
+void ModelRI::AppendLocked(ModelRIStream& gs, const hal::Task* tasks, uint32_t count, aclmdlRITaskType type,
                          Event* event) {
-  GraphNode n;
+  ModelRINode n;
   n.first = static_cast<uint32_t>(gs.tasks.size());
   n.count = count;
   n.type = type;
@@ -104,7 +104,7 @@ void Graph::AppendLocked(GraphStream& gs, const hal::Task* tasks, uint32_t count
   gs.nodes.push_back(n);
 }
 
-void Graph::AppendConditional(GraphStream& gs, std::unique_ptr<CondNode> node) {
+void ModelRI::AppendConditional(ModelRIStream& gs, std::unique_ptr<CondNode> node) {
   node->desc.branches = node->branches.data();
   node->desc.branch_count = static_cast<uint32_t>(node->branches.size());
   hal::Task t;
@@ -115,13 +115,13 @@ void Graph::AppendConditional(GraphStream& gs, std::unique_ptr<CondNode> node) {
   AppendLocked(gs, &t, 1, ACL_MODEL_RI_TASK_DEFAULT, nullptr);
 }
 
-void Graph::Finalize() {
+void ModelRI::Finalize() {
   BuildRunList();
   // Conditional tasks of other graphs that name this one run it from now on.
   branch_.store(&run_list_, std::memory_order_release);
 }
 
-void Graph::BuildRunList() {
+void ModelRI::BuildRunList() {
   for (auto& gs : streams_) {
     gs->list.tasks = gs->tasks.data();
     gs->list.count = static_cast<uint32_t>(gs->tasks.size());
@@ -140,7 +140,7 @@ void Graph::BuildRunList() {
     const uint32_t s = order_[i].first;
     size_t j = i;
     while (j < order_.size() && order_[j].first == s && order_[j].second == order_[i].second + (j - i)) ++j;
-    GraphStream& gs = *streams_[s];
+    ModelRIStream& gs = *streams_[s];
     runs_.push_back({gs.tasks.data() + order_[i].second, static_cast<uint32_t>(j - i), &gs.version});
     i = j;
   }
@@ -152,16 +152,16 @@ void Graph::BuildRunList() {
   run_list_ = {run_tasks_.data(), static_cast<uint32_t>(run_tasks_.size()), nullptr};
 }
 
-void Graph::WriteTask(GraphStream& gs, uint32_t index, const hal::Task& task) {
+void ModelRI::WriteTask(ModelRIStream& gs, uint32_t index, const hal::Task& task) {
   // Sequence lock (hal::TaskList): readers that overlap the write retry, so none sees half a task.
   hal::WriteTask(gs.tasks.data(), &gs.version, index, task);
 }
 
-void Graph::LeaveStreams() {
+void ModelRI::LeaveStreams() {
   std::lock_guard<std::mutex> lock(g_by_stream_mu);
   for (auto& gs : streams_) {
     if (gs->origin->recording() == this) gs->origin->set_recording(nullptr);
-    Graph*& slot = ByStream()[gs->origin];
+    ModelRI*& slot = ByStream()[gs->origin];
     if (slot != this) {
       if (slot != nullptr) slot->Release();
       Retain();
@@ -170,7 +170,7 @@ void Graph::LeaveStreams() {
   }
 }
 
-Graph* Graph::OfStream(Stream* stream) {
+ModelRI* ModelRI::OfStream(Stream* stream) {
   std::lock_guard<std::mutex> lock(g_by_stream_mu);
   auto it = ByStream().find(stream);
   if (it == ByStream().end() || !it->second->alive()) return nullptr;
@@ -178,23 +178,23 @@ Graph* Graph::OfStream(Stream* stream) {
   return it->second;
 }
 
-void Graph::SetName(std::string name) {
+void ModelRI::SetName(std::string name) {
   std::lock_guard<std::mutex> lock(mu_);
   name_ = std::move(name);
 }
 
-std::string Graph::name() {
+std::string ModelRI::name() {
   std::lock_guard<std::mutex> lock(mu_);
   return name_;
 }
 
-Status Graph::AddDestroyCallback(aclrtCallback fn, void* user_data) {
+Status ModelRI::AddDestroyCallback(aclrtCallback fn, void* user_data) {
   std::lock_guard<std::mutex> lock(mu_);
   destroy_callbacks_.emplace_back(fn, user_data);
   return Status::Ok();
 }
 
-Status Graph::RemoveDestroyCallback(aclrtCallback fn) {
+Status ModelRI::RemoveDestroyCallback(aclrtCallback fn) {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = std::find_if(destroy_callbacks_.begin(), destroy_callbacks_.end(),
                          [&](const auto& cb) { return cb.first == fn; });
@@ -205,7 +205,7 @@ Status Graph::RemoveDestroyCallback(aclrtCallback fn) {
   return Status::Ok();
 }
 
-void Graph::Destroy() {
+void ModelRI::Destroy() {
   if (!HandleObject::Invalidate()) return;
   std::vector<std::pair<aclrtCallback, void*>> callbacks;
   {
@@ -215,21 +215,21 @@ void Graph::Destroy() {
       if (gs->origin->recording() == this) gs->origin->set_recording(nullptr);
     }
     ForgetRecords();
-    for (Graph* child : children_) child->HandleObject::Invalidate();
+    for (ModelRI* child : children_) child->HandleObject::Invalidate();
   }
   for (auto& cb : callbacks) cb.first(cb.second);
-  // Destroyed here, not in ~Graph: that may run on this stream's executor (a launch's last cleanup).
+  // Destroyed here, not in ~ModelRI: that may run on this stream's executor (a launch's last cleanup).
   if (exec_stream_ != nullptr) {
     exec_stream_->Destroy(false);
     exec_stream_ = nullptr;
   }
   ForgetStreams(this);
-  for (Graph* child : children_) ForgetStreams(child);
+  for (ModelRI* child : children_) ForgetStreams(child);
   NPURT_LOG_DEBUG("RUNTIME", "destroyed model instance {}", id_);
   Release();
 }
 
-void Graph::ForgetStreams(Graph* graph) {
+void ModelRI::ForgetStreams(ModelRI* graph) {
   std::lock_guard<std::mutex> lock(g_by_stream_mu);
   for (auto it = ByStream().begin(); it != ByStream().end();) {
     if (it->second == graph) {
@@ -241,14 +241,14 @@ void Graph::ForgetStreams(Graph* graph) {
   }
 }
 
-void Graph::ForgetRecords() {
+void ModelRI::ForgetRecords() {
   for (auto& r : last_record_) {
-    Graph* self = this;
+    ModelRI* self = this;
     r.first->recorded_in.compare_exchange_strong(self, nullptr);
   }
   last_record_.clear();
 }
 
-void Graph::ReleaseGraph(void* graph) { static_cast<Graph*>(graph)->Release(); }
+void ModelRI::ReleaseModelRI(void* graph) { static_cast<ModelRI*>(graph)->Release(); }
 
 }  // namespace npurt::core

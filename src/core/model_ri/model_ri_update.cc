@@ -1,35 +1,35 @@
 // Introspection and update of a recorded graph: its streams and tasks, task parameters, task groups
-// re-captured in place. Changes reach the prepared tasks through their sequence lock (Graph::WriteTask),
+// re-captured in place. Changes reach the prepared tasks through their sequence lock (ModelRI::WriteTask),
 // so a replay in flight sees each task either before or after the change, never half of it. Replaced
 // tasks keep their resources (an in-flight replay may still use them) until the graph goes.
 #include <algorithm>
 #include <cstring>
 
 #include "acl/error_codes/rt_error_codes.h"
-#include "core/graph/graph.h"
+#include "core/model_ri/model_ri.h"
 #include "core/kernel/kernel_binary.h"
 #include "core/kernel/kernel_launch.h"
 #include "core/stream.h"
 
 namespace npurt::core {
 
-std::vector<Stream*> Graph::Streams() {
+std::vector<Stream*> ModelRI::Streams() {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<Stream*> out;
   for (auto& gs : streams_) out.push_back(gs->origin);
   return out;
 }
 
-StatusOr<std::vector<HandleObject*>> Graph::TasksOf(Stream* stream) {
+StatusOr<std::vector<HandleObject*>> ModelRI::TasksOf(Stream* stream) {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<HandleObject*> out;
   for (uint32_t s = 0; s < streams_.size(); ++s) {
-    GraphStream& gs = *streams_[s];
+    ModelRIStream& gs = *streams_[s];
     if (gs.origin != stream) continue;
     for (uint32_t i = 0; i < gs.nodes.size(); ++i) {
-      GraphNode& n = gs.nodes[i];
+      ModelRINode& n = gs.nodes[i];
       if (n.handle == nullptr) {
-        n.handle = NewHandle<GraphTaskHandle>(this, s, i);
+        n.handle = NewHandle<ModelRITaskHandle>(this, s, i);
         if (n.handle == nullptr) return Err(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "out of handle slots for model tasks");
       }
       out.push_back(n.handle);
@@ -39,16 +39,16 @@ StatusOr<std::vector<HandleObject*>> Graph::TasksOf(Stream* stream) {
   return Err(ACL_ERROR_INVALID_PARAM, "stream {} is not a stream of model instance {}", stream->id(), id_);
 }
 
-aclmdlRITaskType Graph::TaskType(const GraphTaskHandle& task) {
+aclmdlRITaskType ModelRI::TaskType(const ModelRITaskHandle& task) {
   std::lock_guard<std::mutex> lock(mu_);
   return streams_[task.stream]->nodes[task.node].type;
 }
 
-Status Graph::KernelAttribute(const GraphTaskHandle& task, aclrtLaunchKernelAttrId id,
+Status ModelRI::KernelAttribute(const ModelRITaskHandle& task, aclrtLaunchKernelAttrId id,
                               aclrtLaunchKernelAttrValue* value) {
   std::lock_guard<std::mutex> lock(mu_);
-  const GraphStream& gs = *streams_[task.stream];
-  const GraphNode& n = gs.nodes[task.node];
+  const ModelRIStream& gs = *streams_[task.stream];
+  const ModelRINode& n = gs.nodes[task.node];
   if (n.type != ACL_MODEL_RI_TASK_KERNEL) {
     return Err(ACL_ERROR_INVALID_PARAM, "task {} of model instance {} is not a kernel task", task.node, id_);
   }
@@ -78,9 +78,9 @@ Status Graph::KernelAttribute(const GraphTaskHandle& task, aclrtLaunchKernelAttr
   return Err(ACL_ERROR_INVALID_PARAM, "launch attribute {} is invalid", static_cast<int>(id));
 }
 
-Status Graph::BeginGroup(Stream* stream) {
+Status ModelRI::BeginGroup(Stream* stream) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream* gs = StreamOf(stream);
+  ModelRIStream* gs = StreamOf(stream);
   if (gs == nullptr || state() != State::kCapturing) {
     return Err(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "stream {} is not capturing", stream->id());
   }
@@ -91,9 +91,9 @@ Status Graph::BeginGroup(Stream* stream) {
   return Status::Ok();
 }
 
-StatusOr<TaskGroup*> Graph::EndGroup(Stream* stream) {
+StatusOr<TaskGroup*> ModelRI::EndGroup(Stream* stream) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream* gs = StreamOf(stream);
+  ModelRIStream* gs = StreamOf(stream);
   if (gs == nullptr || state() != State::kCapturing) {
     return Err(ACL_ERROR_RT_STREAM_NOT_CAPTURED, "stream {} is not capturing", stream->id());
   }
@@ -110,7 +110,7 @@ StatusOr<TaskGroup*> Graph::EndGroup(Stream* stream) {
   return grp;
 }
 
-Status Graph::BeginGroupUpdate(Stream* update_stream, TaskGroup* group) {
+Status ModelRI::BeginGroupUpdate(Stream* update_stream, TaskGroup* group) {
   std::lock_guard<std::mutex> lock(mu_);
   if (state() != State::kReady) {
     return Err(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "model instance {} is still being captured", id_);
@@ -127,7 +127,7 @@ Status Graph::BeginGroupUpdate(Stream* update_stream, TaskGroup* group) {
   return Status::Ok();
 }
 
-Status Graph::EndGroupUpdate(Stream* update_stream) {
+Status ModelRI::EndGroupUpdate(Stream* update_stream) {
   std::lock_guard<std::mutex> lock(mu_);
   if (update_stream != update_stream_) {
     return Err(ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED, "stream {} has no task group update open", update_stream->id());
@@ -138,7 +138,7 @@ Status Graph::EndGroupUpdate(Stream* update_stream) {
   update_stream_ = nullptr;
   std::vector<hal::Task> fresh;
   fresh.swap(update_tasks_);
-  GraphStream& gs = *streams_[grp->stream];
+  ModelRIStream& gs = *streams_[grp->stream];
   const uint32_t first = grp->first < gs.nodes.size() ? gs.nodes[grp->first].first : 0;
   const uint32_t end = grp->last > grp->first ? gs.nodes[grp->last - 1].first + gs.nodes[grp->last - 1].count : first;
   bool same = fresh.size() == end - first;
@@ -156,10 +156,10 @@ Status Graph::EndGroupUpdate(Stream* update_stream) {
   return Status::Ok();
 }
 
-Status Graph::GetParams(const GraphTaskHandle& task, aclmdlRITaskParams* params) {
+Status ModelRI::GetParams(const ModelRITaskHandle& task, aclmdlRITaskParams* params) {
   std::lock_guard<std::mutex> lock(mu_);
-  const GraphStream& gs = *streams_[task.stream];
-  const GraphNode& n = gs.nodes[task.node];
+  const ModelRIStream& gs = *streams_[task.stream];
+  const ModelRINode& n = gs.nodes[task.node];
   const hal::Task& t = gs.tasks[n.first];
   std::memset(static_cast<void*>(params), 0, sizeof(*params));
   params->type = n.type;
@@ -198,10 +198,10 @@ Status Graph::GetParams(const GraphTaskHandle& task, aclmdlRITaskParams* params)
   return Status::Ok();
 }
 
-Status Graph::SetParams(const GraphTaskHandle& task, const aclmdlRITaskParams& params) {
+Status ModelRI::SetParams(const ModelRITaskHandle& task, const aclmdlRITaskParams& params) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream& gs = *streams_[task.stream];
-  GraphNode& n = gs.nodes[task.node];
+  ModelRIStream& gs = *streams_[task.stream];
+  ModelRINode& n = gs.nodes[task.node];
   if (params.type != n.type) {
     return Err(ACL_ERROR_INVALID_PARAM, "task type {} does not match the task's type {}", static_cast<int>(params.type),
                static_cast<int>(n.type));
@@ -249,20 +249,20 @@ Status Graph::SetParams(const GraphTaskHandle& task, const aclmdlRITaskParams& p
   return Status::Ok();
 }
 
-Status Graph::Disable(const GraphTaskHandle& task) {
+Status ModelRI::Disable(const ModelRITaskHandle& task) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphNode& n = streams_[task.stream]->nodes[task.node];
+  ModelRINode& n = streams_[task.stream]->nodes[task.node];
   n.pending = true;
   n.pending_disable = true;
   return Status::Ok();
 }
 
-Status Graph::ApplyUpdates() {
+Status ModelRI::ApplyUpdates() {
   std::lock_guard<std::mutex> lock(mu_);
   if (state() != State::kReady) return Err(ACL_ERROR_INVALID_PARAM, "model instance {} is not ready", id_);
   for (auto& gsp : streams_) {
-    GraphStream& gs = *gsp;
-    for (GraphNode& n : gs.nodes) {
+    ModelRIStream& gs = *gsp;
+    for (ModelRINode& n : gs.nodes) {
       if (!n.pending) continue;
       n.pending = false;
       for (uint32_t i = n.first; i < n.first + n.count; ++i) {

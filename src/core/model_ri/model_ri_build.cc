@@ -4,7 +4,7 @@
 // nested in the activating stream's list (so in its order, not concurrently).
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/sync/event.h"
-#include "core/graph/graph.h"
+#include "core/model_ri/model_ri.h"
 #include "core/stream.h"
 
 namespace npurt::core {
@@ -24,7 +24,7 @@ hal::CondCompare CompareOf(aclrtCondition cond) {
 
 }  // namespace
 
-Status Graph::Bind(Stream* stream, bool head) {
+Status ModelRI::Bind(Stream* stream, bool head) {
   std::lock_guard<std::mutex> lock(mu_);
   if (state() != State::kBuilding) {
     return Err(ACL_ERROR_INVALID_PARAM, "model instance {} is not being built (aclmdlRIBuildBegin)", id_);
@@ -44,9 +44,9 @@ Status Graph::Bind(Stream* stream, bool head) {
   return Status::Ok();
 }
 
-Status Graph::EndTask(Stream* stream) {
+Status ModelRI::EndTask(Stream* stream) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream* gs = StreamOf(stream);
+  ModelRIStream* gs = StreamOf(stream);
   if (gs == nullptr || state() != State::kBuilding) {
     return Err(ACL_ERROR_INVALID_PARAM, "stream {} is not bound to model instance {} being built", stream->id(), id_);
   }
@@ -54,7 +54,7 @@ Status Graph::EndTask(Stream* stream) {
   return Status::Ok();
 }
 
-Status Graph::FinishBuild() {
+Status ModelRI::FinishBuild() {
   std::lock_guard<std::mutex> lock(mu_);
   if (state() != State::kBuilding) {
     return Err(ACL_ERROR_INVALID_PARAM, "model instance {} is not being built", id_);
@@ -67,7 +67,7 @@ Status Graph::FinishBuild() {
   return Status::Ok();
 }
 
-Status Graph::Unbind(Stream* stream) {
+Status ModelRI::Unbind(Stream* stream) {
   std::lock_guard<std::mutex> lock(mu_);
   if (StreamOf(stream) == nullptr) {
     return Err(ACL_ERROR_INVALID_PARAM, "stream {} is not bound to model instance {}", stream->id(), id_);
@@ -77,10 +77,10 @@ Status Graph::Unbind(Stream* stream) {
   return Status::Ok();
 }
 
-Status Graph::AppendActivate(Stream* stream, Stream* target) {
+Status ModelRI::AppendActivate(Stream* stream, Stream* target) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream* gs = StreamOf(stream);
-  GraphStream* to = StreamOf(target);
+  ModelRIStream* gs = StreamOf(stream);
+  ModelRIStream* to = StreamOf(target);
   if (gs == nullptr || to == nullptr) {
     return Err(ACL_ERROR_INVALID_PARAM, "streams {} and {} must both be bound to model instance {}", stream->id(),
                target->id(), id_);
@@ -93,11 +93,11 @@ Status Graph::AppendActivate(Stream* stream, Stream* target) {
   return Status::Ok();
 }
 
-Status Graph::AppendSwitch(Stream* stream, const SwitchNode& node, Stream* on_true, Stream* on_false) {
+Status ModelRI::AppendSwitch(Stream* stream, const SwitchNode& node, Stream* on_true, Stream* on_false) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream* gs = StreamOf(stream);
-  GraphStream* t_gs = on_true != nullptr ? StreamOf(on_true) : nullptr;
-  GraphStream* f_gs = on_false != nullptr ? StreamOf(on_false) : nullptr;
+  ModelRIStream* gs = StreamOf(stream);
+  ModelRIStream* t_gs = on_true != nullptr ? StreamOf(on_true) : nullptr;
+  ModelRIStream* f_gs = on_false != nullptr ? StreamOf(on_false) : nullptr;
   if (gs == nullptr || (on_true != nullptr && t_gs == nullptr) || (on_false != nullptr && f_gs == nullptr)) {
     return Err(ACL_ERROR_INVALID_PARAM, "the switch's streams must be bound to model instance {}", id_);
   }
@@ -117,9 +117,9 @@ Status Graph::AppendSwitch(Stream* stream, const SwitchNode& node, Stream* on_tr
   return Status::Ok();
 }
 
-Status Graph::CleanStream(Stream* stream) {
+Status ModelRI::CleanStream(Stream* stream) {
   std::lock_guard<std::mutex> lock(mu_);
-  GraphStream* gs = StreamOf(stream);
+  ModelRIStream* gs = StreamOf(stream);
   if (gs == nullptr || state() != State::kBuilding) return Status::Ok();
   retired_.insert(retired_.end(), gs->tasks.begin(), gs->tasks.end());
   gs->tasks.clear();

@@ -3,12 +3,12 @@
 #include "core/context.h"
 #include "core/device.h"
 #include "core/sync/event.h"
-#include "core/graph/graph.h"
+#include "core/model_ri/model_ri.h"
 #include "core/stream.h"
 
 namespace npurt::core {
 
-Status Graph::Launch(Stream* stream) {
+Status ModelRI::Launch(Stream* stream) {
   if (state() != State::kReady) {
     return Err(ACL_ERROR_INVALID_PARAM, "model instance {} is still being captured or built", id_);
   }
@@ -44,13 +44,13 @@ Status Graph::Launch(Stream* stream) {
   done.kind = hal::TaskKind::kFlagSignal;
   done.flag = done_flag_.get();
   done.value = n;
-  done.cleanup = &Graph::ReleaseGraph;
+  done.cleanup = &ModelRI::ReleaseModelRI;
   done.cleanup_arg = this;
   stream->Submit(done);
   return Status::Ok();
 }
 
-Status Graph::Execute(int32_t timeout_ms) {
+Status ModelRI::Execute(int32_t timeout_ms) {
   Stream* s = nullptr;
   {
     std::lock_guard<std::mutex> lock(mu_);
