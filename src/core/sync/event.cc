@@ -32,14 +32,12 @@ Event::Event(Context* context, uint32_t flags, bool reusable, std::unique_ptr<ha
       flags_(flags),
       reusable_(reusable),
       id_(g_next_event_id.fetch_add(1, std::memory_order_relaxed)),
-      flag_(std::move(flag)),
-      recorded_(flag_->shared_area() != nullptr ? reinterpret_cast<std::atomic<uint64_t>*>(flag_->shared_area())
-                                                : &own_recorded_) {
+      signal_(std::move(flag)) {
   context->Retain();  // released by ~Event: a call holding the event may still reach its context
 }
 
 Event::~Event() {
-  if (racecheck::On()) [[unlikely]] racecheck::OnSyncObjectDestroyed(flag_.get());
+  if (racecheck::On()) [[unlikely]] racecheck::OnSyncObjectDestroyed(signal_.flag());
   context_->Release();
 }
 
@@ -76,12 +74,9 @@ StatusOr<Event*> Event::CreateWithFlag(Context* context, uint32_t flags, std::un
 Status Event::Record(Stream* stream) {
   if (ModelRI* graph = stream->recording()) return graph->AppendRecord(stream, this);
   recorded_in.store(nullptr, std::memory_order_release);
-  hal::Task t;
-  t.kind = hal::TaskKind::kFlagSignal;
-  t.flag = flag_.get();
   // The record count is taken and the task submitted under no lock: two concurrent records of one
   // event on different streams are a user race (as in CUDA); each still raises the flag monotonically.
-  t.value = recorded_->fetch_add(1, std::memory_order_acq_rel) + 1;
+  hal::Task t = signal_.RecordTask();
   RetainForTask(t, this);
   stream->Submit(t);
   return Status::Ok();
@@ -91,7 +86,7 @@ hal::Task Event::ResetTask() {
   // The reset mark becomes the flag's value when the task runs: the records that completed by then.
   hal::Task t;
   t.kind = hal::TaskKind::kFlagRead;
-  t.flag = flag_.get();
+  t.flag = signal_.flag();
   t.dst = &reset_mark_;
   RetainForTask(t, this);
   return t;
@@ -123,11 +118,7 @@ Status Event::StreamWait(Stream* stream, int64_t timeout_ms) {
   if (graph != nullptr) return graph->AppendWait(stream, this, timeout_ns);
   const uint64_t target = recorded();
   if (target == 0) return Status::Ok();  // never recorded: nothing to wait for
-  hal::Task t;
-  t.kind = hal::TaskKind::kFlagWait;
-  t.flag = flag_.get();
-  t.value = target;
-  t.timeout_ns = timeout_ns;
+  hal::Task t = signal_.WaitTask(target, timeout_ns);
   RetainForTask(t, this);
   stream->Submit(t);
   return Status::Ok();
@@ -135,10 +126,10 @@ Status Event::StreamWait(Stream* stream, int64_t timeout_ms) {
 
 Status Event::Synchronize(int64_t timeout_ms) {
   const uint64_t target = recorded();
-  if (!flag_->WaitHost(target, DeadlineFromMs(timeout_ms))) {
+  if (!signal_.flag()->WaitHost(target, DeadlineFromMs(timeout_ms))) {
     return Err(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, "event {} did not complete within {} ms", id_, timeout_ms);
   }
-  if (racecheck::On()) [[unlikely]] racecheck::OnFlagObserved(flag_.get(), target);
+  if (racecheck::On()) [[unlikely]] racecheck::OnFlagObserved(signal_.flag(), target);
   return Status::Ok();
 }
 

@@ -1,9 +1,9 @@
-// Event (core): a marker in a stream. Each record bumps the event's record count and submits a task
-// that raises the event's device-side sequence flag to that count when it executes; a stream wait
-// parks the waiting stream until the flag reaches the count recorded at the time of the wait (a wait
-// on a never-recorded event is a no-op, as in CUDA). The flag's time stamp gives elapsed times.
-// An inter-process event (ACL_EVENT_IPC, core/sync/ipc_event.h) has a shared flag and keeps its record
-// count in the flag's shared area, so records and waits of every process that opened it agree.
+// Event (core): a marker in a stream, on a SequenceSignal (sequence_signal.h). Each record bumps the
+// event's record count and submits a task that raises the signal's device-side flag to that count when it
+// executes; a stream wait parks the waiting stream until the flag reaches the count recorded at the time
+// of the wait (a wait on a never-recorded event is a no-op, as in CUDA). The flag's time stamp gives
+// elapsed times. An inter-process event (ACL_EVENT_IPC, core/sync/ipc_event.h) has a shared flag, whose
+// area holds the record count, so records and waits of every process that opened it agree.
 #pragma once
 
 #include <atomic>
@@ -12,6 +12,7 @@
 
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/sync/sequence_signal.h"
 #include "hal/hal.h"
 
 namespace npurt::core {
@@ -29,10 +30,10 @@ class Event final : public HandleObject {
   Context* context() const { return context_; }
   uint32_t flags() const { return flags_; }
   uint32_t id() const { return id_; }
-  hal::Flag* flag() const { return flag_.get(); }
-  uint64_t recorded() const { return recorded_->load(std::memory_order_acquire); }
+  hal::Flag* flag() const { return signal_.flag(); }
+  uint64_t recorded() const { return signal_.records(); }
   // True if every record so far has executed (also true if never recorded).
-  bool Complete() const { return flag_->value() >= recorded(); }
+  bool Complete() const { return signal_.Complete(); }
   bool ever_recorded() const { return recorded() != 0; }
   // Made by aclrtCreateEventExWithFlag (CANN's "new mode" events): a never-recorded one reports its
   // recorded status as complete; the older creation calls make events that report NOT_READY until recorded.
@@ -43,7 +44,7 @@ class Event final : public HandleObject {
   Status StreamWait(Stream* stream, int64_t timeout_ms);
   Status Synchronize(int64_t timeout_ms);
   // Time the last record executed (ns), valid when Complete() and ever_recorded().
-  uint64_t timestamp_ns() const { return flag_->timestamp_ns(); }
+  uint64_t timestamp_ns() const { return signal_.flag()->timestamp_ns(); }
 
   void Destroy();
 
@@ -53,7 +54,7 @@ class Event final : public HandleObject {
   const uint64_t* reset_mark() const { return &reset_mark_; }
   hal::Task ResetTask();
   // A graph launch counts the records of this event that it will execute.
-  void AddRecords(uint64_t n) { recorded_->fetch_add(n, std::memory_order_acq_rel); }
+  void AddRecords(uint64_t n) { signal_.AddRecords(n); }
   // The graph whose recording holds this event's latest record (null: recorded outside any recording).
   std::atomic<ModelRI*> recorded_in{nullptr};
 
@@ -67,9 +68,7 @@ class Event final : public HandleObject {
   uint32_t flags_;
   bool reusable_;
   uint32_t id_;
-  std::unique_ptr<hal::Flag> flag_;
-  std::atomic<uint64_t> own_recorded_{0};
-  std::atomic<uint64_t>* recorded_;  // own_recorded_, or the first word of a shared flag's area
+  SequenceSignal signal_;
   alignas(8) uint64_t reset_mark_ = 0;  // written by reset tasks, read by waits (atomic builtins)
 };
 

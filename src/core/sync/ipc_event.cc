@@ -37,11 +37,11 @@ struct NotifyAccess {
   std::atomic<uint32_t> pid_count;
   std::atomic<int32_t> pids[496];
 };
-static_assert(Notify::kCounterBytes + sizeof(NotifyAccess) <= hal::kFlagSharedAreaBytes);
+static_assert(SequenceSignal::kCounterBytes + sizeof(NotifyAccess) <= hal::kFlagSharedAreaBytes);
 constexpr size_t kMaxPids = sizeof(NotifyAccess::pids) / sizeof(NotifyAccess::pids[0]);
 
 NotifyAccess* AccessOf(hal::Flag* flag) {
-  return reinterpret_cast<NotifyAccess*>(flag->shared_area() + Notify::kCounterBytes);
+  return reinterpret_cast<NotifyAccess*>(flag->shared_area() + SequenceSignal::kCounterBytes);
 }
 
 // Keys spell the token in hex without its trailing zero bytes (a short key fits the 65 bytes that

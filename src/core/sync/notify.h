@@ -1,8 +1,8 @@
-// Notify (core): a light signal between streams. Each record raises the notify's sequence flag by one;
-// each wait consumes one record (it parks its stream until the flag reaches the number of waits
-// issued so far), so a wait issued before its record simply blocks until the record runs.
-// A notify shared with other processes (core/sync/ipc_event.h) moves to a shared flag and keeps both
-// counters in the flag's shared area, so records and waits of every process that opened it pair up.
+// Notify (core): a light signal between streams, on a SequenceSignal (sequence_signal.h). Each record
+// raises the signal's flag by one; each wait consumes one record (it parks its stream until the flag
+// reaches the number of waits issued so far), so a wait issued before its record simply blocks until the
+// record runs. A notify shared with other processes (core/sync/ipc_event.h) moves to a shared flag, whose
+// area holds both counters, so records and waits of every process that opened it pair up.
 #pragma once
 
 #include <atomic>
@@ -11,6 +11,7 @@
 
 #include "base/handle.h"
 #include "base/status.h"
+#include "core/sync/sequence_signal.h"
 #include "hal/hal.h"
 
 namespace npurt::core {
@@ -33,28 +34,19 @@ class Notify final : public HandleObject {
 
   // Sharing: the shared flag (nullptr until ShareFlag). ShareFlag moves an idle notify (every record
   // consumed, no wait pending) to a shared flag; the caller guarantees no concurrent record or wait.
-  hal::Flag* shared_flag() const { return shared_ ? flag_.get() : nullptr; }
+  hal::Flag* shared_flag() const { return signal_.shared_flag(); }
   Status ShareFlag();
-  // The shared area after the two counters (core/sync/ipc_event.cc keeps the import allow-list there).
-  static constexpr size_t kCounterBytes = 16;
 
  private:
   template <typename T, typename... Args>
   friend T* npurt::NewHandle(Args&&... args);
   Notify(Device* device, uint64_t flags, std::unique_ptr<hal::Flag> flag);
   ~Notify() override;
-  void UseSharedCounters();
 
   Device* device_;
   uint64_t flags_;
   uint32_t id_;
-  std::unique_ptr<hal::Flag> flag_;
-  std::unique_ptr<hal::Flag> retired_flag_;  // the local flag before ShareFlag (finished tasks named it)
-  bool shared_ = false;
-  std::atomic<uint64_t> own_records_{0};
-  std::atomic<uint64_t> own_waits_{0};
-  std::atomic<uint64_t>* records_ = &own_records_;
-  std::atomic<uint64_t>* waits_ = &own_waits_;
+  SequenceSignal signal_;
 };
 
 }  // namespace npurt::core
