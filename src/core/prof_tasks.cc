@@ -1,5 +1,6 @@
 #include "core/prof_tasks.h"
 
+#include <algorithm>
 #include <atomic>
 
 #include "base/clock.h"
@@ -67,7 +68,23 @@ class TaskTimeObserver final : public hal::TaskObserver {
 };
 TaskTimeObserver g_observer;
 
-void Collect(bool on) { hal::g_task_observer.store(on ? &g_observer : nullptr, std::memory_order_release); }
+// The devices the runtime opened (InstallTaskObserver), so that a profiling session switches the observer
+// on and off on each. Lock-free: the switch may come from an aclInit hook, with the runtime's lock held,
+// or from a fork child. A device and the switch are each stored before the other is read (seq_cst), so a
+// device opened while a session starts is installed by one side or the other. A late install after a stop
+// leaves an observer that records nothing (it checks the profiler's mask first).
+constexpr uint32_t kMaxDevices = 64;
+std::atomic<hal::Device*> g_devices[kMaxDevices];
+std::atomic<uint32_t> g_device_count{0};
+std::atomic<bool> g_collecting{false};
+
+void Collect(bool on) {
+  g_collecting.store(on, std::memory_order_seq_cst);
+  const uint32_t n = std::min(g_device_count.load(std::memory_order_seq_cst), kMaxDevices);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (hal::Device* d = g_devices[i].load(std::memory_order_seq_cst)) d->SetTaskObserver(on ? &g_observer : nullptr);
+  }
+}
 
 constexpr dfx::TaskTimeSource kSource{&DescribeKind, &Collect};
 
@@ -78,6 +95,16 @@ constexpr dfx::TaskTimeSource kSource{&DescribeKind, &Collect};
 }();
 
 }  // namespace
+
+void InstallTaskObserver(hal::Device* device) {
+  const uint32_t i = g_device_count.fetch_add(1, std::memory_order_seq_cst);
+  if (i >= kMaxDevices) {
+    device->SetTaskObserver(&g_observer);  // beyond the table: always installed (it records only in sessions)
+    return;
+  }
+  g_devices[i].store(device, std::memory_order_seq_cst);
+  if (g_collecting.load(std::memory_order_seq_cst)) device->SetTaskObserver(&g_observer);
+}
 
 void ProfRecordSubmitSlow(int32_t device, int32_t stream, const hal::Task& task) {
   const bool kernel = task.kind == hal::TaskKind::kKernel && task.kernel != nullptr;

@@ -6,10 +6,15 @@
 #include <cstdint>
 
 #include "dfx/profiler.h"
+#include "hal/device.h"
 #include "hal/observer.h"
 #include "hal/task.h"
 
 namespace npurt::core {
+
+// Installs the task observer on a device the runtime just opened, if profiling collects task times (every
+// open device gets it when collection starts).
+void InstallTaskObserver(hal::Device* device);
 
 void ProfRecordSubmitSlow(int32_t device, int32_t stream, const hal::Task& task);
 // On the submission hot path: inline, so profiling off costs one relaxed load and a branch.

@@ -8,6 +8,7 @@
 #include "core/context.h"
 #include "core/dump/dump_config.h"
 #include "core/hooks.h"
+#include "core/prof_tasks.h"
 #include "dfx/log.h"
 #include "hal/driver_registry.h"
 
@@ -170,6 +171,7 @@ StatusOr<Device*> Runtime::GetDevice(int32_t id) {
     limits.notifies = config_.notify_limit;
     devices_[id] = std::make_unique<Device>(id, visible_[id], std::move(hal_dev.value()), limits);
     Device* d = devices_[id].get();
+    InstallTaskObserver(d->hal());
     const uint32_t n = range_count_.load(std::memory_order_relaxed);
     if (n < 64) {
       auto lo = reinterpret_cast<uintptr_t>(d->hal()->memory_base());

@@ -2,6 +2,7 @@
 // creates. Part of the driver interface (hal/hal.h).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "hal/capabilities.h"
 #include "hal/executable.h"
 #include "hal/flag.h"
+#include "hal/observer.h"
 #include "hal/queue.h"
 
 namespace npurt::hal {
@@ -88,6 +90,14 @@ class Device {
   // a message if the exporting process is gone or does not let us in.
   virtual StatusOr<int32_t> ImportMemory(const MemoryShareToken& token);
   virtual void ReleaseImport(int32_t source);
+
+  // The task observer (hal/observer.h) this device's queues report every task to; nullptr: none. Set by
+  // core while profiling collects, on each device it profiles; a queue reads it once per task.
+  void SetTaskObserver(TaskObserver* observer) { observer_.store(observer, std::memory_order_release); }
+  TaskObserver* task_observer() const { return observer_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<TaskObserver*> observer_{nullptr};
 };
 
 }  // namespace npurt::hal

@@ -9,9 +9,10 @@
 
 namespace npurt::hal {
 
-// Task observer (profiling). When one is installed, the driver reports every task once it finished
-// (or was discarded) with the times it started and ended, on the executing thread. Zero cost when none
-// is installed: drivers load the pointer once per task. The observer must not block, lock or call back
+// Task observer (profiling). When one is installed on a device (Device::SetTaskObserver), the driver
+// reports every task of the device's queues once it finished (or was discarded) with the times it started
+// and ended, on the executing thread. Zero cost when none is installed: drivers load the pointer once per
+// task. The observer must not block, lock or call back
 // into the driver: it only appends to a per-thread buffer.
 class TaskObserver {
  public:
@@ -21,7 +22,5 @@ class TaskObserver {
  protected:
   ~TaskObserver() = default;
 };
-inline std::atomic<TaskObserver*> g_task_observer{nullptr};
-inline TaskObserver* ActiveTaskObserver() { return g_task_observer.load(std::memory_order_relaxed); }
 
 }  // namespace npurt::hal

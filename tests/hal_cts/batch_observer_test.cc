@@ -84,7 +84,7 @@ TEST_P(ObserverSuite, SeesEveryTaskOnceWithItsTimes) {
   hal::QueueOptions options;
   options.trace_stream = CountingObserver::kStream;
   auto queue = device_->CreateQueue(options);
-  hal::g_task_observer.store(&observer, std::memory_order_release);
+  device_->SetTaskObserver(&observer);
   uint64_t last = 0;
   for (uint32_t i = 1; i <= 50; ++i) {
     hal::Task t;
@@ -96,7 +96,7 @@ TEST_P(ObserverSuite, SeesEveryTaskOnceWithItsTimes) {
     last = queue->Submit(t);
   }
   const bool drained = queue->WaitHost(last, DeadlineIn(10000));
-  hal::g_task_observer.store(nullptr, std::memory_order_release);
+  device_->SetTaskObserver(nullptr);
   ASSERT_TRUE(drained);
   std::lock_guard<std::mutex> lock(observer.mu);
   ASSERT_EQ(observer.ids.size(), 50u);

@@ -140,7 +140,7 @@ void SimQueue::Run() {
     int32_t code = 0;
     std::string message;
     // Profiling: a task that parked started when it first reached the head, not when it resumed.
-    if (!head_state_.parked && hal::ActiveTaskObserver() != nullptr) head_start_ns_ = NowNs();
+    if (!head_state_.parked && device_->task_observer() != nullptr) head_start_ns_ = NowNs();
     // A kernel resuming from its park was already running when a discard came: it finishes with its own
     // result (an interrupted kernel's failure), not as a discarded task.
     const bool running_kernel = head_state_.resumed && cell->task.kind == hal::TaskKind::kKernel;
@@ -355,7 +355,7 @@ void SimQueue::Finish(Cell* cell, int32_t code, std::string message) {
 
 void SimQueue::Complete(const hal::Task& task, uint64_t seq, int32_t code, std::string message) {
   if (task.kind == hal::TaskKind::kKernel) running_kernel_.store(nullptr, std::memory_order_relaxed);
-  hal::utils::ReportTaskDone(options_, this, policy_, task, code, message, head_start_ns_);
+  hal::utils::ReportTaskDone(options_, this, policy_, task, code, message, device_->task_observer(), head_start_ns_);
   head_start_ns_ = 0;
   completed_.store(seq, std::memory_order_release);
   // What nobody waiting for this task needs comes after its completion is published: each of these is a

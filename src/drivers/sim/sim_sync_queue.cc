@@ -17,7 +17,8 @@ uint64_t SimSyncQueue::Submit(const hal::Task& task) {
   std::lock_guard<std::mutex> lock(mu_);
   const uint64_t seq = tail_.load(std::memory_order_relaxed) + 1;
   tail_.store(seq, std::memory_order_release);
-  const uint64_t start = hal::ActiveTaskObserver() != nullptr ? NowNs() : 0;
+  hal::TaskObserver* observer = device_->task_observer();
+  const uint64_t start = observer != nullptr ? NowNs() : 0;
   std::string message;
   int32_t code = 0;
   if (policy_.Discards(seq)) {
@@ -25,7 +26,7 @@ uint64_t SimSyncQueue::Submit(const hal::Task& task) {
   } else if (!labels_.Skips(task)) {
     code = Run(task, &message);
   }
-  hal::utils::ReportTaskDone(options_, this, policy_, task, code, message, start);
+  hal::utils::ReportTaskDone(options_, this, policy_, task, code, message, observer, start);
   completed_.store(seq, std::memory_order_release);
   if (WritesMemory(task.kind)) device_->OnMemoryWritten();
   done_signal_.NotifyIfSleeping();

@@ -12,15 +12,16 @@
 
 namespace npurt::hal::utils {
 
-// `start_ns`: when the task started (0: unknown, its end is used). A driver reads the clock for it only
-// while an observer is active (ActiveTaskObserver), as this does for the end.
+// `observer`: the device's (Device::task_observer), read once per task; `start_ns`: when the task started
+// (0: unknown, its end is used). A driver reads the clock for it only while an observer is installed, as
+// this does for the end.
 inline void ReportTaskDone(const QueueOptions& options, Queue* queue, DiscardPolicy& policy, const Task& task,
-                           int32_t code, const std::string& message, uint64_t start_ns) {
+                           int32_t code, const std::string& message, TaskObserver* observer, uint64_t start_ns) {
   if (code != 0) {
     policy.RecordFailure(code, message);
     if (options.on_failure != nullptr) options.on_failure(options.hook_ctx, queue, {task.id, code, message, task.kernel});
   }
-  if (TaskObserver* observer = ActiveTaskObserver()) {
+  if (observer != nullptr) {
     const uint64_t end = NowNs();
     observer->OnTaskDone(options, task, start_ns != 0 ? start_ns : end, end, code);
   }
