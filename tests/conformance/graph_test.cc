@@ -100,6 +100,9 @@ TEST_F(GraphTest, UnsafeCallsRefusedInGlobalModeInvalidateTheCapture) {
                  aclrtMemcpy2d(d.get(), 64, host.data(), 64, 64, 2, ACL_MEMCPY_HOST_TO_DEVICE));
   EXPECT_ACL_ERR(ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC,
                  aclrtMemcpyAsync(d.get(), kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, s));
+  // A 2D copy of pageable memory takes the same path (it would read the host rows at replay time).
+  EXPECT_ACL_ERR(ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC,
+                 aclrtMemcpy2dAsync(d.get(), 64, host.data(), 64, 64, 2, ACL_MEMCPY_HOST_TO_DEVICE, s));
   aclmdlRI ri = reinterpret_cast<aclmdlRI>(0x1);
   EXPECT_ACL_ERR(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT, aclmdlRICaptureEnd(s, &ri));
   EXPECT_EQ(ri, nullptr);

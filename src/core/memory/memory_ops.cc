@@ -149,6 +149,75 @@ StatusOr<MemSpan> ResolveSpanFor(const void* ptr, size_t size, const char* what,
   return span;
 }
 
+namespace {
+
+// The copy path every copy takes once validated (aclrtMemcpy, aclrtMemcpyAsync, their 2D forms): `height`
+// rows of `width` bytes (one row: a 1D copy). Without a stream it runs now, after the kernels in flight
+// that write its source, on the device whose memory it writes (or reads). On a stream it is a task: a
+// pageable source is staged first (the caller may reuse it as soon as the call returns), a pageable
+// destination is written by the time the call returns (as with CUDA), and neither may be captured.
+struct CopyShape {
+  void* dst;
+  size_t dpitch;
+  const void* src;
+  size_t spitch;
+  size_t width;
+  size_t height;
+  size_t dst_extent() const { return dpitch * (height - 1) + width; }
+  size_t src_extent() const { return spitch * (height - 1) + width; }
+};
+
+Status SubmitCopy(const char* api, const CopyShape& c, const MemSpan& d, const MemSpan& s, Stream* stream,
+                  bool always_stage) {
+  if (stream == nullptr) {
+    if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess(api, c.dst, c.dst_extent(), c.src, c.src_extent());
+    OrderSyncRead(api, s);
+    hal::Device* dev = SyncEngine(d, s);
+    if (c.height == 1) {
+      if (dev != nullptr) return dev->CopyNow(c.dst, c.src, c.width);
+      CopyDeviceBytes(c.dst, c.src, c.width);  // host to host
+      return Status::Ok();
+    }
+    if (dev != nullptr) return dev->Copy2dNow(c.dst, c.dpitch, c.src, c.spitch, c.width, c.height);
+    CopyDeviceRows(c.dst, c.dpitch, c.src, c.spitch, c.width, c.height);  // host to host
+    return Status::Ok();
+  }
+  hal::Task t;
+  t.dst = c.dst;
+  t.src = c.src;
+  t.size = c.width;
+  if (c.height == 1) {
+    t.kind = hal::TaskKind::kCopy;
+  } else {
+    t.kind = hal::TaskKind::kCopy2d;
+    t.dpitch = c.dpitch;
+    t.spitch = c.spitch;
+    t.height = c.height;
+  }
+  const bool src_host_pageable = s.device == nullptr && !s.pinned;
+  const bool dst_host_pageable = d.device == nullptr && !d.pinned;
+  if ((src_host_pageable || dst_host_pageable) && stream->recording() != nullptr &&
+      stream->recording()->state() == ModelRI::State::kCapturing) {
+    // Captured, the copy would read (or write) pageable memory at replay time, not now.
+    NPURT_RETURN_IF_ERROR(CheckCaptureSafe("an asynchronous copy of pageable host memory",
+                                           ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC));
+  }
+  if (src_host_pageable || always_stage) {
+    const size_t bytes = c.src_extent();
+    void* staging = std::malloc(bytes);
+    if (staging == nullptr) return Err(ACL_ERROR_BAD_ALLOC, "cannot stage {} bytes for an asynchronous copy", bytes);
+    std::memcpy(staging, c.src, bytes);
+    t.src = staging;
+    t.cleanup = &FreeStaging;
+    t.cleanup_arg = staging;
+  }
+  const uint64_t seq = stream->Submit(t);
+  if (dst_host_pageable) stream->queue()->WaitHost(seq, UINT64_MAX);
+  return Status::Ok();
+}
+
+}  // namespace
+
 Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t kind, Stream* stream) {
   if (dst == nullptr || src == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "{} is a null pointer", dst ? "src" : "dst");
   if (count > dest_max) {
@@ -161,43 +230,9 @@ Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t
   NPURT_RETURN_IF_ERROR(CheckDirection(kind, d.value(), s.value()));
   NPURT_RETURN_IF_ERROR(CheckPeer(d.value(), s.value(), IssuingDevice(stream)));
   if (count == 0) return Status::Ok();
-
-  const bool staged_kind = kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE;
-  if (stream == nullptr) {
-    if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess("aclrtMemcpy", dst, count, src, count);
-    OrderSyncRead("aclrtMemcpy", s.value());
-    if (hal::Device* dev = SyncEngine(d.value(), s.value())) return dev->CopyNow(dst, src, count);
-    CopyDeviceBytes(dst, src, count);  // host to host
-    return Status::Ok();
-  }
-  hal::Task t;
-  t.kind = hal::TaskKind::kCopy;
-  t.dst = dst;
-  t.src = src;
-  t.size = count;
-  const bool src_host_pageable = s->device == nullptr && !s->pinned;
-  const bool dst_host_pageable = d->device == nullptr && !d->pinned;
-  if ((src_host_pageable || dst_host_pageable) && stream->recording() != nullptr &&
-      stream->recording()->state() == ModelRI::State::kCapturing) {
-    // Captured, the copy would read (or write) pageable memory at replay time, not now.
-    NPURT_RETURN_IF_ERROR(CheckCaptureSafe("an asynchronous copy of pageable host memory",
-                                           ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC));
-  }
-  if (src_host_pageable || staged_kind) {
-    // The caller may reuse a pageable source as soon as we return: stage it now.
-    void* staging = std::malloc(count);
-    if (staging == nullptr) return Err(ACL_ERROR_BAD_ALLOC, "cannot stage {} bytes for an asynchronous copy", count);
-    std::memcpy(staging, src, count);
-    t.src = staging;
-    t.cleanup = &FreeStaging;
-    t.cleanup_arg = staging;
-  }
-  const uint64_t seq = stream->Submit(t);
-  if (dst_host_pageable) {
-    // A pageable destination is written by the time the call returns (as with CUDA).
-    stream->queue()->WaitHost(seq, UINT64_MAX);
-  }
-  return Status::Ok();
+  // ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: staged through a host buffer whatever the source.
+  return SubmitCopy("aclrtMemcpy", {dst, count, src, count, count, 1}, d.value(), s.value(), stream,
+                    /*always_stage=*/kind == ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE);
 }
 
 Status Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height, int32_t kind,
@@ -211,42 +246,14 @@ Status Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t
       kind != ACL_MEMCPY_HOST_TO_HOST && kind != ACL_MEMCPY_DEFAULT) {
     return Err(ACL_ERROR_INVALID_PARAM, "kind {} is not supported by aclrtMemcpy2d", KindName(kind));
   }
-  const size_t dst_extent = dpitch * (height - 1) + width;
-  const size_t src_extent = spitch * (height - 1) + width;
-  auto d = ResolveSpan(dst, dst_extent, "dst");
+  const CopyShape shape{dst, dpitch, src, spitch, width, height};
+  auto d = ResolveSpan(dst, shape.dst_extent(), "dst");
   if (!d.ok()) return d.status();
-  auto s = ResolveSpan(src, src_extent, "src");
+  auto s = ResolveSpan(src, shape.src_extent(), "src");
   if (!s.ok()) return s.status();
   NPURT_RETURN_IF_ERROR(CheckDirection(kind, d.value(), s.value()));
   NPURT_RETURN_IF_ERROR(CheckPeer(d.value(), s.value(), IssuingDevice(stream)));
-  hal::Task t;
-  t.kind = hal::TaskKind::kCopy2d;
-  t.dst = dst;
-  t.src = src;
-  t.size = width;
-  t.dpitch = dpitch;
-  t.spitch = spitch;
-  t.height = height;
-  if (stream == nullptr) {
-    if (racecheck::On()) [[unlikely]] racecheck::OnHostAccess("aclrtMemcpy2d", dst, dst_extent, src, src_extent);
-    OrderSyncRead("aclrtMemcpy2d", s.value());
-    if (hal::Device* dev = SyncEngine(d.value(), s.value())) {
-      return dev->Copy2dNow(dst, dpitch, src, spitch, width, height);
-    }
-    CopyDeviceRows(dst, dpitch, src, spitch, width, height);  // host to host
-    return Status::Ok();
-  }
-  if (s->device == nullptr && !s->pinned) {
-    void* staging = std::malloc(src_extent);
-    if (staging == nullptr) return Err(ACL_ERROR_BAD_ALLOC, "cannot stage {} bytes for a 2D copy", src_extent);
-    std::memcpy(staging, src, src_extent);
-    t.src = staging;
-    t.cleanup = &FreeStaging;
-    t.cleanup_arg = staging;
-  }
-  const uint64_t seq = stream->Submit(t);
-  if (d->device == nullptr && !d->pinned) stream->queue()->WaitHost(seq, UINT64_MAX);
-  return Status::Ok();
+  return SubmitCopy("aclrtMemcpy2d", shape, d.value(), s.value(), stream, /*always_stage=*/false);
 }
 
 namespace {
