@@ -37,8 +37,8 @@ int32_t SimSyncQueue::Run(const hal::Task& task, std::string* message) {
   if (task.kind != hal::TaskKind::kBatch) return RunLeaf(task, message);
   hal::utils::BatchCursor cursor(&ReadConditionWord);
   cursor.Begin(task);
+  hal::Task leaf;
   for (;;) {
-    hal::Task leaf;
     switch (cursor.Next(&leaf)) {
       case hal::utils::BatchCursor::Step::kDone:
         return 0;

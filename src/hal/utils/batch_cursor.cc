@@ -19,36 +19,14 @@ void BatchCursor::Begin(const Task& batch) {
   Push(batch);  // cannot fail: the cursor was empty
 }
 
-BatchCursor::Step BatchCursor::Next(Task* leaf) {
-  while (depth_ != 0) {
-    Frame& f = frames_[depth_ - 1];
-    if (f.list == nullptr || f.pos >= f.list->count) {
-      // The list ended: a conditional batch selects its next round (a loop's next iteration, or null).
-      if (f.list != nullptr && f.cond != nullptr) {
-        f.list = SelectBranch(*f.cond, ++f.round, read_);
-        f.pos = 0;
-        if (f.list != nullptr) continue;
-      }
-      if (--depth_ != 0) ++frames_[depth_ - 1].pos;  // the nested batch is its parent's finished task
-      continue;
-    }
-    // Each list task is read when reached (ReadTask: a graph update may rewrite the list between replays).
-    const Task task = ResolveRelative(ReadTask(*f.list, f.pos), base_);
-    if (task.kind == TaskKind::kBatch) {
-      if (!Push(task)) {
-        depth_ = 0;
-        return Step::kTooDeep;
-      }
-      continue;
-    }
-    *leaf = task;
-    return Step::kTask;
+void BatchCursor::EndList(Frame& f) {
+  // A conditional batch selects its next round (a loop's next iteration, or null).
+  if (f.list != nullptr && f.cond != nullptr) {
+    f.list = SelectBranch(*f.cond, ++f.round, read_);
+    f.pos = 0;
+    if (f.list != nullptr) return;
   }
-  return Step::kDone;
-}
-
-void BatchCursor::Advance() {
-  if (depth_ != 0) ++frames_[depth_ - 1].pos;
+  if (--depth_ != 0) ++frames_[depth_ - 1].pos;  // the nested batch is its parent's finished task
 }
 
 }  // namespace npurt::hal::utils

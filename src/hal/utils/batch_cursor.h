@@ -24,14 +24,40 @@ class BatchCursor {
 
   // True while a batch is under way (between Begin and its kDone / kTooDeep / Reset).
   bool active() const { return depth_ != 0; }
-  // Starts `batch` (a kBatch task). Its Task::value is the base that kFlagRelative tasks of every list
-  // are offset by (ResolveRelative).
+  // Starts `batch` (a kBatch task). Its Task::value is the base that the kFlagRelative flag signals and
+  // waits of every list are offset by (graph replays of event records and waits: each replay moves it).
   void Begin(const Task& batch);
   // The next leaf: descends into nested batches, evaluates a conditional batch's condition again for its
   // next round when a list ends, and leaves finished frames. The same leaf comes back until Advance().
-  Step Next(Task* leaf);
+  // Inline, with the leaf read once into *leaf: it runs per task of a graph replay.
+  Step Next(Task* leaf) {
+    while (depth_ != 0) {
+      Frame& f = frames_[depth_ - 1];
+      if (f.list == nullptr || f.pos >= f.list->count) {
+        EndList(f);
+        continue;
+      }
+      // Each list task is read when reached (ReadTask: a graph update may rewrite the list between replays).
+      *leaf = ReadTask(*f.list, f.pos);
+      if (leaf->kind == TaskKind::kBatch) {
+        if (!Push(*leaf)) {
+          depth_ = 0;
+          return Step::kTooDeep;
+        }
+        continue;
+      }
+      if ((leaf->kind == TaskKind::kFlagSignal || leaf->kind == TaskKind::kFlagWait) &&
+          (leaf->aux & kFlagRelative) != 0) {
+        leaf->value += base_;
+      }
+      return Step::kTask;
+    }
+    return Step::kDone;
+  }
   // The leaf returned by Next() finished.
-  void Advance();
+  void Advance() {
+    if (depth_ != 0) ++frames_[depth_ - 1].pos;
+  }
   // Abandons the batch (a leaf failed: the rest of the lists is skipped).
   void Reset() { depth_ = 0; }
 
@@ -43,21 +69,13 @@ class BatchCursor {
     const Conditional* cond;
   };
   bool Push(const Task& batch);
+  // A frame's list ended: its next round (a conditional batch), or back to the parent.
+  void EndList(Frame& f);
 
   ReadWordFn read_;
   uint64_t base_ = 0;
   int depth_ = 0;
   Frame frames_[kMaxBatchDepth];
 };
-
-// A task of a batch as it runs: a flag signal or wait marked kFlagRelative is offset by the batch's base
-// (graph replays of event records and waits: each replay moves the base).
-inline Task ResolveRelative(const Task& task, uint64_t base) {
-  Task t = task;
-  if ((t.kind == TaskKind::kFlagSignal || t.kind == TaskKind::kFlagWait) && (t.aux & kFlagRelative) != 0) {
-    t.value += base;
-  }
-  return t;
-}
 
 }  // namespace npurt::hal::utils
