@@ -5,6 +5,7 @@
 #include "drivers/sim/sim_aicore_fault.h"
 #include "drivers/sim/sim_device.h"
 #include "drivers/sim/sim_task_exec.h"
+#include "hal/utils/batch_cursor.h"
 #include "hal/utils/task_report.h"
 
 namespace npurt::drivers::sim {

@@ -12,7 +12,6 @@
 
 #include "base/futex.h"
 #include "hal/hal.h"
-#include "hal/utils/batch_cursor.h"
 #include "hal/utils/discard_policy.h"
 #include "hal/utils/label_skip.h"
 
