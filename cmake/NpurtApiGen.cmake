@@ -16,6 +16,7 @@ set(NPURT_API_HEADERS
     ${PROJECT_SOURCE_DIR}/include/acl/acl_rt_allocator.h
     ${PROJECT_SOURCE_DIR}/include/acl/acl_rt_memory_soma.h
     ${PROJECT_SOURCE_DIR}/include/acl/acl_base_mdl.h
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_mdl.h
     ${PROJECT_SOURCE_DIR}/include/acl/acl_op.h
     ${PROJECT_SOURCE_DIR}/include/acl/acl_op_compiler.h
     ${PROJECT_SOURCE_DIR}/include/acl/ops/acl_cblas.h

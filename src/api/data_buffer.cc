@@ -6,6 +6,7 @@
 
 #include "acl/acl.h"
 #include "api/api_common.h"
+#include "api/mdl_common.h"
 #include "base/dtype.h"
 
 struct aclDataBuffer {
@@ -29,6 +30,10 @@ bool IsBuffer(const aclDataBuffer* b) {
 }
 
 }  // namespace
+
+namespace npurt::api::mdl {
+bool DataBufferLive(const aclDataBuffer* b) { return b != nullptr && IsBuffer(b); }
+}  // namespace npurt::api::mdl
 
 aclDataBuffer* aclCreateDataBuffer(void* data, size_t size) {
   NPURT_HANDLE_SCOPE();

@@ -16,11 +16,16 @@ inline constexpr HandleTag kNnScalar{0x4e4e5331};  // "NNS1"
 inline constexpr HandleTag kNnArray{0x4e4e4131};  // "NNA1"
 inline constexpr HandleTag kNnTensorList{0x4e4e4c31};  // "NNL1"
 inline constexpr HandleTag kNnExecutor{0x4e4e5831};  // "NNX1"
+inline constexpr HandleTag kMdlDesc{0x4d444431};  // "MDD1"
+inline constexpr HandleTag kMdlDataset{0x4d445331};  // "MDS1"
+inline constexpr HandleTag kMdlConfig{0x4d444331};  // "MDC1"
+inline constexpr HandleTag kMdlExecConfig{0x4d444531};  // "MDE1"
 
 // Every tag above (tests/unit/handle_tags_test.cc checks that no two tags of any layer share a value).
 inline constexpr HandleTag kApiTags[] = {
     kProfConfig, kProfStamp, kProfStepInfo, kProfSubscribeConfig, kOpHandle,
     kNnTensor, kNnScalar, kNnArray, kNnTensorList, kNnExecutor,
+    kMdlDesc, kMdlDataset, kMdlConfig, kMdlExecConfig,
 };
 
 }  // namespace npurt::handle_tags

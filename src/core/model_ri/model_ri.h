@@ -144,6 +144,14 @@ class ModelRI final : public HandleObject {
 
   // --- Replay (graph_replay.cc).
   Status Launch(Stream* stream);
+  // Launch, with 64-bit words that the replay writes, in stream order, after the previous replay finished
+  // and before its first task: a loaded model binds its inputs and outputs by writing the user's addresses
+  // into its operators' argument tables (zero copy), so executions queued back to back each see their own.
+  struct Patch {
+    void* word;  // device memory the graph's tasks read
+    uint64_t value;
+  };
+  Status LaunchPatched(Stream* stream, const Patch* patches, size_t patch_count);
   Status Execute(int32_t timeout_ms);
 
   // --- Introspection and update (graph_update.cc).

@@ -8,7 +8,9 @@
 
 namespace npurt::core {
 
-Status ModelRI::Launch(Stream* stream) {
+Status ModelRI::Launch(Stream* stream) { return LaunchPatched(stream, nullptr, 0); }
+
+Status ModelRI::LaunchPatched(Stream* stream, const Patch* patches, size_t patch_count) {
   if (state() != State::kReady) {
     return Err(ACL_ERROR_INVALID_PARAM, "model instance {} is still being captured or built", id_);
   }
@@ -32,6 +34,13 @@ Status ModelRI::Launch(Stream* stream) {
     wait.flag = done_flag_.get();
     wait.value = n - 1;
     stream->Submit(wait);
+  }
+  for (size_t i = 0; i < patch_count; ++i) {
+    hal::Task w;
+    w.kind = hal::TaskKind::kValueWrite;
+    w.dst = patches[i].word;
+    w.value = patches[i].value;
+    stream->Submit(w);
   }
   hal::Task b;
   b.kind = hal::TaskKind::kBatch;

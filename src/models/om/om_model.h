@@ -34,6 +34,7 @@ struct NodeDef {
   AttrMap attrs;
   uint32_t stream = 0;
   std::vector<uint32_t> waits;
+  std::vector<std::string> origin_names;  // the source nodes fused into it (empty: just `name`)
 };
 
 struct ModelDef {

@@ -211,6 +211,9 @@ Status Convert(const fb::Model& m, std::string_view source, ModelDef* def) {
       d.outputs = Vec(n->outputs());
       d.stream = n->stream();
       d.waits = Vec(n->waits());
+      if (n->origin_names() != nullptr) {
+        for (const auto* s : *n->origin_names()) d.origin_names.push_back(s->str());
+      }
       if (n->attrs() != nullptr) {
         for (const fb::Attr* a : *n->attrs()) {
           auto v = ReadAttr(*a, d.name);

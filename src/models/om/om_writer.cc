@@ -87,7 +87,8 @@ StatusOr<std::vector<uint8_t>> SerializeModel(const ModelDef& def, const std::ve
     for (const auto& [name, value] : n.attrs) attrs.push_back(BuildAttr(b, name, value));
     nodes.push_back(fb::CreateNode(b, b.CreateString(n.name), b.CreateString(n.source_type),
                                    b.CreateString(n.op_type), b.CreateVector(n.inputs), b.CreateVector(n.outputs),
-                                   b.CreateVector(attrs), n.stream, b.CreateVector(n.waits)));
+                                   b.CreateVector(attrs), n.stream, b.CreateVector(n.waits),
+                                   b.CreateVectorOfStrings(n.origin_names)));
   }
   auto model = fb::CreateModel(b, b.CreateString(def.name), b.CreateString(def.producer),
                                b.CreateString(def.soc_version), def.framework, def.source_opset,

@@ -1,0 +1,62 @@
+// The objects behind aclmdlDesc*, aclmdlDataset*, aclmdlConfigHandle* and aclmdlExecConfigHandle*, and
+// what the aclmdl entry points share. Private to npurt.
+#pragma once
+#ifndef NPURT_INTERNAL_BUILD
+#error "src/api/mdl_common.h is private to the npurt runtime"
+#endif
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "api/handle_tags.h"
+#include "base/handle.h"
+#include "base/status.h"
+#include "models/model_manager.h"
+
+namespace npurt::api::mdl {
+
+struct Desc final : public HandleObject {
+  Desc() : HandleObject(handle_tags::kMdlDesc) {}
+  static Desc* From(const void* p) { return LookupHandle<Desc>(p, handle_tags::kMdlDesc); }
+  models::ModelInfo info;
+  bool filled = false;
+};
+
+struct Dataset final : public HandleObject {
+  Dataset() : HandleObject(handle_tags::kMdlDataset) {}
+  ~Dataset() override;  // destroys its tensor-descriptor copies
+  static Dataset* From(const void* p) { return LookupHandle<Dataset>(p, handle_tags::kMdlDataset); }
+  std::vector<aclDataBuffer*> buffers;
+  std::vector<aclTensorDesc*> descs;  // owned copies, parallel to buffers (null: none)
+};
+
+struct Config final : public HandleObject {
+  Config() : HandleObject(handle_tags::kMdlConfig) {}
+  static Config* From(const void* p) { return LookupHandle<Config>(p, handle_tags::kMdlConfig); }
+  std::map<int, uint64_t> values;  // attribute -> integer value or address
+  std::string path;                // ACL_MDL_PATH_PTR (copied)
+  std::string weight_path;         // ACL_MDL_WEIGHT_PATH_PTR (copied)
+};
+
+struct ExecConfig final : public HandleObject {
+  ExecConfig() : HandleObject(handle_tags::kMdlExecConfig) {}
+  static ExecConfig* From(const void* p) { return LookupHandle<ExecConfig>(p, handle_tags::kMdlExecConfig); }
+  int32_t stream_timeout_ms = -1;
+  int32_t event_timeout_ms = -1;
+  int32_t priority = 0;
+};
+
+// True if `b` is a live aclDataBuffer (data_buffer.cc's registry).
+bool DataBufferLive(const aclDataBuffer* b);
+
+// The descriptor of a handle argument, or ACL_ERROR_INVALID_PARAM naming the argument.
+StatusOr<Desc*> ResolveDesc(const aclmdlDesc* desc, const char* what);
+StatusOr<Dataset*> ResolveDataset(const aclmdlDataset* dataset, const char* what);
+
+// The dataset's buffers as the model layer takes them (each buffer a live aclDataBuffer).
+StatusOr<std::vector<models::UserBuffer>> Buffers(const Dataset* dataset, const char* what);
+
+}  // namespace npurt::api::mdl

@@ -1,0 +1,125 @@
+#include "models/model_manager.h"
+
+#include <atomic>
+#include <mutex>
+#include <unordered_map>
+
+#include "acl/acl_base_rt.h"
+#include "acl/error_codes/ge_error_codes.h"
+#include "models/om/om_reader.h"
+
+namespace npurt::models {
+namespace {
+
+struct Registry {
+  std::mutex mu;
+  std::unordered_map<uint32_t, std::shared_ptr<LoadedModel>> models;
+  std::atomic<uint32_t> next{1};
+};
+
+Registry& Models() {
+  static auto* r = new Registry();  // never destroyed: unloads may run from atexit handlers
+  return *r;
+}
+
+StatusOr<uint32_t> Register(const om::ModelFile& file, const LoadMemory& memory, const std::string& source) {
+  const uint32_t id = Models().next.fetch_add(1, std::memory_order_relaxed);
+  auto m = LoadedModel::Load(file, memory, source, id);
+  if (!m.ok()) return m.status();
+  std::lock_guard<std::mutex> lock(Models().mu);
+  Models().models.emplace(id, std::shared_ptr<LoadedModel>(std::move(m.value())));
+  return id;
+}
+
+ModelInfo InfoOf(const om::ModelDef& def, uint32_t id) {
+  ModelInfo info;
+  info.model_id = id;
+  info.name = def.name;
+  for (int32_t t : def.inputs) info.inputs.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
+  for (int32_t t : def.outputs) info.outputs.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
+  info.origin_names = OriginNames(def);
+  return info;
+}
+
+}  // namespace
+
+StatusOr<uint32_t> LoadFromFile(const std::string& path, const LoadMemory& memory) {
+  std::string bytes;
+  NPURT_RETURN_IF_ERROR(om::ReadFileBytes(path, &bytes));
+  auto file = om::ReadModel(bytes.data(), bytes.size(), path);
+  if (!file.ok()) return file.status();
+  return Register(file.value(), memory, path);
+}
+
+StatusOr<uint32_t> LoadFromMemory(const void* data, size_t size, const LoadMemory& memory) {
+  auto file = om::ReadModel(data, size, "in memory");
+  if (!file.ok()) return file.status();
+  return Register(file.value(), memory, "in memory");
+}
+
+Status QuerySizeFromFile(const std::string& path, size_t* work, size_t* weight) {
+  auto file = om::ReadModelDescFromFile(path);
+  if (!file.ok()) return file.status();
+  *work = file.value().def.arena_size;
+  *weight = file.value().def.weight_size;
+  return Status::Ok();
+}
+
+Status QuerySizeFromMemory(const void* data, size_t size, size_t* work, size_t* weight) {
+  auto file = om::ReadModel(data, size, "in memory", false);
+  if (!file.ok()) return file.status();
+  *work = file.value().def.arena_size;
+  *weight = file.value().def.weight_size;
+  return Status::Ok();
+}
+
+StatusOr<ModelInfo> DescribeFile(const std::string& path) {
+  auto file = om::ReadModelDescFromFile(path);
+  if (!file.ok()) return file.status();
+  return InfoOf(file.value().def, 0);
+}
+
+StatusOr<ModelInfo> DescribeMemory(const void* data, size_t size) {
+  auto file = om::ReadModel(data, size, "in memory", false);
+  if (!file.ok()) return file.status();
+  return InfoOf(file.value().def, 0);
+}
+
+StatusOr<ModelInfo> DescribeLoaded(uint32_t id) {
+  auto m = FindModel(id);
+  if (!m.ok()) return m.status();
+  ModelInfo info;
+  info.model_id = id;
+  info.name = m.value()->name();
+  info.inputs = m.value()->inputs();
+  info.outputs = m.value()->outputs();
+  info.origin_names = m.value()->origin_names();
+  return info;
+}
+
+StatusOr<std::shared_ptr<LoadedModel>> FindModel(uint32_t id) {
+  std::lock_guard<std::mutex> lock(Models().mu);
+  auto it = Models().models.find(id);
+  if (it == Models().models.end()) {
+    return Err(ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, "model id {} is not loaded{}", id,
+               id != 0 && id < Models().next.load(std::memory_order_relaxed) ? " (it was unloaded)" : "");
+  }
+  return it->second;
+}
+
+Status Unload(uint32_t id) {
+  std::shared_ptr<LoadedModel> m;
+  {
+    std::lock_guard<std::mutex> lock(Models().mu);
+    auto it = Models().models.find(id);
+    if (it == Models().models.end()) {
+      return Err(ACL_ERROR_GE_EXEC_MODEL_ID_INVALID, "model id {} is not loaded{}", id,
+                 id != 0 && id < Models().next.load(std::memory_order_relaxed) ? " (it was unloaded already)" : "");
+    }
+    m = std::move(it->second);
+    Models().models.erase(it);
+  }
+  return Status::Ok();  // `m` goes when the last execution holding it returns
+}
+
+}  // namespace npurt::models

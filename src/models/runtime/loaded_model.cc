@@ -1,0 +1,307 @@
+#include "models/runtime/loaded_model.h"
+
+#include <cinttypes>
+#include <cstring>
+
+#include "acl/acl_base_rt.h"
+#include "acl/error_codes/ge_error_codes.h"
+#include "core/alloc/device_allocator.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/memory/memory_ops.h"
+#include "core/operators.h"
+#include "core/stream.h"
+#include "dfx/log.h"
+#include "models/soc_compat.h"
+
+namespace npurt::models {
+
+// What the recorded tasks point at: kept until the RI's last reference goes (its final task's cleanup).
+struct NodeRecord {
+  std::string name;
+  std::shared_ptr<const core::OperatorProgram> program;
+  core::OperatorDispatch dispatch;
+};
+
+struct ModelResources {
+  core::Context* context = nullptr;  // retained: its device's allocator frees what the model allocated
+  std::vector<void*> owned;          // device memory the runtime allocated for the model
+  std::vector<NodeRecord> nodes;
+};
+
+namespace {
+
+void FreeResources(void* arg) {
+  auto* res = static_cast<ModelResources*>(arg);
+  // A destroyed context (or a reset device) already reclaimed its memory.
+  if (res->context->alive()) {
+    for (void* p : res->owned) (void)res->context->device()->allocator().Free(p, nullptr, 0);
+  }
+  res->context->Release();
+  delete res;
+}
+
+StatusOr<void*> AllocateFor(ModelResources* res, uint64_t bytes) {
+  core::AllocRequest r;
+  r.size = bytes == 0 ? 1 : bytes;
+  r.policy = ACL_MEM_MALLOC_HUGE_FIRST;
+  r.owner = res->context;
+  auto p = res->context->device()->allocator().Allocate(r);
+  if (!p.ok()) {
+    return Err(ACL_ERROR_GE_MEMORY_ALLOCATION, "cannot allocate {} bytes of device memory for the model: {}", bytes,
+               p.status().message());
+  }
+  res->owned.push_back(p.value());
+  return p.value();
+}
+
+// Caller-provided memory: device memory of this device, large enough.
+Status CheckUserMemory(void* ptr, size_t size, uint64_t need, const char* what, core::Device* device,
+                       const std::string& source) {
+  if (size < need) {
+    return Err(ACL_ERROR_GE_PARAM_INVALID, "{} size of model {} is {}, but the size given is {}", what, source, need,
+               size);
+  }
+  auto span = core::ResolveSpanFor(ptr, need == 0 ? 1 : need, what, true);
+  if (!span.ok()) return span.status();
+  if (span.value().device != device) {
+    return Err(ACL_ERROR_GE_PARAM_INVALID, "the {} memory given for model {} is not device memory of device {}", what,
+               source, device->id());
+  }
+  return Status::Ok();
+}
+
+std::string Bytes(uint64_t n) {
+  if (n >= (1ull << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(n) / (1 << 20));
+  if (n >= 1024) return fmt::format("{:.1f} KiB", static_cast<double>(n) / 1024);
+  return fmt::format("{} B", n);
+}
+
+}  // namespace
+
+std::map<std::string, std::string, std::less<>> OriginNames(const om::ModelDef& def) {
+  std::map<std::string, std::string, std::less<>> names;
+  for (const om::NodeDef& n : def.nodes) {
+    std::string joined;
+    for (const std::string& o : n.origin_names) joined += (joined.empty() ? "" : ",") + o;
+    names.emplace(n.name, joined.empty() ? n.name : joined);
+  }
+  return names;
+}
+
+StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& file, const LoadMemory& memory,
+                                                         const std::string& source, uint32_t id) {
+  const om::ModelDef& def = file.def;
+  auto ctx_or = core::RequireContext();
+  if (!ctx_or.ok()) return ctx_or.status();
+  core::Context* ctx = ctx_or.value();
+  core::Device* device = ctx->device();
+  if (!def.soc_version.empty() && !IsAscendSoc(def.soc_version)) {
+    return Err(ACL_ERROR_GE_PARAM_INVALID, "model {} was built for SoC '{}', which is no Ascend SoC", source,
+               def.soc_version);
+  }
+  if (def.stream_count != 1) {
+    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "model {} runs on {} streams; this npurt runs single-stream models",
+               source, def.stream_count);
+  }
+  if (memory.weight != nullptr) {
+    NPURT_RETURN_IF_ERROR(CheckUserMemory(memory.weight, memory.weight_size, def.weight_size, "weight", device, source));
+  }
+  if (memory.work != nullptr) {
+    NPURT_RETURN_IF_ERROR(CheckUserMemory(memory.work, memory.work_size, def.arena_size, "work", device, source));
+  }
+
+  std::unique_ptr<LoadedModel> m(new LoadedModel());
+  m->id_ = id;
+  m->name_ = def.name;
+  m->arena_size_ = def.arena_size;
+  m->weight_size_ = def.weight_size;
+  m->node_count_ = def.nodes.size();
+  m->origin_names_ = OriginNames(def);
+  for (int32_t t : def.inputs) m->inputs_.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
+  for (int32_t t : def.outputs) m->outputs_.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
+  m->input_slots_.resize(def.inputs.size());
+  m->output_slots_.resize(def.outputs.size());
+
+  // Until the RI owns them, `res` is ours to free (on failure).
+  auto* res = new ModelResources();
+  ctx->Retain();
+  res->context = ctx;
+  struct Guard {
+    ModelResources* res;
+    ~Guard() {
+      if (res != nullptr) FreeResources(res);
+    }
+  } guard{res};
+
+  // 1. Memory: weights (uploaded once), the arena, the argument table.
+  uint8_t* weights = static_cast<uint8_t*>(memory.weight);
+  if (weights == nullptr && def.weight_size > 0) {
+    auto p = AllocateFor(res, def.weight_size);
+    if (!p.ok()) return p.status();
+    weights = static_cast<uint8_t*>(p.value());
+  }
+  if (def.weight_size > 0) NPURT_RETURN_IF_ERROR(core::WriteMemory(weights, file.weights, def.weight_size, "weights"));
+  uint8_t* arena = static_cast<uint8_t*>(memory.work);
+  if (arena == nullptr && def.arena_size > 0) {
+    auto p = AllocateFor(res, def.arena_size);
+    if (!p.ok()) return p.status();
+    arena = static_cast<uint8_t*>(p.value());
+  }
+  size_t slots = 0;
+  for (const om::NodeDef& n : def.nodes) slots += n.inputs.size() + n.outputs.size();
+  auto table_or = AllocateFor(res, slots * sizeof(void*));
+  if (!table_or.ok()) return table_or.status();
+  auto* table = static_cast<void**>(table_or.value());
+  std::vector<void*> host_table(slots, nullptr);
+
+  // 2. Every operator compiled by the backend, its outputs checked against what the model says.
+  res->nodes.resize(def.nodes.size());
+  size_t slot = 0;
+  auto bind = [&](int32_t t, size_t at) {
+    const om::TensorDef& td = def.tensors[t];
+    switch (td.region) {
+      case om::Region::kArena: host_table[at] = arena + td.offset; break;
+      case om::Region::kWeight: host_table[at] = weights + td.offset; break;
+      case om::Region::kInput: m->input_slots_[td.io_index].push_back(&table[at]); break;
+      case om::Region::kOutput: m->output_slots_[td.io_index].push_back(&table[at]); break;
+    }
+  };
+  std::vector<size_t> first_slot(def.nodes.size());
+  for (size_t i = 0; i < def.nodes.size(); ++i) {
+    const om::NodeDef& n = def.nodes[i];
+    std::vector<TensorSpec> in_specs, out_specs;
+    for (int32_t t : n.inputs) in_specs.push_back(t < 0 ? TensorSpec{} : def.tensors[t].spec);
+    for (int32_t t : n.outputs) out_specs.push_back(def.tensors[t].spec);
+    core::OperatorCall call{n.op_type, &in_specs, &out_specs, &n.attrs, true};
+    auto built = core::BuildOperator(call);
+    if (!built.ok()) {
+      return Err(built.status().code(), "model {}: node {} ({} from {}) does not compile: {}", source, n.name,
+                 n.op_type, n.source_type, built.status().message());
+    }
+    const auto& inferred = built.value().outputs;
+    for (size_t o = 0; o < out_specs.size(); ++o) {
+      if (o >= inferred.size() || inferred[o].dtype != out_specs[o].dtype || inferred[o].dims != out_specs[o].dims) {
+        return Err(ACL_ERROR_GE_EXEC_LOAD_MODEL_PARTITION_FAILED,
+                   "model {}: node {} ({}) computes output {} as {}, the model says {}", source, n.name, n.op_type, o,
+                   o < inferred.size() ? Describe(inferred[o]) : std::string("nothing"), Describe(out_specs[o]));
+      }
+    }
+    res->nodes[i].name = n.name;
+    res->nodes[i].program = built.value().program;
+    first_slot[i] = slot;
+    for (int32_t t : n.inputs) {
+      if (t >= 0) bind(t, slot);
+      ++slot;
+    }
+    for (int32_t t : n.outputs) bind(t, slot++);
+  }
+  if (slots > 0) NPURT_RETURN_IF_ERROR(core::WriteMemory(table, host_table.data(), slots * sizeof(void*), "arguments"));
+
+  // 3. Recorded once on the model's stream.
+  auto stream_or = core::Stream::Create(ctx, core::StreamOptions{});
+  if (!stream_or.ok()) return stream_or.status();
+  m->stream_ = stream_or.value();
+  m->stream_->Retain();
+  m->context_ = ctx;
+  ctx->Retain();
+  auto ri_or = core::ModelRI::Create(ctx, core::ModelRI::State::kEmpty);
+  if (!ri_or.ok()) return ri_or.status();
+  m->ri_ = ri_or.value();
+  m->ri_->SetName("model " + std::to_string(id) + " " + source);
+  NPURT_RETURN_IF_ERROR(m->ri_->BeginCapture(m->stream_, core::CaptureMode::kThreadLocal));
+  for (size_t i = 0; i < def.nodes.size(); ++i) {
+    const om::NodeDef& n = def.nodes[i];
+    NodeRecord& r = res->nodes[i];
+    const size_t s = first_slot[i];
+    r.dispatch.Bind(*r.program, const_cast<const void* const*>(&table[s]), static_cast<uint32_t>(n.inputs.size()),
+                    &table[s + n.inputs.size()], static_cast<uint32_t>(n.outputs.size()), m->stream_,
+                    r.name.c_str());
+    const bool last = i + 1 == def.nodes.size();
+    core::SubmitOperator(m->stream_, &r.dispatch, last ? &FreeResources : nullptr, last ? res : nullptr, 0);
+    if (last) guard.res = nullptr;  // the recorded task owns the resources now
+  }
+  bool ended = false;
+  NPURT_RETURN_IF_ERROR(m->ri_->EndCapture(m->stream_, &ended));
+  m->patches_.reserve(slots);
+  NPURT_LOG_INFO("MODEL", "model {} loaded from {}: {} operators, {} inputs, {} outputs, weights {}{}, arena {}{}", id,
+                 source, def.nodes.size(), def.inputs.size(), def.outputs.size(), Bytes(def.weight_size),
+                 memory.weight != nullptr ? " (user memory)" : "", Bytes(def.arena_size),
+                 memory.work != nullptr ? " (user memory)" : "");
+  return m;
+}
+
+LoadedModel::~LoadedModel() {
+  if (ri_ != nullptr) ri_->Destroy();  // the resources go with its last replay
+  if (stream_ != nullptr) {
+    if (stream_->alive() && context_ != nullptr && context_->alive()) stream_->Destroy(false);
+    stream_->Release();
+  }
+  if (context_ != nullptr) context_->Release();
+}
+
+Status LoadedModel::CheckBuffers(const std::vector<UserBuffer>& buffers, const std::vector<IoDesc>& descs,
+                                 bool outputs) const {
+  const char* what = outputs ? "output" : "input";
+  if (buffers.size() != descs.size()) {
+    return Err(ACL_ERROR_GE_FAILURE, "model {} has {} {}s, the dataset holds {} buffers", id_, descs.size(), what,
+               buffers.size());
+  }
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const UserBuffer& b = buffers[i];
+    const IoDesc& d = descs[i];
+    if (b.data == nullptr) {
+      return Err(ACL_ERROR_INVALID_PARAM, "{} {} ({}) of model {} has no memory (a null data buffer address)", what, i,
+                 d.name, id_);
+    }
+    if (!outputs && b.size > d.bytes) {
+      return Err(ACL_ERROR_GE_FAILURE, "input {} ({}) of model {} has {} bytes, more than the {} bytes it takes ({})", i,
+                 d.name, id_, b.size, d.bytes, Describe(d.spec));
+    }
+    if (b.size < d.bytes) {
+      return Err(ACL_ERROR_GE_PARAM_INVALID, "{} {} ({}) of model {} has {} bytes; it needs {} ({})", what, i, d.name,
+                 id_, b.size, d.bytes, Describe(d.spec));
+    }
+    auto span = core::ResolveSpanFor(b.data, d.bytes == 0 ? 1 : d.bytes, what, outputs);
+    if (!span.ok()) {
+      return Err(ACL_ERROR_INVALID_PARAM, "{} {} ({}) of model {}: {}", what, i, d.name, id_, span.status().message());
+    }
+    if (span.value().device != context_->device()) {
+      return Err(ACL_ERROR_INVALID_PARAM,
+                 "{} {} ({}) of model {} is {}; the model reads and writes device memory of device {} (aclrtMalloc)",
+                 what, i, d.name, id_,
+                 span.value().device == nullptr ? std::string("host memory")
+                                                : fmt::format("memory of device {}", span.value().device->id()),
+                 context_->device()->id());
+    }
+  }
+  return Status::Ok();
+}
+
+Status LoadedModel::ExecuteAsync(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
+                                 core::Stream* stream) {
+  NPURT_RETURN_IF_ERROR(CheckBuffers(inputs, inputs_, false));
+  NPURT_RETURN_IF_ERROR(CheckBuffers(outputs, outputs_, true));
+  std::lock_guard<std::mutex> lock(exec_mu_);
+  patches_.clear();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    for (void* w : input_slots_[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(inputs[i].data)});
+  }
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    for (void* w : output_slots_[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(outputs[i].data)});
+  }
+  return ri_->LaunchPatched(stream, patches_.data(), patches_.size());
+}
+
+Status LoadedModel::Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
+                            int32_t timeout_ms) {
+  NPURT_RETURN_IF_ERROR(ExecuteAsync(inputs, outputs, stream_));
+  auto st = stream_->Synchronize(timeout_ms);
+  if (!st.ok()) {
+    return Err(st.code() == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT ? ACL_ERROR_GE_MODEL_EXECUTE_TIMEOUT : st.code(),
+               "execution of model {} failed: {}", id_, st.message());
+  }
+  return Status::Ok();
+}
+
+}  // namespace npurt::models

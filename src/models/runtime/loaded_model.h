@@ -1,0 +1,120 @@
+// A loaded offline model (aclmdlLoad*): the verified model, its weights in device memory (uploaded once),
+// its feature-map arena, and its operators compiled by the operator backend of the runtime's driver and
+// recorded once as a model RI (core/model_ri) on the model's stream. An execution binds the user's input
+// and output buffers in place (zero copy: the replay first writes their addresses into the operators'
+// argument table in device memory) and replays the RI on the caller's stream. Nothing is allocated,
+// compiled or validated again per execution beyond the user's buffers.
+//
+// Memory (docs/models.md, "Memory"):
+//   weights  the weight region of the .om, at the offsets atc planned: the runtime's or the user's
+//            (aclmdlLoadFrom*WithMem), read-only while the model lives
+//   arena    the feature maps, at the offsets of atc's plan (tensors with disjoint lifetimes share bytes):
+//            the runtime's or the user's work memory
+//   args     the argument table: every operator's input and output addresses, patched per execution for
+//            the model's inputs and outputs
+//
+// Lifetime: the recorded tasks keep what they point at (records, argument table, memory) until the RI's
+// last replay finished; Unload drops the model's references and never waits for the device.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "base/tensor_spec.h"
+#include "core/model_ri/model_ri.h"
+#include "models/om/om_reader.h"
+
+namespace npurt::core {
+class Context;
+class Stream;
+}  // namespace npurt::core
+
+namespace npurt::models {
+
+struct IoDesc {
+  std::string name;
+  TensorSpec spec;
+  uint64_t bytes = 0;
+};
+
+// Memory the caller provides (aclmdlLoadFrom*WithMem); null: the runtime allocates that part.
+struct LoadMemory {
+  void* work = nullptr;
+  size_t work_size = 0;
+  void* weight = nullptr;
+  size_t weight_size = 0;
+};
+
+// One user buffer of a dataset.
+struct UserBuffer {
+  void* data = nullptr;
+  size_t size = 0;
+};
+
+struct ModelResources;
+
+// Every node's source nodes, comma-separated (its own name when nothing was fused into it).
+std::map<std::string, std::string, std::less<>> OriginNames(const om::ModelDef& def);
+
+class LoadedModel {
+ public:
+  // Loads a verified model into the calling thread's current context. `source` names it in messages.
+  static StatusOr<std::unique_ptr<LoadedModel>> Load(const om::ModelFile& file, const LoadMemory& memory,
+                                                     const std::string& source, uint32_t id);
+  ~LoadedModel();
+  LoadedModel(const LoadedModel&) = delete;
+  LoadedModel& operator=(const LoadedModel&) = delete;
+
+  uint32_t id() const { return id_; }
+  const std::string& name() const { return name_; }
+  const std::vector<IoDesc>& inputs() const { return inputs_; }
+  const std::vector<IoDesc>& outputs() const { return outputs_; }
+  core::Context* context() const { return context_; }
+  uint64_t arena_size() const { return arena_size_; }
+  uint64_t weight_size() const { return weight_size_; }
+  size_t node_count() const { return node_count_; }
+  const std::map<std::string, std::string, std::less<>>& origin_names() const { return origin_names_; }
+  // aclmdlSetAttribute's priority (0 highest .. 7): recorded and reported; the simulated NPU schedules
+  // the model's operators in stream order whatever it is.
+  uint32_t priority() const { return priority_.load(std::memory_order_relaxed); }
+  void set_priority(uint32_t p) { priority_.store(p, std::memory_order_relaxed); }
+
+  // Enqueues one execution on `stream`: checks the buffers (count, size, device memory of the model's
+  // device), then replays. Executions of one model run one after another, whichever streams they were
+  // queued on (CANN forbids overlapping ones; npurt orders them).
+  Status ExecuteAsync(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
+                      core::Stream* stream);
+  // On the model's own stream; waits up to timeout_ms (-1: forever) for the result.
+  Status Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs, int32_t timeout_ms);
+
+ private:
+  LoadedModel() = default;
+  Status CheckBuffers(const std::vector<UserBuffer>& buffers, const std::vector<IoDesc>& descs, bool outputs) const;
+
+  uint32_t id_ = 0;
+  std::string name_;
+  std::vector<IoDesc> inputs_;
+  std::vector<IoDesc> outputs_;
+  uint64_t arena_size_ = 0;
+  uint64_t weight_size_ = 0;
+  size_t node_count_ = 0;
+  std::map<std::string, std::string, std::less<>> origin_names_;
+  core::Context* context_ = nullptr;  // retained
+  core::Stream* stream_ = nullptr;    // the model's stream (recording, synchronous executions); retained
+  core::ModelRI* ri_ = nullptr;
+  // Where each model input / output is bound: argument-table words (device addresses) per io index.
+  std::vector<std::vector<void*>> input_slots_;
+  std::vector<std::vector<void*>> output_slots_;
+  std::atomic<uint32_t> priority_{0};
+  std::mutex exec_mu_;
+  std::vector<core::ModelRI::Patch> patches_;  // reused per execution (exec_mu_)
+};
+
+}  // namespace npurt::models
