@@ -39,6 +39,16 @@ RATIOS = {
     "op_dump_on_over_off": ("op_dump_on_us", "op_dump_off_us"),  # data dump (issue 7)
 }
 
+# Offline models (issue 15): bench/models/model_bench.py (ONNX Runtime time over npurt time: > 1 is faster).
+for _m in ("resnet50_b1", "resnet50_b8", "mobilenet_v2", "bert_layer"):
+    RATIOS[f"{_m}_over_ort"] = (f"{_m}_ort_ms", f"{_m}_npurt_ms")
+    RATIOS[f"planner_over_lower_bound_{_m}"] = (f"planner_{_m}_arena_mib", f"planner_{_m}_lower_bound_mib")
+
+# Differences: key -> (minuend, subtrahend), in the minuend's unit.
+DIFFERENCES = {
+    "model_execute_overhead_us": ("model_execute_us", "op_execute_us"),  # offline models (issue 15)
+}
+
 # Keys whose samples are single operations, so that their p99 means something per call.
 P99_KEYS = ("roundtrip_us", "handoff_us", "event_wait_us", "kernel_roundtrip_us", "kernel_handoff_us",
             "ipc_event_roundtrip_us")
@@ -84,6 +94,13 @@ TARGETS = {
     "graph_replay_per_node_ns": ("<=", 100.0),
     "graph_over_stream": ("<=", 0.5),
     "ipc_event_roundtrip_us": ("<=", 20.0),  # runtime completion (issue 7): bench/ipc/ipc_bench.cc
+    # Offline models (issue 15): bench/models/.
+    "model_execute_overhead_us": ("<=", 5.0),
+    "resnet50_b1_over_ort": (">=", 1.2),
+    "resnet50_b8_over_ort": (">=", 1.2),
+    "planner_over_lower_bound_resnet50_b1": ("<=", 1.05),
+    "planner_over_lower_bound_mobilenet_v2": ("<=", 1.05),
+    "planner_over_lower_bound_bert_layer": ("<=", 1.05),
 }
 
 NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -157,6 +174,9 @@ def collect(paths):
     for name, (num, den) in RATIOS.items():
         if num in out and den in out and out[den] > 0:
             out[name] = out[num] / out[den]
+    for name, (a, b) in DIFFERENCES.items():
+        if a in out and b in out:
+            out[name] = out[a] - out[b]
     if load:
         out["load_avg_1m"] = max(load)
     return {k: round(v, 4) for k, v in out.items()}

@@ -8,7 +8,9 @@ NPURT_EXAMPLE_TIMEOUT="${NPURT_EXAMPLE_TIMEOUT:-120}"  # seconds per example run
 # Debian packages the build, the tests and the examples need (reference-only tools stay optional).
 NPURT_DEB_PACKAGES=(cmake ninja-build g++ python3 libgtest-dev libgmock-dev googletest libbenchmark-dev
                     nlohmann-json3-dev libspdlog-dev libfmt-dev pkg-config
-                    libdnnl-dev ocl-icd-opencl-dev)
+                    libdnnl-dev ocl-icd-opencl-dev
+                    libflatbuffers-dev flatbuffers-compiler zlib1g-dev
+                    libonnx-dev libprotobuf-dev protobuf-compiler)
 # What `scripts/test --fuzz` needs on top: clang 14 with libFuzzer and its sanitizer runtimes, and clang's
 # OpenMP runtime (the operators build with -fopenmp).
 NPURT_FUZZ_DEB_PACKAGES=(clang-14 libclang-rt-14-dev libomp-14-dev)

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Offline-model benchmarks against ONNX Runtime (issue 15), run by scripts/bench.
+
+For each model: export it from PyTorch (tests/models/reference_check.py's builders, random weights),
+convert it with npurt's atc, then alternate, round after round on the same machine, npurt (msame --loop)
+and ONNX Runtime's CPU provider (onnxruntime-node, 2 intra-op threads, all graph optimisations) on the
+same ONNX file and the same input. Writes a Google-Benchmark-style JSON that bench/collect.py merges:
+
+  <model>_npurt_ms, <model>_ort_ms      median time per inference
+  planner_<model>_arena_mib, planner_<model>_lower_bound_mib   atc's memory plan (from its summary line)
+  resnet50_load_ms, resnet50_read_ms    loading the .om against reading the file
+
+collect.py derives <model>_over_ort (ORT time / npurt time: > 1 means npurt is faster) and
+planner_over_lower_bound_<model>.
+
+  model_bench.py --atc ATC --msame MSAME --work DIR --out JSON [--rounds 3] [--runs 10] [--models ...]
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tests", "models"))
+
+MODELS = {  # name -> (builder name, batch)
+    "resnet50_b1": ("resnet50", 1),
+    "resnet50_b8": ("resnet50", 8),
+    "mobilenet_v2": ("mobilenet_v2", 1),
+    "bert_layer": ("bert_layer", 1),
+}
+
+
+def ensure_ort(work):
+    ort_dir = os.path.join(work, "ort")
+    if not os.path.isdir(os.path.join(ort_dir, "node_modules", "onnxruntime-node")):
+        os.makedirs(ort_dir, exist_ok=True)
+        env = dict(os.environ, ONNXRUNTIME_NODE_INSTALL="skip")
+        subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", ort_dir, "onnxruntime-node"],
+                       check=True, env=env, stdout=subprocess.DEVNULL)
+    return ort_dir
+
+
+def export(name, work):
+    import numpy as np
+    import torch
+    import reference_check
+    builder, batch = MODELS[name]
+    model, shape = reference_check.build(builder)
+    shape = (batch,) + tuple(shape[1:])
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(2))
+    onnx_path = os.path.join(work, f"{name}.onnx")
+    if not os.path.exists(onnx_path):
+        torch.onnx.export(model, x, onnx_path, input_names=["actual_input_1"], output_names=["output1"],
+                          opset_version=17)
+    x.numpy().astype(np.float32).tofile(os.path.join(work, f"{name}.bin"))
+    return onnx_path, shape
+
+
+def median_after_first(times):
+    return statistics.median(times[1:] if len(times) > 1 else times)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--atc", required=True)
+    ap.add_argument("--msame", required=True)
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--models", nargs="*", default=list(MODELS))
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    ort_dir = ensure_ort(args.work)
+    node_env = dict(os.environ, NODE_PATH=os.path.join(ort_dir, "node_modules"))
+    results = {}
+    for name in args.models:
+        onnx_path, shape = export(name, args.work)
+        om = os.path.join(args.work, name)
+        r = subprocess.run([args.atc, f"--model={onnx_path}", "--framework=5", f"--output={om}",
+                            "--input_shape=actual_input_1:" + ",".join(map(str, shape)), "--soc_version=Ascend310"],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            print(r.stdout + r.stderr, file=sys.stderr)
+            raise SystemExit(f"atc failed on {name}")
+        plan = re.search(r"arena ([\d.]+) MiB \(lower bound ([\d.]+) MiB", r.stdout + r.stderr)
+        if plan:
+            results[f"planner_{name}_arena_mib"] = float(plan.group(1))
+            results[f"planner_{name}_lower_bound_mib"] = float(plan.group(2))
+        npurt, ort = [], []
+        for _ in range(args.rounds):
+            r = subprocess.run([args.msame, "--model", om + ".om", "--input", os.path.join(args.work, f"{name}.bin"),
+                                "--output", os.path.join(args.work, "out"), "--outfmt", "BIN",
+                                "--loop", str(args.runs + 1)], capture_output=True, text=True, check=True)
+            npurt.append(median_after_first([float(t) for t in re.findall(r"Inference time: ([\d.]+)ms", r.stdout)]))
+            r = subprocess.run(["node", os.path.join(HERE, "ort_bench.js"), onnx_path,
+                                os.path.join(args.work, f"{name}.bin"), ",".join(map(str, shape)), str(args.runs), "2"],
+                               capture_output=True, text=True, check=True, env=node_env)
+            ort.append(statistics.median(json.loads(r.stdout.strip().splitlines()[-1])["ms"]))
+        results[f"{name}_npurt_ms"] = statistics.median(npurt)
+        results[f"{name}_ort_ms"] = statistics.median(ort)
+        print(f"{name}: npurt {results[f'{name}_npurt_ms']:.2f} ms, ORT {results[f'{name}_ort_ms']:.2f} ms "
+              f"(medians of {args.rounds} alternating rounds of {args.runs})")
+        if name == "resnet50_b1":
+            t0 = time.perf_counter()
+            with open(om + ".om", "rb") as f:
+                f.read()
+            results["resnet50_read_ms"] = 1000 * (time.perf_counter() - t0)
+            r = subprocess.run([args.msame, "--model", om + ".om", "--output", os.path.join(args.work, "out"),
+                                "--loop", "1"], capture_output=True, text=True, check=True)
+            m = re.search(r"load model .* success \(([\d.]+) ms\)", r.stdout)
+            if m:
+                results["resnet50_load_ms"] = float(m.group(1))
+    doc = {"context": {"load_avg": list(os.getloadavg())},
+           "benchmarks": [{"name": k, "run_name": k, "run_type": "iteration", "real_time": v,
+                           "time_unit": "ms" if k.endswith("_ms") else "ns"} for k, v in results.items()]}
+    with open(args.out, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
