@@ -18,6 +18,7 @@ StatusOr<OperatorBuild> BuildOperator(const OperatorCall& call) {
   request.requested = call.requested;
   request.attrs = call.attrs;
   request.compile = call.compile;
+  request.constants = call.constants;
   auto built = backend.value()->Build(request);
   if (!built.ok()) return std::move(built).status();
   OperatorBuild out;

@@ -25,6 +25,10 @@ struct OperatorCall {
   const std::vector<TensorSpec>* requested = nullptr;  // the caller's output descriptors (dims may be dynamic)
   const AttrMap* attrs = nullptr;                      // never null
   bool compile = true;                                 // false: validate and infer only
+  // Per input: host-readable constant data or null (hal::OpRequest::constants says what a backend may do
+  // with it). The program built is specific to that data; the op layer never sets it, so its compile cache
+  // only ever holds programs built without constants.
+  const std::vector<const void*>* constants = nullptr;
 };
 
 // An operator the backend compiled: immutable, shared by the compile cache and the launches in flight.

@@ -25,6 +25,15 @@ struct OpRequest {
   const std::vector<TensorSpec>* requested = nullptr;
   const AttrMap* attrs = nullptr;  // never null
   bool compile = true;             // false: validate and infer the outputs only (aclopInferShape)
+  // Optional, one entry per input: a host-readable pointer to that input's data when the data is constant
+  // for the lifetime of the executable built (a model's weights), or null for an input that is only known
+  // at dispatch. A backend may read such data at build time and keep what it derived from it (weights
+  // reordered into a kernel's layout), and may then ignore the input's pointer at dispatch (which must
+  // still be passed). The data must stay valid and unchanged while the executable lives. An executable
+  // built with constants is specific to that data: no cache may share it between calls whose constants
+  // differ. Null (the default): every input is a runtime input. The op layer (aclop and its compile cache)
+  // never sets it; the model loader does, for inputs in a model's weight region.
+  const std::vector<const void*>* constants = nullptr;
 };
 
 struct OpBuilt {

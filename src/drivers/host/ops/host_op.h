@@ -40,6 +40,11 @@ struct OpBuild {
   std::vector<TensorSpec> requested;
   const AttrMap* attrs = nullptr;
   bool compile = true;
+  // Per input, or null for none: data constant for the kernel's lifetime (hal::OpRequest::constants), in
+  // the types of `inputs` (the backend widens fp16 constants for fp16_via_fp32 builds). A kernel may derive
+  // what it keeps from it at build (weights in its primitive's layout) and then ignore that input's pointer
+  // at run time. Read it through ConstantInput.
+  const std::vector<const void*>* constants = nullptr;
 
   std::vector<TensorSpec> outputs;
   std::unique_ptr<Kernel> kernel;
@@ -57,6 +62,10 @@ struct OpSchema {
   bool fp16_via_fp32 = false;
   const char* dtypes = "";   // documentation: supported data types
   const char* summary = "";  // documentation: inputs, outputs, attributes
+  // An input position that may hold an absent input (a spec of ACL_DT_UNDEFINED: an optional input left
+  // out, as the model loader passes it, also before later inputs): the build treats it as not given.
+  // -1: none.
+  int absent_input = -1;
 };
 
 // Registry of built-in operators (aliases share a schema).
@@ -79,6 +88,10 @@ struct OpTable {
 };
 
 // Helpers for builds.
+// The constant data of `input`, or null when it is a runtime input.
+inline const void* ConstantInput(const OpBuild& b, size_t input) {
+  return b.constants != nullptr && input < b.constants->size() ? (*b.constants)[input] : nullptr;
+}
 Status ExpectDTypes(const OpBuild& b, size_t input, std::initializer_list<int32_t> allowed);
 Status SameDType(const OpBuild& b, size_t a, size_t c);
 // Normalises a possibly negative axis against `rank`.

@@ -27,8 +27,15 @@ Status CheckInputs(const hal::OpRequest& call, const OpSchema& schema) {
     return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: {} input(s) given, the operator takes {} to {}", call.type, n,
                schema.min_inputs, schema.max_inputs < 0 ? std::string("any") : std::to_string(schema.max_inputs));
   }
+  if (call.constants != nullptr && call.constants->size() != call.inputs->size()) {
+    return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: {} constant entries for {} inputs; give one per input (null: not "
+               "constant)", call.type, call.constants->size(), call.inputs->size());
+  }
   for (size_t i = 0; i < call.inputs->size(); ++i) {
     const TensorSpec& s = (*call.inputs)[i];
+    if (s.dtype == ACL_DT_UNDEFINED && static_cast<int>(i) == schema.absent_input) {
+      continue;  // an optional input left out (OpSchema::absent_input): the build sees it as not given
+    }
     if (DTypeSize(s.dtype) == 0) {
       return Err(ACL_ERROR_UNSUPPORTED_DATA_TYPE, "{}: input {} has data type {} ({})", call.type, i,
                  DTypeName(s.dtype), s.dtype);
@@ -119,14 +126,24 @@ void NarrowFromFloat(void* dst, const float* f, int32_t dtype, int64_t n, int th
   }
 }
 
-// Runs an fp32 kernel for a call in the widened types: such inputs are widened into scratch, such outputs
-// are computed into scratch and narrowed back. Outputs the inner kernel also reads as inputs (GEMM's C)
-// are inputs in their own right, so aliasing is harmless.
+// Constant inputs of a widened type, widened once at build. The inner kernel may keep pointers into them
+// (its constants must live as long as it does), so the ViaFp32Kernel around it owns them; an input without
+// a constant has an empty entry.
+using WideConstants = std::vector<std::vector<float>>;
+
+// Runs an fp32 kernel for a call in the widened types: such inputs are widened into scratch (constant ones
+// were widened at build), such outputs are computed into scratch and narrowed back. Outputs the inner
+// kernel also reads as inputs (GEMM's C) are inputs in their own right, so aliasing is harmless.
 class ViaFp32Kernel final : public Kernel {
  public:
-  ViaFp32Kernel(std::unique_ptr<Kernel> inner, WideTypes wide, std::vector<TensorSpec> in, std::vector<TensorSpec> out)
-      : inner_(std::move(inner)), wide_(wide), in_(std::move(in)), out_(std::move(out)) {
-    for (const auto& s : in_) total_ += wide_.Widens(s.dtype) ? Align(s.numel() * 4) : 0;
+  ViaFp32Kernel(std::unique_ptr<Kernel> inner, WideTypes wide, std::vector<TensorSpec> in, std::vector<TensorSpec> out,
+                WideConstants constants)
+      : inner_(std::move(inner)), wide_(wide), in_(std::move(in)), out_(std::move(out)),
+        constants_(std::move(constants)) {
+    constants_.resize(in_.size());
+    for (size_t i = 0; i < in_.size(); ++i) {
+      total_ += wide_.Widens(in_[i].dtype) && constants_[i].empty() ? Align(in_[i].numel() * 4) : 0;
+    }
     for (const auto& s : out_) total_ += wide_.Widens(s.dtype) ? Align(s.numel() * 4) : 0;
   }
 
@@ -140,6 +157,10 @@ class ViaFp32Kernel final : public Kernel {
       ins[i] = args.inputs[i];
       const int32_t dt = in_[i].dtype;
       if (!wide_.Widens(dt)) continue;
+      if (!constants_[i].empty()) {
+        ins[i] = constants_[i].data();
+        continue;
+      }
       auto* f = reinterpret_cast<float*>(base + off);
       const int64_t n = in_[i].numel();
       WidenToFloat(f, args.inputs[i], dt, n, args.threads);
@@ -167,6 +188,7 @@ class ViaFp32Kernel final : public Kernel {
   std::unique_ptr<Kernel> inner_;
   WideTypes wide_;
   std::vector<TensorSpec> in_, out_;
+  WideConstants constants_;
   size_t total_ = 0;
 };
 
@@ -256,10 +278,30 @@ class HostOpBackend final : public hal::OpBackend {
     b.requested = widen ? Widen(*call.requested, wide) : *call.requested;
     b.attrs = call.attrs;
     b.compile = call.compile;
+    // Constants reach the build in its types: a widened input's constant data is widened here, once.
+    std::vector<const void*> constants;
+    WideConstants wide_constants;
+    if (call.constants != nullptr && call.compile) {
+      constants = *call.constants;
+      if (widen) {
+        wide_constants.resize(constants.size());
+        for (size_t i = 0; i < constants.size(); ++i) {
+          const TensorSpec& s = (*call.inputs)[i];
+          if (constants[i] == nullptr || !wide.Widens(s.dtype)) continue;
+          wide_constants[i].resize(static_cast<size_t>(s.numel()));
+          WidenToFloat(wide_constants[i].data(), constants[i], s.dtype, s.numel(), omp_get_max_threads());
+          constants[i] = wide_constants[i].data();
+        }
+      }
+      b.constants = &constants;
+    }
     NPURT_RETURN_IF_ERROR(schema->build(b));
     if (widen) {
       b.outputs = Narrow(std::move(b.outputs), *call.requested, *call.inputs, wide);
-      if (b.kernel) b.kernel = std::make_unique<ViaFp32Kernel>(std::move(b.kernel), wide, *call.inputs, b.outputs);
+      if (b.kernel) {
+        b.kernel = std::make_unique<ViaFp32Kernel>(std::move(b.kernel), wide, *call.inputs, b.outputs,
+                                                   std::move(wide_constants));
+      }
     }
     hal::OpBuilt built;
     built.outputs = std::move(b.outputs);

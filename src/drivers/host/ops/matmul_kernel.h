@@ -5,6 +5,7 @@
 
 #include "acl/acl_base_rt.h"
 #include "drivers/host/ops/host_op.h"
+#include "drivers/host/ops/kernels/post_ops.h"
 
 namespace npurt::drivers::host {
 
@@ -19,6 +20,13 @@ struct MatmulConfig {
   int32_t bias_dtype = ACL_FLOAT;
   int c_input = -1, alpha_input = -1, beta_input = -1;  // GEMM
   int32_t scalar_dtype = ACL_FLOAT;                     // dtype of alpha/beta
+  // Fused post-ops (kernels/post_ops.h), applied in order to the result (after GEMM's beta*C); the addend
+  // of "add" is input `addend_input`, stored like the output.
+  PostOpChain post;
+  int addend_input = -1;
+  // B's data when it is constant for the kernel's lifetime (OpBuild::constants), else null: then B is
+  // reordered once, at build, into the layout the primitive prefers.
+  const void* b_constant = nullptr;
 };
 
 StatusOr<std::unique_ptr<Kernel>> MakeMatmulKernel(const MatmulConfig& config);

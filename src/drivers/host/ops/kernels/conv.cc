@@ -1,10 +1,14 @@
 // Conv2D on oneDNN. The primitive is created with format "any" so oneDNN picks its fastest blocked
 // layouts for this shape and CPU; user tensors (NCHW or NHWC activations; NCHW/OIHW, NHWC/OHWI or HWCN
 // filters) are reordered in and out around it with reorder primitives created at compile time.
-// When the user layout already is the chosen one (NHWC activations usually are) no reorder runs.
+// When the user layout already is the chosen one no reorder runs (oneDNN 2.6's jit convolutions pick
+// blocked fp32 activations, aBcd8b on the AVX2 build machine, so NCHW and NHWC are both reordered today).
+// A constant filter (OpBuild::constants) is reordered once, at build; post_ops (kernels/post_ops.h) run
+// inside the primitive, the addend of "add" read in dst's layout.
 #include "acl/error_codes/rt_error_codes.h"
 #include "drivers/host/ops/dnnl_util.h"
 #include "drivers/host/ops/kernels/nn_common.h"
+#include "drivers/host/ops/kernels/post_ops.h"
 #include "drivers/host/ops/host_op.h"
 
 namespace npurt::drivers::host {
@@ -42,7 +46,10 @@ memory::desc FilterDesc(const ConvShape& s, memory::data_type dt) {
 
 class ConvKernel final : public Kernel {
  public:
-  explicit ConvKernel(const ConvShape& s) : s_(s) {}
+  // `constant_filter`: the filter's data when it is constant for the kernel's lifetime (OpBuild::constants),
+  // else null.
+  ConvKernel(const ConvShape& s, PostOpChain post, TrailingInputs at, const void* constant_filter)
+      : s_(s), post_(std::move(post)), at_(at), constant_filter_(constant_filter) {}
 
   void Init() {
     const auto dt = du::ToDnnl(s_.dtype);
@@ -54,8 +61,6 @@ class ConvKernel final : public Kernel {
     auto any_dst = memory::desc({s_.n, s_.o, s_.oh, s_.ow}, dt, memory::format_tag::any);
     auto any_w = memory::desc(wdims, dt, memory::format_tag::any);
     auto bias = memory::desc({s_.o}, dt == memory::data_type::bf16 ? memory::data_type::f32 : dt, memory::format_tag::a);
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     const memory::dims strides = {s_.sh, s_.sw}, dil = {s_.dh - 1, s_.dw - 1}, pl = {s_.pt, s_.pl},
                        pr = {s_.pb, s_.pr};
     auto d = s_.bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
@@ -64,19 +69,53 @@ class ConvKernel final : public Kernel {
                      : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
                                                        dnnl::algorithm::convolution_direct, any_src, any_w, any_dst,
                                                        strides, dil, pl, pr);
-    pd_ = dnnl::convolution_forward::primitive_desc(d, attr, du::Engine());
+    auto make_pd = [&](bool with_post_ops) {
+      dnnl::primitive_attr attr;
+      attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+      if (with_post_ops) {
+        dnnl::post_ops po;
+        AppendPostOps(post_, addend_desc_, po);
+        attr.set_post_ops(po);
+      }
+      return dnnl::convolution_forward::primitive_desc(d, attr, du::Engine());
+    };
+    if (post_.has_add()) {
+      // The addend is read in the layout the primitive writes its result in (oneDNN's jit convolutions add a
+      // full tensor only in dst's own layout): a primitive without post-ops tells which layout oneDNN picks
+      // for this shape, and a user addend in another layout is reordered into it per run, as dst is.
+      addend_desc_ = make_pd(false).dst_desc();
+    }
+    pd_ = make_pd(!post_.empty());
     prim_ = dnnl::convolution_forward(pd_);
     bias_desc_ = bias;
     dnnl::primitive_attr rattr;
     rattr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    if (pd_.src_desc() != user_src_) src_re_ = dnnl::reorder(dnnl::reorder::primitive_desc(du::Engine(), user_src_, du::Engine(), pd_.src_desc(), rattr));
-    if (pd_.weights_desc() != user_w_) w_re_ = dnnl::reorder(dnnl::reorder::primitive_desc(du::Engine(), user_w_, du::Engine(), pd_.weights_desc(), rattr));
-    if (pd_.dst_desc() != user_dst_) dst_re_ = dnnl::reorder(dnnl::reorder::primitive_desc(du::Engine(), pd_.dst_desc(), du::Engine(), user_dst_, rattr));
+    auto reorder = [&](const memory::desc& from, const memory::desc& to) {
+      return dnnl::reorder(dnnl::reorder::primitive_desc(du::Engine(), from, du::Engine(), to, rattr));
+    };
+    if (pd_.src_desc() != user_src_) src_re_ = reorder(user_src_, pd_.src_desc());
+    if (pd_.weights_desc() != user_w_) w_re_ = reorder(user_w_, pd_.weights_desc());
+    if (pd_.dst_desc() != user_dst_) dst_re_ = reorder(pd_.dst_desc(), user_dst_);
+    if (post_.has_add() && addend_desc_ != user_dst_) add_re_ = reorder(user_dst_, addend_desc_);
+    if (w_re_ && constant_filter_ != nullptr) {
+      // A constant filter is reordered into the primitive's layout here, once, into memory the kernel owns,
+      // and runs skip the reorder. Valid because the data is constant while the kernel lives (a model's
+      // weight region is loaded once and outlives its executables). Such a kernel is specific to that data:
+      // the aclop compile cache (src/ops/compile_cache.*) must not share it between calls with other
+      // constants, and cannot: the op layer never passes constants, so its kernels all reorder per run.
+      packed_w_ = memory(pd_.weights_desc(), du::Engine());
+      memory user_w(user_w_, du::Engine(), const_cast<void*>(constant_filter_));
+      w_re_.execute(du::ThreadStream(), user_w, packed_w_);
+      du::ThreadStream().wait();
+      w_re_ = dnnl::reorder();
+      packed_w_data_ = packed_w_.get_data_handle();
+    }
     // Internal buffers for reordered tensors sit after the scratchpad in one per-thread block.
     off_src_ = Align(pd_.scratchpad_desc().get_size());
     off_w_ = off_src_ + (src_re_ ? Align(pd_.src_desc().get_size()) : 0);
     off_dst_ = off_w_ + (w_re_ ? Align(pd_.weights_desc().get_size()) : 0);
-    total_ = off_dst_ + (dst_re_ ? Align(pd_.dst_desc().get_size()) : 0);
+    off_add_ = off_dst_ + (dst_re_ ? Align(pd_.dst_desc().get_size()) : 0);
+    total_ = off_add_ + (add_re_ ? Align(addend_desc_.get_size()) : 0);
   }
 
   Status Run(const OpRunArgs& a) const override {
@@ -86,15 +125,26 @@ class ConvKernel final : public Kernel {
       auto& eng = du::Engine();
       auto& strm = du::ThreadStream();
       memory user_src(user_src_, eng, const_cast<void*>(a.inputs[0]));
-      memory user_w(user_w_, eng, const_cast<void*>(a.inputs[1]));
       memory user_dst(user_dst_, eng, a.outputs[0]);
       memory src = src_re_ ? memory(pd_.src_desc(), eng, block + off_src_) : user_src;
-      memory w = w_re_ ? memory(pd_.weights_desc(), eng, block + off_w_) : user_w;
       memory dst = dst_re_ ? memory(pd_.dst_desc(), eng, block + off_dst_) : user_dst;
+      memory w;
+      if (packed_w_data_ != nullptr) {
+        w = memory(pd_.weights_desc(), eng, packed_w_data_);  // the filter input is not read
+      } else {
+        memory user_w(user_w_, eng, const_cast<void*>(a.inputs[1]));
+        w = w_re_ ? memory(pd_.weights_desc(), eng, block + off_w_) : user_w;
+        if (w_re_) w_re_.execute(strm, user_w, w);
+      }
       if (src_re_) src_re_.execute(strm, user_src, src);
-      if (w_re_) w_re_.execute(strm, user_w, w);
       std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, dst}};
-      if (s_.bias) args.emplace(DNNL_ARG_BIAS, memory(bias_desc_, eng, const_cast<void*>(a.inputs[2])));
+      if (s_.bias) args.emplace(DNNL_ARG_BIAS, memory(bias_desc_, eng, const_cast<void*>(a.inputs[at_.bias])));
+      if (post_.has_add()) {
+        memory user_add(user_dst_, eng, const_cast<void*>(a.inputs[at_.addend]));
+        memory add = add_re_ ? memory(addend_desc_, eng, block + off_add_) : user_add;
+        if (add_re_) add_re_.execute(strm, user_add, add);
+        args.emplace(AddendArg(post_), add);
+      }
       if (pd_.scratchpad_desc().get_size() != 0) {
         args.emplace(DNNL_ARG_SCRATCHPAD, memory(pd_.scratchpad_desc(), eng, block));
       }
@@ -107,16 +157,22 @@ class ConvKernel final : public Kernel {
  private:
   static size_t Align(size_t n) { return (n + 4095) / 4096 * 4096; }
   ConvShape s_;
-  memory::desc user_src_, user_dst_, user_w_, bias_desc_;
+  PostOpChain post_;
+  TrailingInputs at_;
+  const void* constant_filter_ = nullptr;  // read in Init only
+  memory::desc user_src_, user_dst_, user_w_, bias_desc_, addend_desc_;
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward prim_;
-  dnnl::reorder src_re_, w_re_, dst_re_;
-  size_t off_src_ = 0, off_w_ = 0, off_dst_ = 0, total_ = 0;
+  dnnl::reorder src_re_, w_re_, dst_re_, add_re_;
+  memory packed_w_;  // the constant filter in pd_'s layout; empty when the filter is a runtime input
+  void* packed_w_data_ = nullptr;  // its data (runs read only this)
+  size_t off_src_ = 0, off_w_ = 0, off_dst_ = 0, off_add_ = 0, total_ = 0;
 };
 
 // Conv2D: x [N,C,H,W] (NCHW) or [N,H,W,C] (NHWC), filter [O, C/groups, KH, KW] (its format says the
-// order), optional bias [O] -> y. Attrs: strides, pads [top, bottom, left, right], dilations (4 values
-// in data_format order, or 2 for H, W), groups, data_format.
+// order), optional bias [O], with post-op add the addend (y's shape, type and layout) last -> y. Attrs:
+// strides, pads [top, bottom, left, right], dilations (4 values in data_format order, or 2 for H, W),
+// groups, data_format, post_ops (kernels/post_ops.h). A constant filter is reordered at build.
 Status BuildConv2D(OpBuild& b) {
   NPURT_RETURN_IF_ERROR(ExpectDTypes(b, 0, {ACL_FLOAT, ACL_BF16}));
   NPURT_RETURN_IF_ERROR(SameDType(b, 0, 1));
@@ -160,13 +216,17 @@ Status BuildConv2D(OpBuild& b) {
   s.sh = wv.sh; s.sw = wv.sw; s.dh = wv.dh; s.dw = wv.dw;
   s.pt = wv.pt; s.pb = wv.pb; s.pl = wv.pl; s.pr = wv.pr;
   s.oh = wv.oh; s.ow = wv.ow;
-  if (b.inputs.size() > 2) {
-    if (b.inputs[2].numel() != s.o) {
-      return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: bias {} must have {} elements", b.type,
-                 DimsString(b.inputs[2].dims), s.o);
+  auto post = ReadPostOps(b);
+  if (!post.ok()) return std::move(post).status();
+  auto at = LocateTrailingInputs(b, 2, /*bias_allowed=*/true, post.value());
+  if (!at.ok()) return std::move(at).status();
+  if (at->bias >= 0) {
+    const TensorSpec& bias = b.inputs[static_cast<size_t>(at->bias)];
+    if (bias.numel() != s.o) {
+      return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: bias {} must have {} elements", b.type, DimsString(bias.dims), s.o);
     }
     const int32_t want_bias = x.dtype == ACL_BF16 ? ACL_FLOAT : x.dtype;
-    if (b.inputs[2].dtype != want_bias) {
+    if (bias.dtype != want_bias) {
       return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: bias must be {} for {} inputs", b.type, DTypeName(want_bias),
                  DTypeName(x.dtype));
     }
@@ -174,9 +234,10 @@ Status BuildConv2D(OpBuild& b) {
   }
   TensorSpec y{x.dtype, x.format, nhwc ? std::vector<int64_t>{s.n, s.oh, s.ow, s.o}
                                        : std::vector<int64_t>{s.n, s.o, s.oh, s.ow}};
+  if (at->addend >= 0) NPURT_RETURN_IF_ERROR(CheckAddend(b, at->addend, y));
   b.outputs = {y};
   if (!b.compile) return Status::Ok();
-  auto k = std::make_unique<ConvKernel>(s);
+  auto k = std::make_unique<ConvKernel>(s, std::move(post.value()), at.value(), ConstantInput(b, 1));
   NPURT_RETURN_IF_ERROR(du::Guard(ACL_ERROR_OP_TYPE_NOT_MATCH, "Conv2D primitive", [&] { k->Init(); }));
   b.kernel = std::move(k);
   return Status::Ok();
@@ -185,8 +246,12 @@ Status BuildConv2D(OpBuild& b) {
 }  // namespace
 
 void RegisterConvOps(OpTable& t) {
-  t.Add({"Conv2D", 2, 3, &BuildConv2D, true, "float32, float16, bfloat16 (bias float32 for bfloat16)",
-         "x, filter, optional bias -> y; attrs strides, pads, dilations, groups, data_format (NCHW/NHWC)"});
+  t.Add({"Conv2D", 2, 4, &BuildConv2D, true, "float32, float16, bfloat16 (bias float32 for bfloat16)",
+         "x, filter, optional bias, addend (with post-op add) -> y; attrs strides, pads, dilations, groups, "
+         "data_format (NCHW/NHWC), post_ops (list, applied in order: relu, clip [clip_min, clip_max], sigmoid, "
+         "swish, gelu_erf, gelu_tanh, tanh, add); add takes one more input of y's shape, type and layout, the LAST "
+         "input: without a bias give x, filter, addend, or an absent input (ACL_DT_UNDEFINED) as the bias",
+         /*absent_input=*/2});
 }
 
 }  // namespace npurt::drivers::host

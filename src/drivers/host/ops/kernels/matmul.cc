@@ -4,7 +4,9 @@
 // The primitive is created at compile time with the exact shapes, transposes (as strides) and data
 // types, so a run is one primitive execution. GEMM keeps two primitives: a plain one for beta == 0
 // and one with a sum post-op for beta != 0 (C is pre-scaled by beta when beta != 1), because oneDNN
-// 2.x fixes the sum scale at creation while beta is only known when the run starts.
+// 2.x fixes the sum scale at creation while beta is only known when the run starts. post_ops
+// (kernels/post_ops.h) follow that sum inside the primitive; a constant B (OpBuild::constants) is
+// reordered once, at build, into the layout oneDNN prefers for it.
 #include <cstring>
 
 #include "acl/error_codes/rt_error_codes.h"
@@ -46,11 +48,18 @@ class MatmulKernel final : public Kernel {
     if (sum) PrepareAccumulator(a.inputs[c_.c_input], dst, beta, a.threads);
     std::unordered_map<int, memory> args;
     const auto& pd = sum ? pd_sum_ : pd_;
+    // A packed B (a constant) replaces the input, whose pointer is then not read.
+    void* weights = const_cast<void*>(a.inputs[bi]);
+    if (void* packed = sum ? packed_b_sum_ : packed_b_; packed != nullptr) weights = packed;
     args.emplace(DNNL_ARG_SRC, memory(pd.src_desc(), du::Engine(), const_cast<void*>(a.inputs[ai])));
-    args.emplace(DNNL_ARG_WEIGHTS, memory(pd.weights_desc(), du::Engine(), const_cast<void*>(a.inputs[bi])));
+    args.emplace(DNNL_ARG_WEIGHTS, memory(pd.weights_desc(), du::Engine(), weights));
     args.emplace(DNNL_ARG_DST, memory(pd.dst_desc(), du::Engine(), dst));
     if (c_.bias_input >= 0) {
       args.emplace(DNNL_ARG_BIAS, memory(pd.bias_desc(), du::Engine(), const_cast<void*>(a.inputs[c_.bias_input])));
+    }
+    if (c_.addend_input >= 0) {
+      args.emplace(AddendArg(c_.post, sum ? 1 : 0),
+                   memory(pd.dst_desc(), du::Engine(), const_cast<void*>(a.inputs[c_.addend_input])));
     }
     float scale = alpha;
     if (runtime_scale_) {
@@ -68,6 +77,10 @@ class MatmulKernel final : public Kernel {
     auto a_md = MatDesc(ba, c_.m, c_.k, c_.trans_a, c_.a_dtype);
     auto b_md = MatDesc(bb, c_.k, c_.n, c_.trans_b, c_.b_dtype);
     auto d_md = MatDesc(bo, c_.m, c_.n, c_.trans_c, c_.c_dtype);
+    // A constant B lets oneDNN choose its layout ("any"; blocked for its brgemm kernels): it is reordered
+    // into it once below. A runtime B keeps the caller's strides (no reorder per run; oneDNN may copy
+    // blocks of it into its scratchpad instead).
+    auto w_md = c_.b_constant != nullptr ? memory::desc(b_md.dims(), b_md.data_type(), memory::format_tag::any) : b_md;
     memory::desc bias_md;
     if (c_.bias_input >= 0) bias_md = memory::desc({1, 1, c_.n}, du::ToDnnl(c_.bias_dtype), {c_.n, c_.n, 1});
     runtime_scale_ = c_.alpha_input >= 0;
@@ -75,12 +88,11 @@ class MatmulKernel final : public Kernel {
       dnnl::primitive_attr attr;
       attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
       if (runtime_scale_) attr.set_output_scales(0, {DNNL_RUNTIME_F32_VAL});
-      if (with_sum) {
-        dnnl::post_ops po;
-        po.append_sum(1.0f);
-        attr.set_post_ops(po);
-      }
-      auto d = c_.bias_input >= 0 ? dnnl::matmul::desc(a_md, b_md, bias_md, d_md) : dnnl::matmul::desc(a_md, b_md, d_md);
+      dnnl::post_ops po;
+      if (with_sum) po.append_sum(1.0f);
+      AppendPostOps(c_.post, d_md, po);  // the addend is stored like the output
+      if (po.len() != 0) attr.set_post_ops(po);
+      auto d = c_.bias_input >= 0 ? dnnl::matmul::desc(a_md, w_md, bias_md, d_md) : dnnl::matmul::desc(a_md, w_md, d_md);
       return dnnl::matmul::primitive_desc(d, attr, du::Engine());
     };
     pd_ = make(false);
@@ -89,6 +101,28 @@ class MatmulKernel final : public Kernel {
       pd_sum_ = make(true);
       prim_sum_ = dnnl::matmul(pd_sum_);
     }
+    if (c_.b_constant != nullptr) {
+      // Valid because B is constant while the kernel lives (a model's weight region is loaded once and
+      // outlives its executables). Such a kernel is specific to that data: the aclop compile cache
+      // (src/ops/compile_cache.*) must not share it between calls with other constants, and cannot: the op
+      // layer never passes constants, so its kernels read B per run.
+      packed_b_ = Pack(b_md, pd_.weights_desc(), &packed_);
+      if (c_.c_input >= 0) {
+        packed_b_sum_ = pd_sum_.weights_desc() == pd_.weights_desc() ? packed_b_
+                                                                        : Pack(b_md, pd_sum_.weights_desc(), &packed_sum_);
+      }
+    }
+  }
+
+  // B in the layout `want` in memory the kernel owns (`keep`), or null when B's own layout is `want` (the
+  // input is read as it is).
+  void* Pack(const memory::desc& user, const memory::desc& want, memory* keep) {
+    if (want == user) return nullptr;
+    *keep = memory(want, du::Engine());
+    memory from(user, du::Engine(), const_cast<void*>(c_.b_constant));
+    dnnl::reorder(from, *keep).execute(du::ThreadStream(), from, *keep);
+    du::ThreadStream().wait();
+    return keep->get_data_handle();
   }
 
   // dst = beta * C (in place when C and dst are one buffer) so that the sum post-op adds alpha*A*B.
@@ -115,12 +149,15 @@ class MatmulKernel final : public Kernel {
   bool runtime_scale_ = false;
   dnnl::matmul::primitive_desc pd_, pd_sum_;
   dnnl::matmul prim_, prim_sum_;
+  memory packed_, packed_sum_;                             // a constant B in the primitives' layouts
+  void* packed_b_ = nullptr, *packed_b_sum_ = nullptr;     // their data, or null: read B from the input
 };
 
 int32_t AccumDType(int32_t in) { return in == ACL_INT8 ? ACL_INT32 : in; }
 
 // MatMul: x1 [M,K] (or [K,M] with transpose_x1), x2 [K,N] (or [N,K]), optional bias [N] -> y [M,N].
 // BatchMatMul: x1 [..., M, K], x2 [..., K, N] with broadcast batch dims; attrs adj_x1 / adj_x2.
+// Both: post_ops (kernels/post_ops.h), with add's addend the last input; a constant x2 is packed at build.
 Status BuildMatmul(OpBuild& b) {
   const bool batched = b.type == "BatchMatMul" || b.type == "BatchMatMulV2";
   NPURT_RETURN_IF_ERROR(ExpectDTypes(b, 0, {ACL_FLOAT, ACL_BF16, ACL_INT8}));
@@ -178,15 +215,23 @@ Status BuildMatmul(OpBuild& b) {
   c.trans_b = tb.value();
   c.a_dtype = c.b_dtype = b.inputs[0].dtype;
   c.c_dtype = out_dt;
-  if (b.inputs.size() > 2) {
-    if (b.inputs[2].numel() != n) {
-      return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: bias {} must have {} elements", b.type,
-                 DimsString(b.inputs[2].dims), n);
+  auto post = ReadPostOps(b);
+  if (!post.ok()) return std::move(post).status();
+  auto at = LocateTrailingInputs(b, 2, /*bias_allowed=*/!batched, post.value());
+  if (!at.ok()) return std::move(at).status();
+  if (at->bias >= 0) {
+    const TensorSpec& bias = b.inputs[static_cast<size_t>(at->bias)];
+    if (bias.numel() != n) {
+      return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: bias {} must have {} elements", b.type, DimsString(bias.dims), n);
     }
-    c.bias_input = 2;
-    c.bias_dtype = b.inputs[2].dtype;
+    c.bias_input = at->bias;
+    c.bias_dtype = bias.dtype;
   }
   b.outputs = {TensorSpec{out_dt, RequestedFormat(b, 0, ACL_FORMAT_ND), out}};
+  if (at->addend >= 0) NPURT_RETURN_IF_ERROR(CheckAddend(b, at->addend, b.outputs[0]));
+  c.post = std::move(post.value());
+  c.addend_input = at->addend;
+  c.b_constant = ConstantInput(b, 1);
   if (!b.compile) return Status::Ok();
   auto k = MatmulKernel::Create(c);
   if (!k.ok()) return std::move(k).status();
@@ -195,7 +240,8 @@ Status BuildMatmul(OpBuild& b) {
 }
 
 // GEMM: a, b, c, alpha, beta -> c. a is [M,K] ([K,M] with transpose_a), b [K,N] ([N,K] with transpose_b),
-// c [M,N]; alpha and beta are one-element tensors.
+// c [M,N]; alpha and beta are one-element tensors. post_ops apply to alpha*a*b + beta*c; add's addend (c's
+// shape, type and layout) is a sixth input. A constant b is packed at build.
 Status BuildGemm(OpBuild& b) {
   NPURT_RETURN_IF_ERROR(ExpectDTypes(b, 0, {ACL_FLOAT, ACL_BF16, ACL_INT8}));
   NPURT_RETURN_IF_ERROR(SameDType(b, 0, 1));
@@ -245,6 +291,14 @@ Status BuildGemm(OpBuild& b) {
   c.scalar_dtype = b.inputs[3].dtype;
   b.outputs = {b.inputs[2]};
   b.outputs[0].format = RequestedFormat(b, 0, b.inputs[2].format);
+  auto post = ReadPostOps(b);
+  if (!post.ok()) return std::move(post).status();
+  auto at = LocateTrailingInputs(b, 5, /*bias_allowed=*/false, post.value());
+  if (!at.ok()) return std::move(at).status();
+  if (at->addend >= 0) NPURT_RETURN_IF_ERROR(CheckAddend(b, at->addend, b.outputs[0]));
+  c.post = std::move(post.value());
+  c.addend_input = at->addend;
+  c.b_constant = ConstantInput(b, 1);
   if (!b.compile) return Status::Ok();
   auto kern = MatmulKernel::Create(c);
   if (!kern.ok()) return std::move(kern).status();
@@ -262,12 +316,18 @@ StatusOr<std::unique_ptr<Kernel>> MakeMatmulKernel(const MatmulConfig& config) {
 
 void RegisterMatmulOps(OpTable& t) {
   const char* dts = "float32, float16, bfloat16, int8 (-> int32)";
-  t.Add({"MatMul", 2, 3, &BuildMatmul, true, dts,
-         "x1 [M,K], x2 [K,N], optional bias [N] -> y [M,N]; attrs transpose_x1, transpose_x2 (bool)"});
-  t.Add({"BatchMatMul", 2, 2, &BuildMatmul, true, dts,
-         "x1 [...,M,K], x2 [...,K,N] (batch dims broadcast when one side has none) -> y; attrs adj_x1, adj_x2"});
-  t.Add({"GEMM", 5, 5, &BuildGemm, true, dts,
-         "a, b, c, alpha, beta -> c = alpha*op(a)*op(b) + beta*c; attrs transpose_a, transpose_b, transpose_c"});
+  t.Add({"MatMul", 2, 4, &BuildMatmul, true, dts,
+         "x1 [M,K], x2 [K,N], optional bias [N], addend [M,N] (with post-op add) -> y [M,N]; attrs transpose_x1, "
+         "transpose_x2 (bool), post_ops (list, applied in order: relu, clip [clip_min, clip_max], sigmoid, swish, "
+         "gelu_erf, gelu_tanh, tanh, add); add takes one more input of y's shape and type, the LAST input: without a "
+         "bias give x1, x2, addend, or an absent input (ACL_DT_UNDEFINED) as the bias",
+         /*absent_input=*/2});
+  t.Add({"BatchMatMul", 2, 3, &BuildMatmul, true, dts,
+         "x1 [...,M,K], x2 [...,K,N] (batch dims broadcast when one side has none), addend (with post-op add) -> y; "
+         "attrs adj_x1, adj_x2, post_ops (as MatMul's)"});
+  t.Add({"GEMM", 5, 6, &BuildGemm, true, dts,
+         "a, b, c, alpha, beta, addend (with post-op add) -> c = post_ops(alpha*op(a)*op(b) + beta*c); attrs "
+         "transpose_a, transpose_b, transpose_c, post_ops (as MatMul's; add's addend has c's shape and type)"});
   t.Alias("MatMulV2", "MatMul");
   t.Alias("BatchMatMulV2", "BatchMatMul");
 }
