@@ -48,9 +48,10 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
   auto bn = FoldBatchNormIntoConv(g);
   if (!bn.ok()) return std::move(bn).status();
   const int gelu = FuseGelu(g);
+  const int lns = FuseLayerNorm(g);
   const int acts = opts.fusion ? FuseActivations(g) : 0;
   Log(LogLevel::kInfo, fmt::format("passes: {} dead nodes removed, {} BatchNorms folded into Conv2D, {} GELU patterns "
-                                   "fused, {} activations fused{}", dead, bn.value(), gelu, acts,
+                                   "fused, {} LayerNorm patterns fused, {} activations fused{}", dead, bn.value(), gelu, lns, acts,
                                    opts.fusion ? "" : " (--fusion off)"));
   if (opts.output_type == "FP16") NPURT_RETURN_IF_ERROR(CastOutputs(g, 1 /* ACL_FLOAT16 */));
   NPURT_RETURN_IF_ERROR(EnsureOutputsWritten(g));

@@ -219,6 +219,148 @@ int FuseGelu(Graph& g) {
   return fused;
 }
 
+namespace {
+
+// Normalised trailing axes of a ReduceMean node, or -1 if its axes are not [k, ..., rank-1] with keep_dims.
+int64_t TrailingReduceAxis(const Graph& g, const Node& n) {
+  if (n.op_type != "ReduceMean") return -1;
+  auto keep = n.attrs.find("keep_dims");
+  auto axes = n.attrs.find("axes");
+  if (keep == n.attrs.end() || !std::get<bool>(keep->second) || axes == n.attrs.end()) return -1;
+  const auto rank = static_cast<int64_t>(g.tensors[static_cast<size_t>(n.inputs[0])].spec.rank());
+  std::vector<int64_t> a = std::get<std::vector<int64_t>>(axes->second);
+  for (int64_t& v : a) v = v < 0 ? v + rank : v;
+  std::sort(a.begin(), a.end());
+  if (a.empty() || a.back() != rank - 1) return -1;
+  for (size_t k = 1; k < a.size(); ++k) {
+    if (a[k] != a[k - 1] + 1) return -1;
+  }
+  return a.front();
+}
+
+// A constant whose elements repeat over the normalised block: its dims are x's trailing dims (leading 1s
+// allowed) from `axis` on.
+bool ParamFits(const Graph& g, int32_t t, int32_t x, int64_t axis) {
+  if (!IsConst(g, t)) return false;
+  const TensorSpec& xs = g.tensors[static_cast<size_t>(x)].spec;
+  const TensorSpec& ps = g.tensors[static_cast<size_t>(t)].spec;
+  if (ps.dtype != xs.dtype) return false;
+  std::vector<int64_t> tail(xs.dims.begin() + axis, xs.dims.end());
+  std::vector<int64_t> p = ps.dims;
+  while (p.size() > tail.size() && p.front() == 1) p.erase(p.begin());
+  return p == tail;
+}
+
+}  // namespace
+
+int FuseLayerNorm(Graph& g) {
+  // mean = ReduceMean(x); d = x - mean; var = ReduceMean(d ^ 2); y = d / sqrt(var + eps) [* gamma + beta]
+  // (PyTorch's LayerNorm before opset 17) -> LayerNorm.
+  const std::vector<int> prod = g.Producers();
+  std::vector<bool> drop(g.nodes.size(), false);
+  int fused = 0;
+  auto reader = [&](int32_t t, const char* op) -> int {
+    const int c = SoleConsumer(g, t);
+    if (c < 0 || IsOutput(g, t) || g.nodes[static_cast<size_t>(c)].op_type != op) return -1;
+    return c;
+  };
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& mean = g.nodes[i];
+    const int64_t axis = TrailingReduceAxis(g, mean);
+    if (axis < 0 || drop[i]) continue;
+    const int32_t x = mean.inputs[0];
+    const int sub_i = reader(mean.outputs[0], "Sub");
+    if (sub_i < 0) continue;
+    const Node& sub = g.nodes[static_cast<size_t>(sub_i)];
+    if (sub.inputs[0] != x || sub.inputs[1] != mean.outputs[0]) continue;
+    const int32_t d = sub.outputs[0];
+    // d feeds Pow and Div, nothing else.
+    int pow_i = -1, div_i = -1, readers = 0;
+    for (size_t k = 0; k < g.nodes.size(); ++k) {
+      for (int32_t in : g.nodes[k].inputs) {
+        if (in != d) continue;
+        ++readers;
+        if (g.nodes[k].op_type == "Pow") pow_i = static_cast<int>(k);
+        if (g.nodes[k].op_type == "Div" && g.nodes[k].inputs[0] == d) div_i = static_cast<int>(k);
+      }
+    }
+    if (readers != 2 || pow_i < 0 || div_i < 0 || IsOutput(g, d)) continue;
+    const Node& pw = g.nodes[static_cast<size_t>(pow_i)];
+    if (pw.inputs[0] != d || !ScalarConstIs(g, pw.inputs[1], 2.0, 0)) continue;
+    const int var_i = reader(pw.outputs[0], "ReduceMean");
+    if (var_i < 0 || TrailingReduceAxis(g, g.nodes[static_cast<size_t>(var_i)]) != axis) continue;
+    const int add_i = reader(g.nodes[static_cast<size_t>(var_i)].outputs[0], "Add");
+    if (add_i < 0) continue;
+    const Node& add = g.nodes[static_cast<size_t>(add_i)];
+    const int32_t eps_t = add.inputs[1];
+    if (!IsConst(g, eps_t) || g.tensors[static_cast<size_t>(eps_t)].spec.numel() != 1) continue;
+    const double eps = LoadAsDouble(g.tensors[static_cast<size_t>(eps_t)].data.data(),
+                                    g.tensors[static_cast<size_t>(eps_t)].spec.dtype, 0);
+    const int sqrt_i = reader(add.outputs[0], "Sqrt");
+    if (sqrt_i < 0 || reader(g.nodes[static_cast<size_t>(sqrt_i)].outputs[0], "Div") != div_i) continue;
+    const Node& div = g.nodes[static_cast<size_t>(div_i)];
+    std::vector<int> chain = {static_cast<int>(i), sub_i, pow_i, var_i, add_i, sqrt_i, div_i};
+    int32_t out = div.outputs[0], gamma = -1, beta = -1;
+    const int mul_i = reader(out, "Mul");
+    if (mul_i >= 0) {
+      const Node& mul = g.nodes[static_cast<size_t>(mul_i)];
+      const int32_t gt = mul.inputs[0] == out ? mul.inputs[1] : mul.inputs[0];
+      if (ParamFits(g, gt, x, axis)) {
+        gamma = gt;
+        out = mul.outputs[0];
+        chain.push_back(mul_i);
+        const int badd_i = reader(out, "Add");
+        if (badd_i >= 0) {
+          const Node& badd = g.nodes[static_cast<size_t>(badd_i)];
+          const int32_t bt = badd.inputs[0] == out ? badd.inputs[1] : badd.inputs[0];
+          if (ParamFits(g, bt, x, axis)) {
+            beta = bt;
+            out = badd.outputs[0];
+            chain.push_back(badd_i);
+          }
+        }
+      }
+    }
+    bool free = true;
+    for (int k : chain) free = free && !drop[static_cast<size_t>(k)];
+    if (!free) continue;
+    const TensorSpec& xs = g.tensors[static_cast<size_t>(x)].spec;
+    std::vector<int64_t> tail(xs.dims.begin() + axis, xs.dims.end());
+    auto param = [&](int32_t t, double fill, const char* what) {
+      Tensor p;
+      p.name = mean.name + "/" + what;
+      p.kind = TensorKind::kConstant;
+      p.spec = TensorSpec{xs.dtype, 2, tail};
+      int64_t n = 1;
+      for (int64_t v : tail) n *= v;
+      p.data.resize(static_cast<size_t>(n) * DTypeSize(xs.dtype));
+      if (t >= 0) {
+        p.data = g.tensors[static_cast<size_t>(t)].data;
+      } else {
+        for (int64_t k = 0; k < n; ++k) StoreFromDouble(p.data.data(), xs.dtype, static_cast<size_t>(k), fill);
+      }
+      return g.AddTensor(std::move(p));
+    };
+    const int32_t gid = param(gamma, 1.0, "gamma"), bid = param(beta, 0.0, "beta");
+    Node ln;
+    ln.name = g.nodes[i].name + "/layernorm";
+    ln.source_type = "ReduceMean (LayerNorm pattern)";
+    ln.op_type = "LayerNorm";
+    ln.attrs["begin_norm_axis"] = axis;
+    ln.attrs["begin_params_axis"] = axis;
+    ln.attrs["epsilon"] = static_cast<float>(eps);
+    ln.inputs = {x, gid, bid};
+    ln.outputs = {out};
+    const int last = *std::max_element(chain.begin(), chain.end());
+    for (int k : chain) drop[static_cast<size_t>(k)] = true;
+    drop[static_cast<size_t>(last)] = false;
+    g.nodes[static_cast<size_t>(last)] = std::move(ln);
+    ++fused;
+  }
+  EraseNodes(g, drop);
+  return fused;
+}
+
 int FuseActivations(Graph& g) {
   const std::vector<int> prod = g.Producers();
   std::vector<bool> drop(g.nodes.size(), false);

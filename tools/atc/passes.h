@@ -3,6 +3,8 @@
 //   FoldBatchNormIntoConv BatchNorm after a Conv2D with constant weights: the filter and bias absorb it
 //                         (computed in fp32/double), the BatchNorm disappears
 //   FuseGelu              the erf form x * 0.5 * (1 + erf(x / sqrt(2))) (PyTorch's export of GELU) -> Gelu
+//   FuseLayerNorm         ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div [/Mul/Add] (LayerNorm before opset 17)
+//                         -> LayerNorm
 //   FuseActivations       (--fusion, off by default) a Relu/Relu6/Sigmoid/Tanh/Clip/Gelu following Conv2D,
 //                         MatMul or GEMM becomes that node's post_ops attribute
 //   CastOutputs           (--output_type=FP16) a Cast to fp16 in front of each fp32 output
@@ -23,6 +25,7 @@ namespace npurt::atc {
 int RemoveDeadNodes(Graph& g);
 StatusOr<int> FoldBatchNormIntoConv(Graph& g);
 int FuseGelu(Graph& g);
+int FuseLayerNorm(Graph& g);
 int FuseActivations(Graph& g);
 Status CastOutputs(Graph& g, int32_t dtype);
 Status EnsureOutputsWritten(Graph& g);
