@@ -297,11 +297,16 @@ void Lowerer::LowerNode(const onnx::NodeProto& n, size_t index) {
   const std::string type = n.op_type();
   std::string name = n.name().empty() ? type + "_" + std::to_string(index) : n.name();
   auto fail = [&](const std::string& reason) {
-    failures_.push_back({name, type, reason});
+    failures_.push_back({name, fmt::format("ai.onnx::{}::{}", opset_, type), reason});
     for (const auto& o : n.output()) values_[o].poisoned = true;
   };
   if (!n.domain().empty() && n.domain() != "ai.onnx") {
-    failures_.push_back({name, n.domain() + "::" + type, "operators of custom domains are not supported"});
+    int64_t version = 0;
+    for (const auto& op : model_.opset_import()) {
+      if (op.domain() == n.domain()) version = op.version();
+    }
+    failures_.push_back({name, fmt::format("{}::{}::{}", n.domain(), version, type),
+                         "operators of custom domains are not supported"});
     for (const auto& o : n.output()) values_[o].poisoned = true;
     return;
   }
@@ -317,7 +322,12 @@ void Lowerer::LowerNode(const onnx::NodeProto& n, size_t index) {
       fail(fmt::format("its input {} is not produced by any node before it", in));
       return;
     }
-    if (it->second.poisoned) {  // reported at its producer
+    if (it->second.poisoned) {
+      // Its producer is reported; report this node too if its type alone cannot be converted.
+      if (FindMapper(type) == nullptr && !CanFold(type) && type != "Constant") {
+        failures_.push_back({name, fmt::format("ai.onnx::{}::{}", opset_, type),
+                             fmt::format("npurt's operator backend has no operator for ONNX {}", type)});
+      }
       for (const auto& o : n.output()) values_[o].poisoned = true;
       return;
     }
@@ -424,7 +434,7 @@ StatusOr<LoweringResult> Lowerer::Run() {
   if (!failures_.empty()) {
     std::string msg = fmt::format("E19010: {} operator(s) of the model cannot be converted by npurt's atc:", failures_.size());
     for (const Failure& f : failures_) {
-      msg += fmt::format("\n  node [{}] optype [ai.onnx::{}::{}]: {}", f.node, opset_, f.type, f.reason);
+      msg += fmt::format("\n  node [{}] optype [{}]: {}", f.node, f.type, f.reason);
     }
     return Err(kFail, "{}", msg);
   }
