@@ -69,6 +69,26 @@ def build(name):
     raise SystemExit(f"unknown model {name}")
 
 
+def energize(model):
+    """Weights whose outputs are far from zero, so a numerical comparison means something (torchvision's
+    own inits leave GoogLeNet's and MobileNet's random outputs near 0), and BatchNorm statistics that
+    are not the identity (so that folding them is exercised)."""
+    g = torch.Generator().manual_seed(1)
+    for m in model.modules():
+        if isinstance(m, (nn.Conv2d, nn.Linear)):
+            fan_in = m.weight[0].numel()
+            with torch.no_grad():
+                m.weight.normal_(0.0, math.sqrt(2.0 / fan_in), generator=g)
+                if m.bias is not None:
+                    m.bias.uniform_(-0.1, 0.1, generator=g)
+        elif isinstance(m, nn.BatchNorm2d):
+            with torch.no_grad():
+                m.weight.uniform_(0.8, 1.2, generator=g)
+                m.bias.uniform_(-0.1, 0.1, generator=g)
+                m.running_mean.uniform_(-0.1, 0.1, generator=g)
+                m.running_var.uniform_(0.8, 1.2, generator=g)
+
+
 ALL = ["resnet50", "mobilenet_v2", "efficientnet_b0", "googlenet", "bert_layer", "encoder_layer"]
 
 
@@ -77,17 +97,29 @@ def main():
     p.add_argument("out_dir")
     p.add_argument("--opset", type=int, default=14)
     p.add_argument("--only", default=",".join(ALL))
+    p.add_argument("--no-fold", action="store_true",
+                   help="export with do_constant_folding=False (BatchNormalization nodes and Shape chains stay in "
+                        "the graph: atc folds them)")
+    p.add_argument("--save-io", action="store_true",
+                   help="also write <name>.input.bin and <name>.output.bin (raw, PyTorch's result) for check_numerics.py")
     args = p.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     for name in args.only.split(","):
         torch.manual_seed(0)
         model, example, input_name = build(name)
+        if args.save_io and name not in ("bert_layer", "encoder_layer"):
+            energize(model)
         model.eval()
         path = os.path.join(args.out_dir, f"{name}.onnx")
         # Not under torch.no_grad(): TransformerEncoderLayer would take its fused fast path
         # (aten::_transformer_encoder_layer_fwd), which has no ONNX export.
         torch.onnx.export(model, (example,), path, input_names=[input_name], output_names=["output"],
-                          opset_version=args.opset, do_constant_folding=True)
+                          opset_version=args.opset, do_constant_folding=not args.no_fold)
+        if args.save_io:
+            with torch.no_grad():
+                out = model(example)
+            example.numpy().tofile(os.path.join(args.out_dir, f"{name}.input.bin"))
+            out.float().numpy().tofile(os.path.join(args.out_dir, f"{name}.output.bin"))
         print(f"{path} {os.path.getsize(path) / 2**20:.1f} MiB (opset {args.opset})")
     return 0
 
