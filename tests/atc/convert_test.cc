@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +18,7 @@
 #include "core/operators.h"
 #include "model_dump.h"
 #include "models/om/om_reader.h"
+#include "om_host_runner.h"
 #include "onnx_builder.h"
 
 namespace npurt::atc {
@@ -217,6 +220,47 @@ TEST_F(ConvertTest, CnnFoldsBatchNormAndPlansTheArena) {
   for (const auto& t : d.tensors) weights += t.region == om::Region::kWeight;
   EXPECT_EQ(weights, 6);
   EXPECT_LE(d.weight_size, (8 * 27 + 8 + 8 * 72 + 8 + 80 + 10) * 4 + 6 * 64);
+}
+
+// The folded Conv2D computes what Conv2D followed by the backend's BatchNorm computes: the same model
+// converted twice, once with the conv's output also a model output (which keeps the BatchNorm).
+TEST_F(ConvertTest, FoldedBatchNormMatchesTheBackendsBatchNorm) {
+  auto build = [](OnnxBuilder& b, bool keep) {
+    b.Input("x", {1, 3, 8, 8});
+    b.Weight("w", {4, 3, 3, 3});
+    b.Weight("b", {4});
+    b.Weight("g", {4}, 0.5f, 1.5f);
+    b.Weight("be", {4});
+    b.Weight("m", {4});
+    b.Weight("v", {4}, 0.5f, 1.5f);
+    auto* c = b.Node("Conv", {"x", "w", "b"}, {"c"}, "conv");
+    OnnxBuilder::AttrInts(c, "pads", {1, 1, 1, 1});
+    b.Node("BatchNormalization", {"c", "g", "be", "m", "v"}, {"y"}, "bn");
+    b.Output("y");
+    if (keep) b.Output("c");
+  };
+  OnnxBuilder folded, kept;
+  build(folded, false);
+  build(kept, true);
+  ASSERT_TRUE(Convert(folded, "folded").ok());
+  ASSERT_TRUE(Convert(kept, "kept").ok());
+  EXPECT_EQ(Ops(Check("folded")).count("BatchNorm"), 0u);
+  EXPECT_EQ(Ops(Check("kept"))["BatchNorm"], 1);
+  std::vector<uint8_t> x(3 * 8 * 8 * 4);
+  for (size_t i = 0; i < x.size() / 4; ++i) {
+    const float v = static_cast<float>((i * 37) % 17) / 8.0f - 1.0f;
+    std::memcpy(x.data() + 4 * i, &v, 4);
+  }
+  std::vector<std::vector<uint8_t>> a, b;
+  ASSERT_TRUE(testing::RunOmOnHost(Path("folded.om"), {x}, &a).ok());
+  Status st = testing::RunOmOnHost(Path("kept.om"), {x}, &b);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_EQ(a[0].size(), b[0].size());
+  const auto* fa = reinterpret_cast<const float*>(a[0].data());
+  const auto* fb = reinterpret_cast<const float*>(b[0].data());
+  double worst = 0;
+  for (size_t i = 0; i < a[0].size() / 4; ++i) worst = std::max(worst, static_cast<double>(std::fabs(fa[i] - fb[i])));
+  EXPECT_LT(worst, 1e-4);
 }
 
 TEST_F(ConvertTest, AttentionBlock) {
