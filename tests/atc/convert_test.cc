@@ -7,10 +7,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 
 #include <nlohmann/json.hpp>
 
@@ -422,6 +424,40 @@ TEST_F(ConvertTest, FilesThatAreNotOnnx) {
   auto r = ConvertFile(Path("ok.om"), "bad");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("npurt offline model"), std::string::npos) << r.status().message();
+}
+
+// Mutated and truncated models: atc fails or converts, never crashes (the converted ones are valid).
+TEST_F(ConvertTest, MutatedModelsNeverCrash) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  std::string bytes;
+  ASSERT_TRUE(b.model().SerializeToString(&bytes));
+  // ATC_MUTATIONS=<count>[:<seed>] runs more of them.
+  const char* env = std::getenv("ATC_MUTATIONS");
+  const int iters = env != nullptr ? std::atoi(env) : 300;
+  const char* colon = env != nullptr ? std::strchr(env, ':') : nullptr;
+  std::mt19937 rng(colon != nullptr ? static_cast<unsigned>(std::atoi(colon + 1)) : 3u);
+  int converted = 0;
+  for (int iter = 0; iter < iters; ++iter) {
+    std::string m = bytes;
+    if (iter % 10 == 0) {
+      m.resize(rng() % m.size());
+    } else {
+      const int flips = 1 + static_cast<int>(rng() % 8);
+      for (int k = 0; k < flips; ++k) m[rng() % m.size()] = static_cast<char>(rng() & 0xff);
+    }
+    std::ofstream(Path("mut.onnx"), std::ios::binary | std::ios::trunc) << m;
+    auto r = ConvertFile(Path("mut.onnx"), "mut");
+    if (r.ok()) {
+      ++converted;
+      Check("mut");
+      fs::remove(Path("mut.om"));
+    } else {
+      EXPECT_FALSE(r.status().message().empty());
+      EXPECT_FALSE(fs::exists(Path("mut.om")));
+    }
+  }
+  RecordProperty("converted", converted);
 }
 
 TEST_F(ConvertTest, OldOpsetIsRefused) {

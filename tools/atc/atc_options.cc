@@ -151,7 +151,13 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
   Options o;
   for (int i = 0; i < argc; ++i) {
     if (i > 0) o.command_line += ' ';
-    o.command_line += argv[i];
+    const std::string a = argv[i];
+    const size_t eq = a.find('=');
+    if (a.find_first_of(" ;\t") != std::string::npos && eq != std::string::npos) {
+      o.command_line += a.substr(0, eq + 1) + "\"" + a.substr(eq + 1) + "\"";  // as a shell would need it
+    } else {
+      o.command_line += a;
+    }
   }
   std::map<std::string, std::string> given;
   for (int i = 1; i < argc; ++i) {

@@ -41,6 +41,18 @@ void StoreInt(HostTensor& t, size_t i, int64_t v) {
   }
 }
 
+// Folded values are shapes, indices and weights: anything bigger than this is a malformed model.
+constexpr int64_t kMaxFoldElements = int64_t{1} << 28;
+
+bool TooBig(const std::vector<int64_t>& dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || (d > 0 && n > kMaxFoldElements / d)) return true;
+    n *= d;
+  }
+  return n > kMaxFoldElements;
+}
+
 HostTensor Empty(int32_t dtype, std::vector<int64_t> dims) {
   HostTensor t;
   t.dtype = dtype;
@@ -103,6 +115,7 @@ StatusOr<HostTensor> Binary(const HostTensor& a, const HostTensor& b, const IntF
                             int32_t out_type = -1) {
   auto dims = Broadcast(a.dims, b.dims);
   if (!dims.ok()) return std::move(dims).status();
+  if (TooBig(dims.value())) return Err(kFail, "result {} is too large", DimsString(dims.value()));
   const auto ma = BroadcastMap(dims.value(), a.dims), mb = BroadcastMap(dims.value(), b.dims);
   HostTensor out = Empty(out_type >= 0 ? out_type : a.dtype, dims.value());
   const bool ints = IsIntType(a.dtype);
@@ -205,6 +218,9 @@ StatusOr<HostTensor> Concat(const std::vector<const HostTensor*>& in, int64_t ax
   for (size_t k = 0; k < axis; ++k) outer *= x0.dims[k];
   for (const HostTensor* t : in) {
     if (t->dims.size() != x0.dims.size() || t->dtype != x0.dtype) return Err(kFail, "Concat: inputs differ in rank or type");
+    for (size_t k = 0; k < x0.dims.size(); ++k) {
+      if (k != axis && t->dims[k] != x0.dims[k]) return Err(kFail, "Concat: inputs differ outside the axis");
+    }
     dims[axis] += t->dims[axis];
   }
   HostTensor out = Empty(x0.dtype, dims);
@@ -417,6 +433,7 @@ StatusOr<std::vector<HostTensor>> FoldNode(const onnx::NodeProto& n, const std::
   }
   if (op == "ConstantOfShape") {
     const auto dims = IntValues(x);
+    if (TooBig(dims)) return Err(kFail, "ConstantOfShape: shape {} is too large", DimsString(dims));
     HostTensor value = MakeDoubles({0.0}, {1}, 0);
     if (const auto* a = FindAttr(n, "value"); a != nullptr && a->has_t()) {
       auto v = ToHostTensor(a->t(), "");
@@ -431,13 +448,18 @@ StatusOr<std::vector<HostTensor>> FoldNode(const onnx::NodeProto& n, const std::
   if (op == "Expand") {
     auto dims = Broadcast(x.dims, IntValues(Need(in, 1)));
     if (!dims.ok()) return std::move(dims).status();
+    if (TooBig(dims.value())) return Err(kFail, "Expand: shape {} is too large", DimsString(dims.value()));
     return std::vector<HostTensor>{GatherElements(x, dims.value(), BroadcastMap(dims.value(), x.dims))};
   }
   if (op == "Tile") {
     const auto reps = IntValues(Need(in, 1));
     if (reps.size() != x.dims.size()) return Err(kFail, "Tile: repeats do not match the rank");
     std::vector<int64_t> dims = x.dims;
-    for (size_t k = 0; k < dims.size(); ++k) dims[k] *= reps[k];
+    for (size_t k = 0; k < dims.size(); ++k) {
+      if (reps[k] < 0 || reps[k] > kMaxFoldElements) return Err(kFail, "Tile: bad repeats");
+      dims[k] *= reps[k];
+    }
+    if (TooBig(dims)) return Err(kFail, "Tile: result {} is too large", DimsString(dims));
     std::vector<size_t> src;
     std::vector<int64_t> idx(dims.size(), 0), stride(dims.size(), 1);
     for (size_t k = dims.size(); k-- > 1;) stride[k - 1] = stride[k] * x.dims[k];

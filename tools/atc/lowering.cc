@@ -7,6 +7,8 @@
 #include <unordered_map>
 
 #include "base/dtype.h"
+#include <onnx/defs/schema.h>
+
 #include "const_fold.h"
 #include "core/operators.h"
 #include "mappers.h"
@@ -124,12 +126,14 @@ bool Context::is_const(size_t i) const {
 const HostTensor& Context::constant(size_t i) const { return *l_.value(n_.input(static_cast<int>(i))).constant; }
 
 TensorSpec Context::spec(size_t i) const {
+  if (!has_input(i)) return TensorSpec{};
   Value& v = l_.value(n_.input(static_cast<int>(i)));
   if (v.constant != nullptr) return v.constant->spec();
   return l_.graph().tensors[static_cast<size_t>(v.tensor)].spec;
 }
 
 int32_t Context::tensor(size_t i) {
+  if (!has_input(i)) return -1;
   const std::string& name = n_.input(static_cast<int>(i));
   Value& v = l_.value(name);
   if (v.tensor >= 0) return v.tensor;
@@ -369,6 +373,18 @@ void Lowerer::LowerNode(const onnx::NodeProto& n, size_t index) {
     }
   }
   MapFn map = FindMapper(type);
+  // The node must be a valid use of its ONNX schema (input and output counts, attribute types) before a
+  // mapper reads it.
+  if (const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(type, static_cast<int>(opset_), "");
+      schema != nullptr) {
+    try {
+      schema->Verify(n);
+    } catch (const std::exception& e) {
+      return fail(std::string("it is not a valid ONNX node: ") + e.what());
+    }
+  } else if (map != nullptr) {
+    return fail(fmt::format("ONNX opset {} has no operator {}", opset_, type));
+  }
   if (map == nullptr) {
     if (!fold_error.ok()) return fail("its inputs are constant but atc cannot evaluate it: " + fold_error.message());
     if (CanFold(type)) {

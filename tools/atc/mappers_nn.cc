@@ -41,6 +41,13 @@ Status ReadWindow(const onnx::NodeProto& n, int64_t h, int64_t w, int64_t kh, in
     return MapFail(fmt::format("only 2-D windows are supported (strides {}, dilations {}, pads {})", Str(strides),
                                Str(dil), Str(pads)));
   }
+  for (int64_t v : strides) {
+    if (v < 1) return MapFail(fmt::format("strides {} must be positive", Str(strides)));
+  }
+  for (int64_t v : dil) {
+    if (v < 1) return MapFail(fmt::format("dilations {} must be positive", Str(dil)));
+  }
+  if (kh < 1 || kw < 1) return MapFail(fmt::format("the window {}x{} is empty", kh, kw));
   win.sh = strides[0];
   win.sw = strides[1];
   win.dh = dil[0];

@@ -47,6 +47,9 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
     d.name = src.name;
     d.spec = src.spec;
     d.bytes = src.spec.bytes();
+    if (d.bytes > (uint64_t{1} << 44)) {
+      return Err(kFail, "tensor {} {} has {} bytes, more than npurt can place", d.name, DimsString(src.spec.dims), d.bytes);
+    }
     if (src.kind == TensorKind::kConstant) region[i] = om::Region::kWeight;
   }
   for (size_t k = 0; k < g.inputs.size(); ++k) {

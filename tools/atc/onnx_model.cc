@@ -2,12 +2,20 @@
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "base/tensor_spec.h"
 #include "models/om/om_format.h"
 
 namespace npurt::atc {
@@ -48,6 +56,89 @@ void SetDims(onnx::ValueInfoProto* vi, const std::vector<int64_t>& dims) {
   for (int64_t d : dims) shape->add_dim()->set_dim_value(d);
 }
 
+// ONNX shape inference in a child process: onnx 1.12 dereferences missing dims on some malformed graphs
+// (a Conv weight of the wrong rank), and a model file must never crash atc. The child sends back the
+// inferred value_info and outputs; a child that dies or takes more than a minute leaves the model as it
+// was.
+bool InferShapesIsolated(onnx::ModelProto* model, std::string* why) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    *why = "pipe failed";
+    return false;
+  }
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    *why = "fork failed";
+    return false;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    std::string out;
+    int code = 0;
+    try {
+      onnx::shape_inference::InferShapes(*model);
+      onnx::GraphProto g;
+      *g.mutable_value_info() = model->graph().value_info();
+      *g.mutable_output() = model->graph().output();
+      out = g.SerializeAsString();
+    } catch (const std::exception& e) {
+      out = e.what();
+      code = 1;
+    }
+    size_t done = 0;
+    while (done < out.size()) {
+      const ssize_t w = write(fds[1], out.data() + done, out.size() - done);
+      if (w <= 0) break;
+      done += static_cast<size_t>(w);
+    }
+    close(fds[1]);
+    _exit(code);
+  }
+  close(fds[1]);
+  std::string in;
+  char buf[65536];
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool timed_out = false;
+  while (true) {
+    pollfd p{fds[0], POLLIN, 0};
+    const int left = static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                          deadline - std::chrono::steady_clock::now()).count());
+    if (left <= 0 || poll(&p, 1, left) <= 0) {
+      timed_out = true;
+      break;
+    }
+    const ssize_t r = read(fds[0], buf, sizeof(buf));
+    if (r <= 0) break;
+    in.append(buf, static_cast<size_t>(r));
+  }
+  close(fds[0]);
+  if (timed_out) kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (timed_out) {
+    *why = "it took more than 60 s";
+    return false;
+  }
+  if (!WIFEXITED(status)) {
+    *why = "it crashed on this model (ONNX's shape inference does not check malformed nodes)";
+    return false;
+  }
+  if (WEXITSTATUS(status) != 0) {
+    *why = in;
+    return false;
+  }
+  onnx::GraphProto g;
+  if (!g.ParseFromString(in)) {
+    *why = "its result could not be read";
+    return false;
+  }
+  *model->mutable_graph()->mutable_value_info() = g.value_info();
+  *model->mutable_graph()->mutable_output() = g.output();
+  return true;
+}
+
 }  // namespace
 
 int32_t AclTypeOfOnnx(int32_t t) {
@@ -82,7 +173,12 @@ Status LoadOnnxModel(const std::string& path, const std::vector<InputShape>& sha
   google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(std::min<size_t>(bytes.size(), INT32_MAX)));
   google::protobuf::io::CodedInputStream coded(&raw);
   coded.SetTotalBytesLimit(INT32_MAX);
-  const bool parsed = bytes.size() < INT32_MAX && model->ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
+  if (bytes.size() >= INT32_MAX) {
+    return Err(kFail, "E10001: Value [{}] for parameter [--model] is invalid. Reason: it has {} bytes, more than "
+               "protobuf's 2 GiB; export the model with external data (onnx.save(..., save_as_external_data=True))",
+               path, bytes.size());
+  }
+  const bool parsed = model->ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
   if (!parsed || model->ir_version() <= 0 || !model->has_graph() || model->graph().node_size() == 0) {
     return Err(kFail, "E10001: Value [{}] for parameter [--model] is invalid. Reason: {}", path, WhatItIs(bytes));
   }
@@ -123,12 +219,47 @@ Status LoadOnnxModel(const std::string& path, const std::vector<InputShape>& sha
   }
   // Shapes in value_info may disagree with the new input shapes: let inference recompute them all.
   g->clear_value_info();
-  try {
-    onnx::shape_inference::InferShapes(*model);
-  } catch (const std::exception& e) {
-    // atc's shapes come from the backend's inference; ONNX's only cross-check them. A node ONNX cannot
-    // infer (a custom domain, say) is reported by lowering with its reason.
-    Log(LogLevel::kWarning, fmt::format("ONNX shape inference stopped on {}: {}", path, e.what()));
+  // ONNX's shape inference trusts its inputs' types: every initializer, input and Constant tensor needs a
+  // data type npurt knows.
+  for (const auto& init : g->initializer()) {
+    if (AclTypeOfOnnx(init.data_type()) < 0) {
+      return Err(kFail, "initializer {} has ONNX data type {}, which npurt does not support", init.name(),
+                 OnnxTypeName(init.data_type()));
+    }
+  }
+  for (const auto& in : g->input()) {
+    if (!in.type().has_tensor_type() || AclTypeOfOnnx(in.type().tensor_type().elem_type()) < 0) {
+      if (is_initializer(in.name())) continue;
+      return Err(kFail, "input {} is not a tensor of a data type npurt supports", in.name());
+    }
+  }
+  for (const auto& n : g->node()) {
+    for (const auto& a : n.attribute()) {
+      if (a.has_t() && AclTypeOfOnnx(a.t().data_type()) < 0) {
+        return Err(kFail, "node {} ({}): attribute {} holds a tensor of ONNX data type {}, which npurt does not "
+                   "support", n.name(), n.op_type(), a.name(), OnnxTypeName(a.t().data_type()));
+      }
+    }
+  }
+  // ONNX's shape inference trusts its nodes (onnx 1.12's Conv inference reads an input that may be
+  // missing): it runs only on a graph whose nodes all match their schemas. Lowering reports the others.
+  for (const auto& n : g->node()) {
+    const bool default_domain = n.domain().empty() || n.domain() == "ai.onnx";
+    const onnx::OpSchema* schema =
+        default_domain ? onnx::OpSchemaRegistry::Schema(n.op_type(), static_cast<int>(*opset), "") : nullptr;
+    try {
+      if (schema != nullptr) schema->Verify(n);
+    } catch (const std::exception& e) {
+      Log(LogLevel::kWarning, fmt::format("ONNX shape inference skipped: node {} ({}) is invalid: {}", n.name(),
+                                          n.op_type(), e.what()));
+      return Status::Ok();
+    }
+  }
+  // atc's shapes come from the backend's inference; ONNX's only cross-check them, so its failure is a
+  // warning (lowering reports the nodes it cannot convert, with reasons).
+  std::string why;
+  if (!InferShapesIsolated(model, &why)) {
+    Log(LogLevel::kWarning, fmt::format("ONNX shape inference stopped on {}: {}", path, why));
   }
   return Status::Ok();
 }
@@ -141,8 +272,16 @@ StatusOr<HostTensor> ToHostTensor(const onnx::TensorProto& t, const std::string&
                OnnxTypeName(t.data_type()));
   }
   h.dims.assign(t.dims().begin(), t.dims().end());
+  int64_t count = 1;
   for (int64_t d : h.dims) {
     if (d < 0) return Err(kFail, "tensor {} has a negative dim", t.name());
+    if (d > 0 && count > (int64_t{1} << 40) / d) return Err(kFail, "tensor {} has dims {} (too large)", t.name(), DimsString(h.dims));
+    count *= d;
+  }
+  if (t.data_location() != onnx::TensorProto::EXTERNAL && t.has_raw_data() &&
+      t.raw_data().size() != static_cast<size_t>(count) * DTypeSize(h.dtype)) {
+    return Err(kFail, "tensor {} has {} bytes of data, its dims {} need {}", t.name(), t.raw_data().size(),
+               DimsString(h.dims), static_cast<size_t>(count) * DTypeSize(h.dtype));
   }
   const size_t es = DTypeSize(h.dtype);
   const size_t n = static_cast<size_t>(h.numel());
