@@ -265,6 +265,125 @@ TEST_F(ConvertTest, FoldedBatchNormMatchesTheBackendsBatchNorm) {
   EXPECT_LT(worst, 1e-4);
 }
 
+std::vector<uint8_t> Floats(const std::vector<float>& v) {
+  std::vector<uint8_t> b(v.size() * 4);
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+std::vector<float> AsFloats(const std::vector<uint8_t>& b) {
+  std::vector<float> v(b.size() / 4);
+  std::memcpy(v.data(), b.data(), b.size());
+  return v;
+}
+
+// Gemm's ONNX semantics, against a direct computation: Y = alpha * A' * B' + beta * C with transA,
+// transB and C of shape [M, N] (added) or [N] (the MatMul's bias).
+TEST_F(ConvertTest, GemmAlphaBetaTransposesNumerically) {
+  const int64_t m = 3, k = 4, n = 5;
+  for (bool row_c : {false, true}) {
+    OnnxBuilder b;
+    b.Input("a", {k, m});  // transA
+    b.Weight("bw", {n, k});  // transB
+    b.Weight("c", row_c ? std::vector<int64_t>{n} : std::vector<int64_t>{m, n});
+    auto* g = b.Node("Gemm", {"a", "bw", "c"}, {"y"}, "gemm");
+    OnnxBuilder::AttrInt(g, "transA", 1);
+    OnnxBuilder::AttrInt(g, "transB", 1);
+    OnnxBuilder::AttrFloat(g, "alpha", 0.5f);
+    OnnxBuilder::AttrFloat(g, "beta", 2.0f);
+    b.Output("y");
+    const std::string name = row_c ? "gemm_row" : "gemm_full";
+    auto r = Convert(b, name);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    Check(name);
+    const auto& inits = b.model().graph().initializer();
+    std::vector<float> bw(inits[0].float_data().begin(), inits[0].float_data().end());
+    std::vector<float> c(inits[1].float_data().begin(), inits[1].float_data().end());
+    std::vector<float> a(static_cast<size_t>(k * m));
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i % 7) * 0.25f - 0.75f;
+    std::vector<std::vector<uint8_t>> out;
+    Status st = testing::RunOmOnHost(Path(name + ".om"), {Floats(a)}, &out);
+    ASSERT_TRUE(st.ok()) << st.message();
+    const auto y = AsFloats(out[0]);
+    ASSERT_EQ(y.size(), static_cast<size_t>(m * n));
+    for (int64_t i = 0; i < m; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double acc = 0;
+        for (int64_t q = 0; q < k; ++q) acc += a[static_cast<size_t>(q * m + i)] * bw[static_cast<size_t>(j * k + q)];
+        const double cv = row_c ? c[static_cast<size_t>(j)] : c[static_cast<size_t>(i * n + j)];
+        EXPECT_NEAR(y[static_cast<size_t>(i * n + j)], 0.5 * acc + 2.0 * cv, 1e-4) << name << " " << i << "," << j;
+      }
+    }
+  }
+}
+
+// Softmax before opset 13 normalises over all dims from axis on (axis 1 of [2, 3, 4]: 12 values a row).
+TEST_F(ConvertTest, SoftmaxBeforeOpset13CoercesTo2D) {
+  OnnxBuilder b(11);
+  b.Input("x", {2, 3, 4});
+  auto* sm = b.Node("Softmax", {"x"}, {"y"});
+  OnnxBuilder::AttrInt(sm, "axis", 1);
+  b.Output("y");
+  ASSERT_TRUE(Convert(b, "sm11").ok());
+  Check("sm11");
+  std::vector<float> x(24);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 5) * 0.3f;
+  std::vector<std::vector<uint8_t>> out;
+  ASSERT_TRUE(testing::RunOmOnHost(Path("sm11.om"), {Floats(x)}, &out).ok());
+  const auto y = AsFloats(out[0]);
+  for (int row = 0; row < 2; ++row) {
+    double sum = 0;
+    for (int i = 0; i < 12; ++i) sum += std::exp(static_cast<double>(x[static_cast<size_t>(row * 12 + i)]));
+    for (int i = 0; i < 12; ++i) {
+      EXPECT_NEAR(y[static_cast<size_t>(row * 12 + i)], std::exp(static_cast<double>(x[static_cast<size_t>(row * 12 + i)])) / sum, 1e-6);
+    }
+  }
+}
+
+// AveragePool with ceil_mode and count_include_pad=0 divides by the valid elements; MaxPool with
+// ceil_mode adds one output column/row.
+TEST_F(ConvertTest, PoolingCeilModeNumerically) {
+  OnnxBuilder b;
+  b.Input("x", {1, 1, 5, 5});
+  auto* ap = b.Node("AveragePool", {"x"}, {"a"});
+  OnnxBuilder::AttrInts(ap, "kernel_shape", {2, 2});
+  OnnxBuilder::AttrInts(ap, "strides", {2, 2});
+  OnnxBuilder::AttrInt(ap, "ceil_mode", 1);
+  auto* mp = b.Node("MaxPool", {"x"}, {"m"});
+  OnnxBuilder::AttrInts(mp, "kernel_shape", {3, 3});
+  OnnxBuilder::AttrInts(mp, "strides", {2, 2});
+  OnnxBuilder::AttrInt(mp, "ceil_mode", 1);
+  b.Output("a");
+  b.Output("m");
+  auto r = Convert(b, "pool");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  om::ModelDef d = Check("pool");
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[0])].spec.dims, (std::vector<int64_t>{1, 1, 3, 3}));
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[1])].spec.dims, (std::vector<int64_t>{1, 1, 2, 2}));
+  std::vector<float> x(25);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i);
+  std::vector<std::vector<uint8_t>> out;
+  ASSERT_TRUE(testing::RunOmOnHost(Path("pool.om"), {Floats(x)}, &out).ok());
+  const auto a = AsFloats(out[0]), m = AsFloats(out[1]);
+  EXPECT_FLOAT_EQ(a[0], (0 + 1 + 5 + 6) / 4.0f);
+  EXPECT_FLOAT_EQ(a[2], (4 + 9) / 2.0f);  // the last column holds one input column
+  EXPECT_FLOAT_EQ(a[8], 24.0f);           // the corner holds one element
+  EXPECT_FLOAT_EQ(m[0], 12.0f);
+  EXPECT_FLOAT_EQ(m[3], 24.0f);
+  // count_include_pad=1 with ceil_mode padding past the input is refused, not approximated.
+  OnnxBuilder bad;
+  bad.Input("x", {1, 1, 5, 5});
+  auto* ap2 = bad.Node("AveragePool", {"x"}, {"a"}, "avg_pad");
+  OnnxBuilder::AttrInts(ap2, "kernel_shape", {2, 2});
+  OnnxBuilder::AttrInts(ap2, "strides", {2, 2});
+  OnnxBuilder::AttrInt(ap2, "ceil_mode", 1);
+  OnnxBuilder::AttrInt(ap2, "count_include_pad", 1);
+  bad.Output("a");
+  auto rb = Convert(bad, "pool_bad");
+  ASSERT_FALSE(rb.ok());
+  EXPECT_NE(rb.status().message().find("count_include_pad"), std::string::npos) << rb.status().message();
+}
+
 TEST_F(ConvertTest, AttentionBlock) {
   OnnxBuilder b;
   b.Input("x", {1, 8, 16});
