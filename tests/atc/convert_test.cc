@@ -384,6 +384,31 @@ TEST_F(ConvertTest, PoolingCeilModeNumerically) {
   EXPECT_NE(rb.status().message().find("count_include_pad"), std::string::npos) << rb.status().message();
 }
 
+// --input_format is recorded on the inputs; the operators keep reading ONNX's NCHW (their data_format
+// says so), so the model computes the same whatever was recorded.
+TEST_F(ConvertTest, InputFormatIsRecordedOnly) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  ASSERT_TRUE(Convert(b, "nchw").ok());
+  ASSERT_TRUE(ConvertFile(Path("nchw.onnx"), "nhwc", {"--input_format=NHWC"}).ok());
+  om::ModelDef d = Check("nhwc");
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.inputs[0])].spec.format, ACL_FORMAT_NHWC);
+  for (const auto& n : d.nodes) {
+    if (n.op_type == "Conv2D" || n.op_type == "MaxPool") {
+      EXPECT_EQ(std::get<std::string>(n.attrs.at("data_format")), "NCHW");
+    }
+  }
+  std::vector<float> x(3 * 16 * 16);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 11) * 0.1f;
+  std::vector<std::vector<uint8_t>> a, c;
+  ASSERT_TRUE(testing::RunOmOnHost(Path("nchw.om"), {Floats(x)}, &a).ok());
+  ASSERT_TRUE(testing::RunOmOnHost(Path("nhwc.om"), {Floats(x)}, &c).ok());
+  EXPECT_EQ(a[0], c[0]);
+  ASSERT_TRUE(ConvertFile(Path("nchw.onnx"), "nd", {"--input_format=ND"}).ok());
+  d = Check("nd");
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.inputs[0])].spec.format, ACL_FORMAT_ND);
+}
+
 TEST_F(ConvertTest, AttentionBlock) {
   OnnxBuilder b;
   b.Input("x", {1, 8, 16});

@@ -55,6 +55,7 @@ TEST(Options, Failures) {
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--mode=3"}, "mode 0"},
       {{"--mode=6"}, "[--om]"},
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--log=loud"}, "debug, info"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_format=NC1HWC0"}, "NCHW"},
   };
   for (const Case& c : cases) {
     auto o = Parse(c.args);

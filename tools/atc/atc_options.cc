@@ -270,10 +270,12 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
     if (*v == "NCHW" || *v == "ND" || *v == "NCDHW") {
       o.input_format = *v;
     } else if (*v == "NHWC" || *v == "NDHWC") {
-      return BadValue("input_format", *v, "ONNX models are channels-first: use NCHW, NCDHW or ND (NHWC is the "
-                                          "TensorFlow layout)");
+      // Recorded as asked; the operators keep ONNX's channels-first layout (their data_format says so).
+      Log(LogLevel::kWarning, fmt::format("--input_format={}: ONNX models are channels-first; the inputs are recorded "
+                                          "as {} but their data is read as NCHW/NCDHW", *v, *v));
+      o.input_format = *v;
     } else {
-      return BadValue("input_format", *v, "use NCHW, NCDHW or ND");
+      return BadValue("input_format", *v, "use NCHW, NCDHW, ND or NHWC");
     }
   }
   if (const std::string* v = get("out_nodes")) {
@@ -335,7 +337,8 @@ example:
   --model              Model file (ONNX .onnx)
   --om                 The model file for --mode=1 and --mode=6
   --framework          Framework type. 5: ONNX (0 Caffe, 1 MindSpore, 3 TensorFlow are not supported)
-  --input_format       Format of the inputs: NCHW (default), NCDHW or ND; recorded as the inputs' format
+  --input_format       Format of the inputs: NCHW (default), NCDHW, ND (NHWC, NDHWC); recorded as the
+                       inputs' format (ONNX data stays channels-first whatever is recorded)
   --input_shape        Shapes of the inputs, e.g. "input_name1:n1,c1,h1,w1;input_name2:n2,c2,h2,w2";
                        a scalar input is written "name:". Dims must be static (-1 and ranges arrive with
                        the dynamic-shapes work)

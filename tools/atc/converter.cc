@@ -71,7 +71,11 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
   def.precision_mode = opts.precision_mode.empty() ? "force_fp16" : opts.precision_mode;
   def.command_line = opts.command_line;
   const std::string path = opts.output + ".om";
-  NPURT_RETURN_IF_ERROR(om::WriteModelFile(def, assembled->weights, path));
+  Status written = om::WriteModelFile(def, assembled->weights, path);
+  if (!written.ok()) {
+    return Err(kFail, "E10001: Value [{}] for parameter [--output] is invalid. Reason: {}", opts.output,
+               written.message());
+  }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   const MemoryPlan& p = assembled->plan;

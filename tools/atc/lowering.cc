@@ -18,7 +18,7 @@ namespace npurt::atc {
 namespace {
 
 constexpr int32_t kFail = 1;
-constexpr int32_t kFormatND = 2, kFormatNCHW = 0, kFormatNCDHW = 30;
+constexpr int32_t kFormatND = 2, kFormatNCHW = 0, kFormatNCDHW = 30, kFormatNHWC = 1, kFormatNDHWC = 27;
 
 struct Value {
   int32_t tensor = -1;
@@ -250,6 +250,7 @@ Status Lowerer::MakeInput(const onnx::ValueInfoProto& vi, int32_t index) {
   if (!tt.has_shape()) return Err(kFail, "input {} has no shape; give it with --input_shape", vi.name());
   const std::string& f = opts_.input_format;
   t.spec.format = f == "ND" ? kFormatND : f == "NCDHW" ? kFormatNCDHW : f == "NCHW" ? kFormatNCHW
+                  : f == "NHWC" ? kFormatNHWC : f == "NDHWC" ? kFormatNDHWC
                   : t.spec.rank() == 4 ? kFormatNCHW : t.spec.rank() == 5 ? kFormatNCDHW : kFormatND;
   taken_.insert(t.name);
   const int32_t id = graph().AddTensor(std::move(t));
