@@ -1,0 +1,118 @@
+// atc's command line and the AIPP configuration parser.
+#include <gtest/gtest.h>
+
+#include "aipp_config.h"
+#include "atc_options.h"
+
+namespace npurt::atc {
+namespace {
+
+StatusOr<Options> Parse(std::vector<const char*> args) {
+  args.insert(args.begin(), "atc");
+  return ParseOptions(static_cast<int>(args.size()), args.data());
+}
+
+TEST(Options, SampleCommandLine) {
+  auto o = Parse({"--model=resnet50.onnx", "--framework=5", "--output=resnet50",
+                  "--input_shape=actual_input_1:1,3,224,224", "--soc_version=Ascend310"});
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->model, "resnet50.onnx");
+  EXPECT_EQ(o->framework, 5);
+  ASSERT_EQ(o->input_shapes.size(), 1u);
+  EXPECT_EQ(o->input_shapes[0].name, "actual_input_1");
+  EXPECT_EQ(o->input_shapes[0].dims, (std::vector<int64_t>{1, 3, 224, 224}));
+  EXPECT_NE(o->command_line.find("--soc_version=Ascend310"), std::string::npos);
+}
+
+TEST(Options, SpaceSeparatedValuesAndRecordedTuningOptions) {
+  auto o = Parse({"--model", "m.onnx", "--framework", "5", "--output", "out", "--soc_version", "Ascend310P3",
+                  "--op_select_implmode=high_precision", "--log=debug"});
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->output, "out");
+  EXPECT_EQ(o->recorded.at("op_select_implmode"), "high_precision");
+  EXPECT_EQ(o->log, LogLevel::kDebug);
+}
+
+TEST(Options, Failures) {
+  struct Case {
+    std::vector<const char*> args;
+    const char* expect;
+  };
+  const Case cases[] = {
+      {{"--model=m.onnx", "--framework=3", "--output=o", "--soc_version=A"}, "framework 3 (TensorFlow) is not supported"},
+      {{"--model=m.onnx", "--framework=0", "--output=o", "--soc_version=A"}, "Caffe"},
+      {{"--model=m.onnx", "--framework=5", "--output=o"}, "[--soc_version]"},
+      {{"--framework=5", "--output=o", "--soc_version=A"}, "[--model]"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--no_such_option=1"}, "[--no_such_option]"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=x:1,-1,3"}, "dynamic"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=x:1~4,3"}, "dynamic"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=x:1,a"}, "not a non-negative"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=1,3,224"}, "name:dim"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--dynamic_batch_size=1,2"}, "dynamic-shapes"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--output_type=INT8"}, "FP32 and FP16"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--precision_mode=fast"}, "force_fp32"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--out_nodes=conv1"}, "node_name:output_index"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--mode=3"}, "mode 0"},
+      {{"--mode=6"}, "[--om]"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--log=loud"}, "debug, info"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_format=NC1HWC0"}, "NCHW"},
+  };
+  for (const Case& c : cases) {
+    auto o = Parse(c.args);
+    ASSERT_FALSE(o.ok()) << c.args.back();
+    EXPECT_NE(o.status().message().find(c.expect), std::string::npos) << o.status().message();
+  }
+}
+
+TEST(Options, HelpAndScalarShapes) {
+  auto o = Parse({"--help"});
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(o->help);
+  EXPECT_NE(HelpText("atc").find("--input_shape"), std::string::npos);
+  EXPECT_EQ(HelpText("atc").find("--fusion"), std::string::npos);  // hidden
+  auto s = ParseInputShape("a:1,2;b:;x:0:4");
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  ASSERT_EQ(s->size(), 3u);
+  EXPECT_TRUE((*s)[1].dims.empty());
+  EXPECT_EQ((*s)[2].name, "x:0");
+  auto n = ParseOutNodes("conv1:0;fc:1");
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ((*n)[1].node, "fc");
+  EXPECT_EQ((*n)[1].index, 1);
+}
+
+TEST(Aipp, ParsesAndRefusesStaticAipp) {
+  const char* text = R"(# AIPP for resnet
+aipp_op {
+  aipp_mode: static
+  related_input_rank: 0
+  input_format: YUV420SP_U8
+  src_image_size_w: 224
+  src_image_size_h: 224
+  csc_switch: true
+  matrix_r0c0: 256
+  mean_chn_0: 104
+  var_reci_chn_0: 0.0171
+})";
+  auto cfg = ParseAippConfig(text, "aipp.cfg");
+  ASSERT_TRUE(cfg.ok()) << cfg.status().message();
+  ASSERT_EQ(cfg->ops.size(), 1u);
+  EXPECT_EQ(cfg->ops[0].fields.at("input_format"), "YUV420SP_U8");
+  Status st = CheckAippSupported(cfg.value());
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("static AIPP"), std::string::npos) << st.message();
+  EXPECT_NE(st.message().find("not yet supported"), std::string::npos);
+  EXPECT_TRUE(CheckAippSupported(AippConfig{}).ok());
+}
+
+TEST(Aipp, SyntaxErrors) {
+  EXPECT_FALSE(ParseAippConfig("aipp_op { aipp_mode: sometimes }", "f").ok());
+  EXPECT_FALSE(ParseAippConfig("aipp_op { aipp_mode: static src_image_size_w: wide }", "f").ok());
+  EXPECT_FALSE(ParseAippConfig("aipp_op { aipp_mode: static colour: 1 }", "f").ok());
+  EXPECT_FALSE(ParseAippConfig("aipp_op { aipp_mode: static", "f").ok());
+  EXPECT_FALSE(ParseAippConfig("aipp_op { input_format: RGB888_U8 }", "f").ok());  // no aipp_mode
+  EXPECT_TRUE(ParseAippConfig("# nothing\n", "f").ok());
+}
+
+}  // namespace
+}  // namespace npurt::atc

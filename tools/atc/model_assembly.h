@@ -1,0 +1,32 @@
+// From the final backend Graph to the container's ModelDef and weight region: tensor regions (model
+// inputs and outputs are user buffers, constants go to the weight region, the rest to the arena), views
+// (a Reshape whose input and output are both arena tensors shares its input's memory), the arena plan
+// (memory_planner.h) and the packed, de-duplicated weight region (weight_packing.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "graph.h"
+#include "memory_planner.h"
+#include "models/om/om_model.h"
+
+namespace npurt::atc {
+
+struct AssemblyOptions {
+  bool disable_reuse = false;
+};
+
+struct AssembledModel {
+  om::ModelDef def;  // everything but the identity fields (name, soc, producer, ...), which the caller sets
+  std::vector<uint8_t> weights;
+  MemoryPlan plan;
+  int views = 0;                      // Reshapes whose output shares its input's memory
+  uint64_t weights_deduplicated = 0;  // bytes saved by sharing identical constants
+};
+
+StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& opts);
+
+}  // namespace npurt::atc

@@ -1,0 +1,37 @@
+// Graph passes over the backend Graph, run in this order by the converter (converter.cc):
+//   RemoveDeadNodes       nodes no model output depends on
+//   FoldBatchNormIntoConv BatchNorm after a Conv2D with constant weights: the filter and bias absorb it
+//                         (computed in fp32/double), the BatchNorm disappears
+//   FuseGelu              the erf form x * 0.5 * (1 + erf(x / sqrt(2))) (PyTorch's export of GELU) -> Gelu
+//   FuseLayerNorm         ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div [/Mul/Add] (LayerNorm before opset 17)
+//                         -> LayerNorm
+//   FuseActivations       (--fusion, off by default) a Relu/Relu6/Sigmoid/Tanh/Clip/Gelu following Conv2D,
+//                         MatMul or GEMM becomes that node's post_ops attribute
+//   CastOutputs           (--output_type=FP16) a Cast to fp16 in front of each fp32 output
+//   EnsureOutputsWritten  a model output that is a model input, a constant or another output gets a copy
+//                         node, since every output is written by a node of its own
+//   ValidateWithBackend   every node compiled by the backend (compile=true) with its final input specs,
+//                         its outputs equal to the recorded ones
+// Each pass returns how many rewrites it made (for atc's info log).
+#pragma once
+
+#include <cstdint>
+
+#include "base/status.h"
+#include "graph.h"
+
+namespace npurt::atc {
+
+int RemoveDeadNodes(Graph& g);
+StatusOr<int> FoldBatchNormIntoConv(Graph& g);
+int FuseGelu(Graph& g);
+int FuseLayerNorm(Graph& g);
+int FuseActivations(Graph& g);
+Status CastOutputs(Graph& g, int32_t dtype);
+Status EnsureOutputsWritten(Graph& g);
+Status ValidateWithBackend(const Graph& g, bool compile);
+
+// Output specs of `node` as the backend infers them (compile = false), or its error.
+StatusOr<std::vector<TensorSpec>> InferNode(const Graph& g, const Node& node, bool compile);
+
+}  // namespace npurt::atc
