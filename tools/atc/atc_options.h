@@ -41,7 +41,7 @@ struct Options {
   LogLevel log = LogLevel::kWarning;
   std::string insert_op_conf;
   bool disable_reuse_memory = false;
-  bool fusion = false;  // hidden: fuse activations into Conv2D/MatMul/GEMM as post_ops
+  bool fusion = true;  // hidden (--fusion=false turns it off): residual adds and activations as post_ops
   bool help = false;
   std::map<std::string, std::string> recorded;  // accepted tuning options, for --mode=6
   std::string command_line;                     // argv joined

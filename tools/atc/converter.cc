@@ -49,10 +49,12 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
   if (!bn.ok()) return std::move(bn).status();
   const int gelu = FuseGelu(g);
   const int lns = FuseLayerNorm(g);
+  // Residual adds first, so that Conv2D + Add + Relu becomes one node with post_ops ["add", "relu"].
+  const int adds = opts.fusion ? FuseResidualAdds(g) : 0;
   const int acts = opts.fusion ? FuseActivations(g) : 0;
   Log(LogLevel::kInfo, fmt::format("passes: {} dead nodes removed, {} BatchNorms folded into Conv2D, {} GELU patterns "
-                                   "fused, {} LayerNorm patterns fused, {} activations fused{}", dead, bn.value(), gelu, lns, acts,
-                                   opts.fusion ? "" : " (--fusion off)"));
+                                   "fused, {} LayerNorm patterns fused, {} residual adds and {} activations fused{}",
+                                   dead, bn.value(), gelu, lns, adds, acts, opts.fusion ? "" : " (--fusion=false)"));
   if (opts.output_type == "FP16") NPURT_RETURN_IF_ERROR(CastOutputs(g, 1 /* ACL_FLOAT16 */));
   NPURT_RETURN_IF_ERROR(EnsureOutputsWritten(g));
   if (g.outputs.empty()) return Err(kFail, "the model has no outputs");

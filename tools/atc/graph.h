@@ -52,6 +52,8 @@ struct Node {
   // A Reshape that only renames bytes (from Reshape/Flatten/Squeeze/Unsqueeze): the planner may give its
   // output the input's memory (a view), in which case the node does not move anything at run time.
   bool view_candidate = false;
+  // The source nodes fused into it, after its own (aclmdlGetOpAttr's _datadump_original_op_names).
+  std::vector<std::string> origin_names;
 };
 
 struct Graph {

@@ -78,6 +78,7 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
     d.source_type = n.source_type;
     d.op_type = n.op_type;
     d.attrs = n.attrs;
+    d.origin_names = n.origin_names;
     for (int32_t t : n.inputs) d.inputs.push_back(t < 0 ? -1 : remap[static_cast<size_t>(t)]);
     for (int32_t t : n.outputs) d.outputs.push_back(remap[static_cast<size_t>(t)]);
     if (n.view_candidate && d.inputs.size() == 1 && d.outputs.size() == 1) {

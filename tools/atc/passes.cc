@@ -144,6 +144,9 @@ StatusOr<int> FoldBatchNormIntoConv(Graph& g) {
     // The conv now writes what the BatchNorm wrote (its shape and type are the same).
     g.tensors[static_cast<size_t>(bn.outputs[0])].spec = g.tensors[static_cast<size_t>(conv2.outputs[0])].spec;
     conv2.outputs[0] = g.nodes[i].outputs[0];
+    if (conv2.origin_names.empty()) conv2.origin_names.push_back(conv2.name);
+    conv2.origin_names.push_back(g.nodes[i].name);
+    conv2.source_type += "+" + g.nodes[i].source_type;
     conv2.name += "+" + g.nodes[i].name;
     drop[i] = true;
     ++folded;
@@ -361,29 +364,113 @@ int FuseLayerNorm(Graph& g) {
   return fused;
 }
 
+namespace {
+
+bool Fusable(const Node& n) { return n.op_type == "Conv2D" || n.op_type == "MatMul" || n.op_type == "GEMM"; }
+
+std::vector<std::string>& PostOps(Node& n) {
+  auto& list = n.attrs["post_ops"];
+  if (!std::holds_alternative<std::vector<std::string>>(list)) list = std::vector<std::string>{};
+  return std::get<std::vector<std::string>>(list);
+}
+
+bool HasPostOp(const Node& n, const std::string& name) {
+  auto it = n.attrs.find("post_ops");
+  if (it == n.attrs.end()) return false;
+  const auto* v = std::get_if<std::vector<std::string>>(&it->second);
+  return v != nullptr && std::find(v->begin(), v->end(), name) != v->end();
+}
+
+}  // namespace
+
+// A residual Add whose one input a Conv2D / MatMul / GEMM produced for it alone becomes that node's post-op
+// "add" (the backend's contract, drivers/host/ops/kernels/post_ops.h: the addend is the node's last input).
+// The node keeps its place in the execution order, so the addend must be ready before it: of two fusable
+// producers, the later one takes the Add (ResNet's downsample convolution comes after the block's last one).
+int FuseResidualAdds(Graph& g) {
+  const std::vector<int> prod = g.Producers();
+  std::vector<bool> drop(g.nodes.size(), false);
+  int fused = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    Node& add = g.nodes[i];
+    if (add.op_type != "Add" || add.inputs.size() != 2 || add.outputs.size() != 1) continue;
+    int best = -1, addend = -1;
+    for (int side = 0; side < 2; ++side) {
+      const int32_t t = add.inputs[static_cast<size_t>(side)];
+      const int32_t other = add.inputs[static_cast<size_t>(1 - side)];
+      const int p = prod[static_cast<size_t>(t)];
+      if (p < 0 || drop[static_cast<size_t>(p)] || !Fusable(g.nodes[static_cast<size_t>(p)])) continue;
+      if (HasPostOp(g.nodes[static_cast<size_t>(p)], "add") || IsOutput(g, t)) continue;
+      if (SoleConsumer(g, t) != static_cast<int>(i)) continue;
+      const TensorSpec& a = g.tensors[static_cast<size_t>(t)].spec;
+      const TensorSpec& b = g.tensors[static_cast<size_t>(other)].spec;
+      if (a.dtype != b.dtype || a.dims != b.dims) continue;  // no broadcasting in the fused add
+      const int op = prod[static_cast<size_t>(other)];
+      if (op >= p) continue;  // the addend would not be ready when the node runs
+      if (p > best) {
+        best = p;
+        addend = other;
+      }
+    }
+    if (best < 0) continue;
+    Node& base = g.nodes[static_cast<size_t>(best)];
+    PostOps(base).push_back("add");
+    base.inputs.push_back(addend);
+    base.outputs[0] = add.outputs[0];
+    base.source_type += "+Add";
+    if (base.origin_names.empty()) base.origin_names.push_back(base.name);
+    base.origin_names.push_back(add.name);
+    drop[i] = true;
+    ++fused;
+  }
+  EraseNodes(g, drop);
+  return fused;
+}
+
+// An activation after a Conv2D / MatMul / GEMM that only it reads becomes one of the node's post-ops.
 int FuseActivations(Graph& g) {
   const std::vector<int> prod = g.Producers();
   std::vector<bool> drop(g.nodes.size(), false);
   int fused = 0;
-  static const std::set<std::string> kActs = {"Relu", "Relu6", "Sigmoid", "Tanh", "Gelu", "Clip"};
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     Node& act = g.nodes[i];
-    if (kActs.count(act.op_type) == 0 || act.inputs.size() != 1) continue;
+    if (act.inputs.size() != 1) continue;
+    std::string post;
+    float lo = -INFINITY, hi = INFINITY;
+    if (act.op_type == "Relu") {
+      post = "relu";
+    } else if (act.op_type == "Relu6") {
+      post = "clip", lo = 0.0f, hi = 6.0f;
+    } else if (act.op_type == "Clip") {
+      post = "clip";
+      const auto l = act.attrs.find("min"), h = act.attrs.find("max");
+      if (l != act.attrs.end()) lo = std::get<float>(l->second);
+      if (h != act.attrs.end()) hi = std::get<float>(h->second);
+    } else if (act.op_type == "Sigmoid") {
+      post = "sigmoid";
+    } else if (act.op_type == "Tanh") {
+      post = "tanh";
+    } else if (act.op_type == "Gelu") {
+      const auto a = act.attrs.find("approximate");
+      post = a != act.attrs.end() && std::get<std::string>(a->second) == "tanh" ? "gelu_tanh" : "gelu_erf";
+    } else {
+      continue;
+    }
     const int p = prod[static_cast<size_t>(act.inputs[0])];
     if (p < 0 || drop[static_cast<size_t>(p)]) continue;
     Node& base = g.nodes[static_cast<size_t>(p)];
-    if (base.op_type != "Conv2D" && base.op_type != "MatMul" && base.op_type != "GEMM") continue;
+    if (!Fusable(base)) continue;
     if (IsOutput(g, act.inputs[0]) || SoleConsumer(g, act.inputs[0]) != static_cast<int>(i)) continue;
-    std::string post = act.op_type;
-    if (act.op_type == "Clip") {
-      const auto lo = act.attrs.find("min"), hi = act.attrs.find("max");
-      post = fmt::format("Clip:{}:{}", lo == act.attrs.end() ? -INFINITY : std::get<float>(lo->second),
-                         hi == act.attrs.end() ? INFINITY : std::get<float>(hi->second));
+    if (post == "clip") {
+      if (HasPostOp(base, "clip")) continue;  // one pair of clip bounds per node
+      base.attrs["clip_min"] = lo;
+      base.attrs["clip_max"] = hi;
     }
-    auto& list = base.attrs["post_ops"];
-    if (!std::holds_alternative<std::vector<std::string>>(list)) list = std::vector<std::string>{};
-    std::get<std::vector<std::string>>(list).push_back(post);
+    PostOps(base).push_back(post);
     base.outputs[0] = act.outputs[0];
+    base.source_type += "+" + act.source_type;
+    if (base.origin_names.empty()) base.origin_names.push_back(base.name);
+    base.origin_names.push_back(act.name);
     drop[i] = true;
     ++fused;
   }

@@ -5,8 +5,10 @@
 //   FuseGelu              the erf form x * 0.5 * (1 + erf(x / sqrt(2))) (PyTorch's export of GELU) -> Gelu
 //   FuseLayerNorm         ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div [/Mul/Add] (LayerNorm before opset 17)
 //                         -> LayerNorm
-//   FuseActivations       (--fusion, off by default) a Relu/Relu6/Sigmoid/Tanh/Clip/Gelu following Conv2D,
-//                         MatMul or GEMM becomes that node's post_ops attribute
+//   FuseResidualAdds      (--fusion, on by default) an Add of a Conv2D/MatMul/GEMM result that only it reads
+//                         and a tensor of the same shape ready before that node: the node's post-op "add"
+//   FuseActivations       (--fusion) a Relu/Relu6/Sigmoid/Tanh/Clip/Gelu following Conv2D, MatMul or GEMM
+//                         becomes one of that node's post_ops (drivers/host/ops/kernels/post_ops.h)
 //   CastOutputs           (--output_type=FP16) a Cast to fp16 in front of each fp32 output
 //   EnsureOutputsWritten  a model output that is a model input, a constant or another output gets a copy
 //                         node, since every output is written by a node of its own
@@ -26,6 +28,7 @@ int RemoveDeadNodes(Graph& g);
 StatusOr<int> FoldBatchNormIntoConv(Graph& g);
 int FuseGelu(Graph& g);
 int FuseLayerNorm(Graph& g);
+int FuseResidualAdds(Graph& g);
 int FuseActivations(Graph& g);
 Status CastOutputs(Graph& g, int32_t dtype);
 Status EnsureOutputsWritten(Graph& g);

@@ -36,6 +36,8 @@ namespace {
 
 void FreeResources(void* arg) {
   auto* res = static_cast<ModelResources*>(arg);
+  // The compiled operators first: an operator built with constant inputs may point into the weights.
+  res->nodes.clear();
   // A destroyed context (or a reset device) already reclaimed its memory.
   if (res->context->alive()) {
     for (void* p : res->owned) (void)res->context->device()->allocator().Free(p, nullptr, 0);
@@ -189,12 +191,22 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
     }
   };
   std::vector<size_t> first_slot(def.nodes.size());
+  const bool host_visible = device->info().caps.host_visible_memory;
   for (size_t i = 0; i < def.nodes.size(); ++i) {
     const om::NodeDef& n = def.nodes[i];
     std::vector<TensorSpec> in_specs, out_specs;
-    for (int32_t t : n.inputs) in_specs.push_back(t < 0 ? TensorSpec{} : def.tensors[t].spec);
+    // Weights are constant while the model lives: the backend may pack them once (hal::OpRequest::constants).
+    // It reads them through the host, so only where the device's memory is host-visible.
+    std::vector<const void*> constants;
+    bool any_constant = false;
+    for (int32_t t : n.inputs) {
+      in_specs.push_back(t < 0 ? TensorSpec{} : def.tensors[t].spec);
+      const bool weight = t >= 0 && def.tensors[t].region == om::Region::kWeight && host_visible;
+      constants.push_back(weight ? weights + def.tensors[t].offset : nullptr);
+      any_constant = any_constant || weight;
+    }
     for (int32_t t : n.outputs) out_specs.push_back(def.tensors[t].spec);
-    core::OperatorCall call{n.op_type, &in_specs, &out_specs, &n.attrs, true};
+    core::OperatorCall call{n.op_type, &in_specs, &out_specs, &n.attrs, true, any_constant ? &constants : nullptr};
     auto built = core::BuildOperator(call);
     if (!built.ok()) {
       return Err(built.status().code(), "model {}: node {} ({} from {}) does not compile: {}", source, n.name,
