@@ -37,6 +37,12 @@ RATIOS = {
     "graph_over_stream_fill": ("graph_replay_fill_per_node_ns", "stream_issue_fill_per_node_ns"),
     "ipc_over_local": ("ipc_event_roundtrip_us", "ipc_local_roundtrip_us"),  # runtime completion (issue 7)
     "op_dump_on_over_off": ("op_dump_on_us", "op_dump_off_us"),  # data dump (issue 7)
+    # The operator backend as a model compiles it: bench/op_backend/op_backend_bench.cc.
+    "conv_const_over_runtime_w": ("conv_c256_const_w_us", "conv_c256_runtime_w_us"),
+    "conv_nhwc_const_over_runtime_w": ("conv_c256_nhwc_const_w_us", "conv_c256_nhwc_runtime_w_us"),
+    "conv_relu_fused_over_separate": ("conv_c256_relu_fused_us", "conv_c256_relu_separate_us"),
+    "conv_add_relu_fused_over_separate": ("conv_c256_add_relu_fused_us", "conv_c256_add_relu_separate_us"),
+    "fc_const_over_runtime_w": ("fc_2048x1000_const_w_us", "fc_2048x1000_runtime_w_us"),
 }
 
 # Offline models (issue 15): bench/models/model_bench.py (ONNX Runtime time over npurt time: > 1 is faster).

@@ -74,18 +74,32 @@ class ConvKernel final : public Kernel {
       attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
       if (with_post_ops) {
         dnnl::post_ops po;
-        AppendPostOps(post_, addend_desc_, po);
+        AppendPostOps(post_, addend_desc_, po, sum_add_);
         attr.set_post_ops(po);
       }
       return dnnl::convolution_forward::primitive_desc(d, attr, du::Engine());
     };
     if (post_.has_add()) {
       // The addend is read in the layout the primitive writes its result in (oneDNN's jit convolutions add a
-      // full tensor only in dst's own layout): a primitive without post-ops tells which layout oneDNN picks
-      // for this shape, and a user addend in another layout is reordered into it per run, as dst is.
+      // full tensor only in dst's own layout; given the user layout, oneDNN fell back from jit:avx2 to
+      // gemm:jit on plain layouts): a primitive without post-ops tells which layout oneDNN picks for this
+      // shape. When that is not the user's, dst is computed in a buffer of the kernel's anyway: the addend is
+      // reordered straight into it and added by a sum post-op (no second buffer, and a sum is the cheapest
+      // post-op there is); otherwise a binary add reads the user's addend as it is.
       addend_desc_ = make_pd(false).dst_desc();
+      sum_add_ = addend_desc_ != user_dst_;
     }
-    pd_ = make_pd(!post_.empty());
+    try {
+      pd_ = make_pd(!post_.empty());
+    } catch (const dnnl::error&) {
+      if (!sum_add_) throw;
+      sum_add_ = false;  // a sum where this implementation takes none: the binary add
+      pd_ = make_pd(true);
+    }
+    if (sum_add_ && pd_.dst_desc() != addend_desc_) {
+      sum_add_ = false;  // post-ops moved dst to another layout: the binary add reads the probe's layout
+      pd_ = make_pd(true);
+    }
     prim_ = dnnl::convolution_forward(pd_);
     bias_desc_ = bias;
     dnnl::primitive_attr rattr;
@@ -96,7 +110,7 @@ class ConvKernel final : public Kernel {
     if (pd_.src_desc() != user_src_) src_re_ = reorder(user_src_, pd_.src_desc());
     if (pd_.weights_desc() != user_w_) w_re_ = reorder(user_w_, pd_.weights_desc());
     if (pd_.dst_desc() != user_dst_) dst_re_ = reorder(pd_.dst_desc(), user_dst_);
-    if (post_.has_add() && addend_desc_ != user_dst_) add_re_ = reorder(user_dst_, addend_desc_);
+    if (post_.has_add() && addend_desc_ != user_dst_) add_re_ = reorder(user_dst_, addend_desc_);  // into dst if sum_add_
     if (w_re_ && constant_filter_ != nullptr) {
       // A constant filter is reordered into the primitive's layout here, once, into memory the kernel owns,
       // and runs skip the reorder. Valid because the data is constant while the kernel lives (a model's
@@ -115,7 +129,7 @@ class ConvKernel final : public Kernel {
     off_w_ = off_src_ + (src_re_ ? Align(pd_.src_desc().get_size()) : 0);
     off_dst_ = off_w_ + (w_re_ ? Align(pd_.weights_desc().get_size()) : 0);
     off_add_ = off_dst_ + (dst_re_ ? Align(pd_.dst_desc().get_size()) : 0);
-    total_ = off_add_ + (add_re_ ? Align(addend_desc_.get_size()) : 0);
+    total_ = off_add_ + (add_re_ && !sum_add_ ? Align(addend_desc_.get_size()) : 0);
   }
 
   Status Run(const OpRunArgs& a) const override {
@@ -141,9 +155,13 @@ class ConvKernel final : public Kernel {
       if (s_.bias) args.emplace(DNNL_ARG_BIAS, memory(bias_desc_, eng, const_cast<void*>(a.inputs[at_.bias])));
       if (post_.has_add()) {
         memory user_add(user_dst_, eng, const_cast<void*>(a.inputs[at_.addend]));
-        memory add = add_re_ ? memory(addend_desc_, eng, block + off_add_) : user_add;
-        if (add_re_) add_re_.execute(strm, user_add, add);
-        args.emplace(AddendArg(post_), add);
+        if (sum_add_) {
+          add_re_.execute(strm, user_add, dst);  // the sum post-op adds what dst holds
+        } else {
+          memory add = add_re_ ? memory(addend_desc_, eng, block + off_add_) : user_add;
+          if (add_re_) add_re_.execute(strm, user_add, add);
+          args.emplace(AddendArg(post_), add);
+        }
       }
       if (pd_.scratchpad_desc().get_size() != 0) {
         args.emplace(DNNL_ARG_SCRATCHPAD, memory(pd_.scratchpad_desc(), eng, block));
@@ -160,6 +178,7 @@ class ConvKernel final : public Kernel {
   PostOpChain post_;
   TrailingInputs at_;
   const void* constant_filter_ = nullptr;  // read in Init only
+  bool sum_add_ = false;  // "add" is a sum post-op over the addend reordered into dst (else a binary add)
   memory::desc user_src_, user_dst_, user_w_, bias_desc_, addend_desc_;
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward prim_;

@@ -108,9 +108,11 @@ Status CheckAddend(const OpBuild& b, int input, const TensorSpec& output) {
   return Status::Ok();
 }
 
-void AppendPostOps(const PostOpChain& chain, const dnnl::memory::desc& addend, dnnl::post_ops& po) {
+void AppendPostOps(const PostOpChain& chain, const dnnl::memory::desc& addend, dnnl::post_ops& po, bool add_as_sum) {
   for (const PostOp& op : chain.ops) {
-    if (op.add) {
+    if (op.add && add_as_sum) {
+      po.append_sum(1.0f);
+    } else if (op.add) {
       po.append_binary(dnnl::algorithm::binary_add, addend);
     } else {
       po.append_eltwise(1.0f, op.alg, op.alpha, op.beta);

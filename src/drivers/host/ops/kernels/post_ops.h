@@ -50,8 +50,11 @@ StatusOr<TrailingInputs> LocateTrailingInputs(const OpBuild& b, size_t fixed, bo
 // The addend must be of the output's data type and dims: ACL_ERROR_OP_INPUT_NOT_MATCH otherwise.
 Status CheckAddend(const OpBuild& b, int input, const TensorSpec& output);
 
-// Appends the chain to `po` (after what it holds: GEMM's sum); "add" reads a tensor described by `addend`.
-void AppendPostOps(const PostOpChain& chain, const dnnl::memory::desc& addend, dnnl::post_ops& po);
+// Appends the chain to `po` (after what it holds: GEMM's sum); "add" reads a tensor described by `addend`
+// (a binary add), or, with `add_as_sum`, is a sum post-op: the caller then puts the addend into dst before
+// the primitive runs.
+void AppendPostOps(const PostOpChain& chain, const dnnl::memory::desc& addend, dnnl::post_ops& po,
+                   bool add_as_sum = false);
 
 // The execution argument of the addend when the chain starts at post-op position `first` of the primitive.
 inline int AddendArg(const PostOpChain& chain, int first = 0) {
