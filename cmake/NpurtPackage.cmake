@@ -8,13 +8,15 @@
 #   <P>/lib64/lib<name>.so        shared library src/ defines (libacl_cblas.so, libmsprofiler.so, ...)
 #   <P>/lib64/stub/lib*.so        -> ../lib*.so (classic samples link from .../runtime/lib64/stub)
 #   <P>/runtime/{include,lib64}   -> ../include, ../lib64 (classic DDK_PATH layout)
+#   <P>/devlib                    -> lib64 (the newest samples link from ${ASCEND_HOME_PATH}/devlib)
 #   <P>/compiler/{include,lib64}  -> ../include, ../lib64 (op-compiler samples)
 #   <P>/opp/                      empty operator-package root (ASCEND_OPP_PATH)
 #   <P>/set_env.sh                `source` it: ASCEND_CANN_PACKAGE_PATH, ASCEND_HOME_PATH, LD_LIBRARY_PATH, ...
 #   <P>/bin/setenv.bash           the same, under the name the official example run.sh scripts source
 #   <P>/share/npurt/version.info  package version (also linked as <P>/runtime/version.info)
 #
-# Only the runtime libraries and headers are installed: tests, benchmarks and tools stay in the build tree.
+# The runtime libraries, headers and the user tools (bin/: atc, msame, msprof, npu-smi, ...) are installed;
+# tests and benchmarks stay in the build tree.
 # Symbolic links and the generated set_env.sh are made at install time (install(CODE)), so the layout is
 # right for whatever prefix `cmake --install --prefix` or DESTDIR chooses, and they are recorded in
 # install_manifest.txt like every other installed file.
@@ -114,6 +116,7 @@ set(_npurt_links
     "runtime/include|../include"
     "compiler/include|../include"
     "runtime/lib64|../lib64"
+    "devlib|lib64"
     "compiler/lib64|../lib64"
     "runtime/version.info|../share/npurt/version.info"
     # Where CANN keeps ascendc.cmake: scripts that search the CANN layout for it find ours.

@@ -105,6 +105,7 @@ npurt_check_package() {
              lib64/libascendcl.so lib64/libacl_rt.so lib64/libacl_rt_impl.so \
              runtime/lib64/libascendcl.so lib64/stub/libascendcl.so lib64/stub/libacl_rt.so \
              runtime/lib64/stub/libascendcl.so compiler/lib64/stub/libascendcl.so \
+             lib64/libacl_mdl.so devlib/libascendcl.so bin/atc bin/msame \
              set_env.sh bin/setenv.bash share/npurt/version.info; do
         if [[ ! -e "$pkg/$f" ]]; then
             echo "  missing: $f" >&2

@@ -190,13 +190,21 @@ TEST_F(ConvertTest, CnnFoldsBatchNormAndPlansTheArena) {
   auto ops = Ops(d);
   EXPECT_EQ(ops.count("BatchNorm"), 0u) << "both BatchNorms fold into their Conv2D";
   EXPECT_EQ(ops["Conv2D"], 2);
-  EXPECT_EQ(ops["Relu"], 2);
+  // Both Relus and the residual Add are post-ops of the convolutions: conv1 [relu], conv2 [add, relu].
+  EXPECT_EQ(ops.count("Relu"), 0u);
+  EXPECT_EQ(ops.count("Add"), 0u);
   EXPECT_EQ(ops["MaxPool"], 1);
-  EXPECT_EQ(ops["Add"], 1);
   EXPECT_EQ(ops["GlobalAveragePool"], 1);
   EXPECT_EQ(ops["Reshape"], 1);
   EXPECT_EQ(ops["MatMul"], 1);
-  EXPECT_EQ(d.nodes.size(), 9u);
+  EXPECT_EQ(d.nodes.size(), 6u);
+  std::vector<std::vector<std::string>> chains;
+  for (const auto& n : d.nodes) {
+    if (n.op_type == "Conv2D") chains.push_back(std::get<std::vector<std::string>>(n.attrs.at("post_ops")));
+  }
+  ASSERT_EQ(chains.size(), 2u);
+  EXPECT_EQ(chains[0], (std::vector<std::string>{"relu"}));
+  EXPECT_EQ(chains[1], (std::vector<std::string>{"add", "relu"}));
   ASSERT_EQ(d.inputs.size(), 1u);
   ASSERT_EQ(d.outputs.size(), 1u);
   EXPECT_EQ(d.tensors[static_cast<size_t>(d.inputs[0])].spec.format, ACL_FORMAT_NCHW);
@@ -204,7 +212,8 @@ TEST_F(ConvertTest, CnnFoldsBatchNormAndPlansTheArena) {
   // Folded convolutions have a bias; the first conv's pads, the second's SAME_UPPER pads.
   for (const auto& n : d.nodes) {
     if (n.op_type == "Conv2D") {
-      EXPECT_EQ(n.inputs.size(), 3u);
+      // x, filter, folded bias (+ the residual as the last input of conv2's "add").
+      EXPECT_EQ(n.inputs.size(), n.attrs.at("post_ops") == AttrValue(std::vector<std::string>{"relu"}) ? 3u : 4u);
       EXPECT_EQ(std::get<std::vector<int64_t>>(n.attrs.at("pads")), (std::vector<int64_t>{1, 1, 1, 1}));
     }
     if (n.op_type == "MatMul") {
@@ -480,6 +489,18 @@ TEST_F(ConvertTest, ReshapeThroughAShapeChainFolds) {
   EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[0])].spec.dims, (std::vector<int64_t>{2, 12}));
 }
 
+TEST_F(ConvertTest, FusionCanBeTurnedOff) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  ASSERT_TRUE(Convert(b, "unfused", {"--fusion=false"}).ok());
+  om::ModelDef d = Check("unfused");
+  auto ops = Ops(d);
+  EXPECT_EQ(ops["Relu"], 2);
+  EXPECT_EQ(ops["Add"], 1);
+  EXPECT_EQ(d.nodes.size(), 9u);
+  for (const auto& n : d.nodes) EXPECT_EQ(n.attrs.count("post_ops"), 0u) << n.name;
+}
+
 TEST_F(ConvertTest, OutNodesAndFp16Outputs) {
   OnnxBuilder b;
   BuildCnn(b);
@@ -491,7 +512,7 @@ TEST_F(ConvertTest, OutNodesAndFp16Outputs) {
   EXPECT_EQ(out.spec.dtype, ACL_FLOAT16);
   EXPECT_EQ(out.spec.dims, (std::vector<int64_t>{1, 8, 8, 8}));
   EXPECT_EQ(d.nodes.back().op_type, "Cast");
-  EXPECT_EQ(d.nodes.size(), 4u);  // Conv2D (BN folded), Relu, MaxPool, Cast
+  EXPECT_EQ(d.nodes.size(), 3u);  // Conv2D (BN folded, Relu fused), MaxPool, Cast
 }
 
 TEST_F(ConvertTest, InputShapeOverridesADynamicBatch) {
@@ -621,7 +642,7 @@ TEST_F(ConvertTest, JsonDumpAndModelInfo) {
   ASSERT_TRUE(DumpModelJson(Path("cnn.om"), -1, Path("cnn.json")).ok());
   std::ifstream in(Path("cnn.json"));
   nlohmann::json j = nlohmann::json::parse(in);
-  EXPECT_EQ(j["nodes"].size(), 9u);
+  EXPECT_EQ(j["nodes"].size(), 6u);
   EXPECT_EQ(j["soc_version"], "Ascend310");
   EXPECT_TRUE(j["plan"].contains("lower_bound"));
   EXPECT_EQ(j["nodes"][0]["op_type"], "Conv2D");
