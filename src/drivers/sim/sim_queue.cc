@@ -178,9 +178,14 @@ SimQueue::Step SimQueue::ExecuteBatch(const hal::Task& task, int32_t* code, std:
     }
     // The kinds that complete at once run here, without ExecuteOne's frame (most of a replay's tasks are
     // such; a leaf that parked and resumed is a waiting kind, finished by ExecuteOne).
+    // A replay's operators are reported one by one (the profile names each by its task id); the load of
+    // the observer is the only cost when none is installed.
+    hal::TaskObserver* observer = leaf.kind == hal::TaskKind::kDispatch ? device_->task_observer() : nullptr;
+    const uint64_t leaf_start = observer != nullptr ? NowNs() : 0;
     if (head_state_.resumed || !RunImmediateTask(leaf, &labels_, code, message)) {
       if (ExecuteOne(leaf, code, message) == Step::kPark) return Step::kPark;
     }
+    if (observer != nullptr) observer->OnTaskDone(options_, leaf, leaf_start, NowNs(), *code);
     if (*code != 0) {
       cursor.Reset();
       return Step::kDone;

@@ -49,7 +49,12 @@ int32_t SimSyncQueue::Run(const hal::Task& task, std::string* message) {
       case hal::utils::BatchCursor::Step::kTask:
         break;
     }
-    if (const int32_t code = RunLeaf(leaf, message); code != 0) return code;
+    // A replay's operators are reported one by one (the profile names each by its task id).
+    hal::TaskObserver* observer = leaf.kind == hal::TaskKind::kDispatch ? device_->task_observer() : nullptr;
+    const uint64_t start = observer != nullptr ? NowNs() : 0;
+    const int32_t code = RunLeaf(leaf, message);
+    if (observer != nullptr) observer->OnTaskDone(options_, leaf, start, NowNs(), code);
+    if (code != 0) return code;
     cursor.Advance();
   }
 }
