@@ -417,7 +417,7 @@ void Lowerer::LowerNode(const onnx::NodeProto& n, size_t index) {
     }
     return fail(fmt::format("npurt's operator backend has no operator for ONNX {}", type));
   }
-  Context ctx(*this, n, UniqueName(name));
+  Context ctx(*this, n, name);
   Status st = map(ctx);
   if (st.ok()) st = ctx.bind_error();
   if (!st.ok()) return fail(st.message());
