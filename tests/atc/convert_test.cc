@@ -446,6 +446,28 @@ TEST_F(ConvertTest, ZeroPadFoldsIntoAveragePoolAndConv) {
   EXPECT_NE(rb.status().message().find("Pad"), std::string::npos);
 }
 
+// --fusion (hidden, off by default until the backend reads post_ops): an activation after Conv2D or
+// MatMul becomes the node's post_ops.
+TEST_F(ConvertTest, FusionFlagMovesActivationsIntoPostOps) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  ASSERT_TRUE(Convert(b, "plain").ok());
+  EXPECT_EQ(Ops(Check("plain"))["Relu"], 2);
+  ASSERT_TRUE(ConvertFile(Path("plain.onnx"), "fused", {"--fusion"}).ok());
+  om::ModelDef d = Check("fused");
+  auto ops = Ops(d);
+  EXPECT_EQ(ops["Relu"], 1) << "the Relu after the residual Add stays";
+  int with_post = 0;
+  for (const auto& n : d.nodes) {
+    auto it = n.attrs.find("post_ops");
+    if (it == n.attrs.end()) continue;
+    ++with_post;
+    EXPECT_EQ(n.op_type, "Conv2D");
+    EXPECT_EQ(std::get<std::vector<std::string>>(it->second), (std::vector<std::string>{"Relu"}));
+  }
+  EXPECT_EQ(with_post, 1);
+}
+
 TEST_F(ConvertTest, AttentionBlock) {
   OnnxBuilder b;
   b.Input("x", {1, 8, 16});
