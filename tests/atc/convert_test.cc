@@ -468,6 +468,21 @@ TEST_F(ConvertTest, FusionFlagMovesActivationsIntoPostOps) {
   EXPECT_EQ(with_post, 1);
 }
 
+// A model exported at batch 1 (its output declared [1, 10]) converts at batch 4: the declared output
+// shapes give way to the new input shape.
+TEST_F(ConvertTest, InputShapeChangesTheBatchOfAFixedModel) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  b.model().mutable_graph()->clear_output();
+  b.Output("y", {1, 10});
+  ASSERT_TRUE(Convert(b, "b1").ok());
+  auto r = ConvertFile(Path("b1.onnx"), "b4", {"--input_shape=x:4,3,16,16"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  om::ModelDef d = Check("b4");
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[0])].spec.dims, (std::vector<int64_t>{4, 10}));
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.inputs[0])].spec.dims, (std::vector<int64_t>{4, 3, 16, 16}));
+}
+
 TEST_F(ConvertTest, AttentionBlock) {
   OnnxBuilder b;
   b.Input("x", {1, 8, 16});

@@ -32,7 +32,10 @@ Status NeedConst(NodeContext& c, size_t i, const char* what) {
 Status MapReshape(NodeContext& c) {
   NPURT_RETURN_IF_ERROR(NeedConst(c, 1, "shape"));
   auto dims = ReshapeDims(c.spec(0).dims, ConstInts(c, 1), AttrInt(c.node(), "allowzero", 0) != 0);
-  if (!dims.ok()) return std::move(dims).status();
+  if (!dims.ok()) {
+    return MapFail(dims.status().message() + " (the target shape is a constant of the model: if it was exported "
+                   "at other input shapes, re-export it with dynamic_axes, or convert it at its own shapes)");
+  }
   return EmitReshape(c, dims.value());
 }
 
