@@ -483,6 +483,37 @@ TEST_F(ConvertTest, InputShapeChangesTheBatchOfAFixedModel) {
   EXPECT_EQ(d.tensors[static_cast<size_t>(d.inputs[0])].spec.dims, (std::vector<int64_t>{4, 3, 16, 16}));
 }
 
+// A linear layer of a transformer export (BatchMatMul by a constant, then Add of a constant bias)
+// becomes MatMul with its bias between two view Reshapes.
+TEST_F(ConvertTest, LinearLayerBiasFusesIntoMatMul) {
+  OnnxBuilder b;
+  b.Input("x", {2, 8, 16});
+  b.Weight("w", {16, 32});
+  b.Weight("bias", {32});
+  b.Node("Relu", {"x"}, {"xr"});
+  b.Node("MatMul", {"xr", "w"}, {"h"});
+  b.Node("Add", {"h", "bias"}, {"hb"});
+  b.Node("Relu", {"hb"}, {"y"});
+  b.Output("y");
+  ASSERT_TRUE(Convert(b, "linear").ok());
+  om::ModelDef d = Check("linear");
+  auto ops = Ops(d);
+  EXPECT_EQ(ops["MatMul"], 1);
+  EXPECT_EQ(ops.count("Add"), 0u);
+  EXPECT_EQ(ops.count("BatchMatMul"), 0u);
+  EXPECT_EQ(ops["Reshape"], 2);
+  for (const auto& n : d.nodes) {
+    if (n.op_type == "MatMul") {
+      EXPECT_EQ(n.inputs.size(), 3u);
+      EXPECT_EQ(d.tensors[static_cast<size_t>(n.inputs[0])].spec.dims, (std::vector<int64_t>{16, 16}));
+    }
+    if (n.op_type == "Reshape") {  // views
+      EXPECT_EQ(d.tensors[static_cast<size_t>(n.inputs[0])].offset, d.tensors[static_cast<size_t>(n.outputs[0])].offset);
+    }
+  }
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[0])].spec.dims, (std::vector<int64_t>{2, 8, 32}));
+}
+
 TEST_F(ConvertTest, AttentionBlock) {
   OnnxBuilder b;
   b.Input("x", {1, 8, 16});

@@ -55,9 +55,11 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
   if (!bn.ok()) return std::move(bn).status();
   const int gelu = FuseGelu(g);
   const int lns = FuseLayerNorm(g);
+  const int linear = FuseLinearBias(g);
   const int acts = opts.fusion ? FuseActivations(g) : 0;
   Log(LogLevel::kInfo, fmt::format("passes: {} dead nodes removed, {} BatchNorms folded into Conv2D, {} GELU patterns "
-                                   "fused, {} LayerNorm patterns fused, {} activations fused{}", dead, bn.value(), gelu, lns, acts,
+                                   "fused, {} LayerNorm patterns fused, {} biases fused into MatMul, {} activations fused{}", dead, bn.value(), gelu,
+                                   lns, linear, acts,
                                    opts.fusion ? "" : " (--fusion off)"));
   if (opts.output_type == "FP16") NPURT_RETURN_IF_ERROR(CastOutputs(g, 1 /* ACL_FLOAT16 */));
   NPURT_RETURN_IF_ERROR(EnsureOutputsWritten(g));

@@ -5,6 +5,8 @@
 //   FuseGelu              the erf form x * 0.5 * (1 + erf(x / sqrt(2))) (PyTorch's export of GELU) -> Gelu
 //   FuseLayerNorm         ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div [/Mul/Add] (LayerNorm before opset 17)
 //                         -> LayerNorm
+//   FuseLinearBias        BatchMatMul by a constant [K, N] then Add of a constant [N] -> MatMul with bias
+//                         between two view Reshapes ([..., M, K] -> [B*M, K] and back)
 //   FuseActivations       (--fusion, off by default) a Relu/Relu6/Sigmoid/Tanh/Clip/Gelu following Conv2D,
 //                         MatMul or GEMM becomes that node's post_ops attribute
 //   CastOutputs           (--output_type=FP16) a Cast to fp16 in front of each fp32 output
@@ -26,6 +28,7 @@ int RemoveDeadNodes(Graph& g);
 StatusOr<int> FoldBatchNormIntoConv(Graph& g);
 int FuseGelu(Graph& g);
 int FuseLayerNorm(Graph& g);
+int FuseLinearBias(Graph& g);
 int FuseActivations(Graph& g);
 Status CastOutputs(Graph& g, int32_t dtype);
 Status EnsureOutputsWritten(Graph& g);
