@@ -35,10 +35,12 @@ def main():
     p.add_argument("--extra", default="", help="extra atc options")
     args = p.parse_args()
     failed = 0
-    for name, shape in SHAPES.items():
+    names = sorted({f[:-5] for f in os.listdir(args.dir) if f.endswith(".onnx")})
+    for name in names:
+        shape = SHAPES.get(name, "actual_input_1:1,3,224,224")
         onnx = os.path.join(args.dir, f"{name}.onnx")
-        if not os.path.exists(onnx):
-            continue
+        if not os.path.exists(os.path.join(args.dir, f"{name}.input.bin")):
+            continue  # exported without --save-io
         out = os.path.join(args.dir, name)
         t0 = time.time()
         r = subprocess.run([args.atc, f"--model={onnx}", "--framework=5", f"--output={out}", f"--input_shape={shape}",

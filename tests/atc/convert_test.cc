@@ -418,6 +418,89 @@ TEST_F(ConvertTest, InputFormatIsRecordedOnly) {
   EXPECT_EQ(d.tensors[static_cast<size_t>(d.inputs[0])].spec.format, ACL_FORMAT_ND);
 }
 
+// A zero Pad in front of an AveragePool (PyTorch's count_include_pad export) or a Conv folds into their
+// padding; in front of anything else it is refused (npurt's backend has no Pad).
+TEST_F(ConvertTest, ZeroPadFoldsIntoAveragePoolAndConv) {
+  OnnxBuilder b;
+  b.Input("x", {1, 1, 4, 4});
+  b.Ints("pads", {0, 0, 1, 1, 0, 0, 1, 1});
+  b.Weight("w", {1, 1, 3, 3});
+  b.Node("Pad", {"x", "pads"}, {"xp"});
+  auto* ap = b.Node("AveragePool", {"xp"}, {"a"});
+  OnnxBuilder::AttrInts(ap, "kernel_shape", {3, 3});
+  b.Node("Conv", {"xp", "w"}, {"c"});
+  b.Output("a");
+  b.Output("c");
+  auto r = Convert(b, "pad");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  om::ModelDef d = Check("pad");
+  ASSERT_EQ(d.nodes.size(), 2u);
+  EXPECT_EQ(d.nodes[0].op_type, "AvgPool");
+  EXPECT_EQ(std::get<std::vector<int64_t>>(d.nodes[0].attrs.at("pads")), (std::vector<int64_t>{1, 1, 1, 1}));
+  EXPECT_FALSE(std::get<bool>(d.nodes[0].attrs.at("exclusive")));
+  EXPECT_EQ(std::get<std::vector<int64_t>>(d.nodes[1].attrs.at("pads")), (std::vector<int64_t>{1, 1, 1, 1}));
+  std::vector<float> x(16, 1.0f);
+  std::vector<std::vector<uint8_t>> out;
+  ASSERT_TRUE(testing::RunOmOnHost(Path("pad.om"), {Floats(x)}, &out).ok());
+  EXPECT_FLOAT_EQ(AsFloats(out[0])[0], 4.0f / 9.0f);  // the corner window holds 4 ones and 5 padded zeros
+  OnnxBuilder bad;
+  bad.Input("x", {1, 1, 4, 4});
+  bad.Ints("pads", {0, 0, 1, 1, 0, 0, 1, 1});
+  bad.Node("Pad", {"x", "pads"}, {"xp"});
+  bad.Node("Relu", {"xp"}, {"y"}, "relu_after_pad");
+  bad.Output("y");
+  auto rb = Convert(bad, "pad_bad");
+  ASSERT_FALSE(rb.ok());
+  EXPECT_NE(rb.status().message().find("relu_after_pad"), std::string::npos) << rb.status().message();
+  EXPECT_NE(rb.status().message().find("Pad"), std::string::npos);
+}
+
+// A model exported at batch 1 (its output declared [1, 10]) converts at batch 4: the declared output
+// shapes give way to the new input shape.
+TEST_F(ConvertTest, InputShapeChangesTheBatchOfAFixedModel) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  b.model().mutable_graph()->clear_output();
+  b.Output("y", {1, 10});
+  ASSERT_TRUE(Convert(b, "b1").ok());
+  auto r = ConvertFile(Path("b1.onnx"), "b4", {"--input_shape=x:4,3,16,16"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  om::ModelDef d = Check("b4");
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[0])].spec.dims, (std::vector<int64_t>{4, 10}));
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.inputs[0])].spec.dims, (std::vector<int64_t>{4, 3, 16, 16}));
+}
+
+// A linear layer of a transformer export (BatchMatMul by a constant, then Add of a constant bias)
+// becomes MatMul with its bias between two view Reshapes.
+TEST_F(ConvertTest, LinearLayerBiasFusesIntoMatMul) {
+  OnnxBuilder b;
+  b.Input("x", {2, 8, 16});
+  b.Weight("w", {16, 32});
+  b.Weight("bias", {32});
+  b.Node("Relu", {"x"}, {"xr"});
+  b.Node("MatMul", {"xr", "w"}, {"h"});
+  b.Node("Add", {"h", "bias"}, {"hb"});
+  b.Node("Relu", {"hb"}, {"y"});
+  b.Output("y");
+  ASSERT_TRUE(Convert(b, "linear").ok());
+  om::ModelDef d = Check("linear");
+  auto ops = Ops(d);
+  EXPECT_EQ(ops["MatMul"], 1);
+  EXPECT_EQ(ops.count("Add"), 0u);
+  EXPECT_EQ(ops.count("BatchMatMul"), 0u);
+  EXPECT_EQ(ops["Reshape"], 2);
+  for (const auto& n : d.nodes) {
+    if (n.op_type == "MatMul") {
+      EXPECT_EQ(n.inputs.size(), 3u);
+      EXPECT_EQ(d.tensors[static_cast<size_t>(n.inputs[0])].spec.dims, (std::vector<int64_t>{16, 16}));
+    }
+    if (n.op_type == "Reshape") {  // views
+      EXPECT_EQ(d.tensors[static_cast<size_t>(n.inputs[0])].offset, d.tensors[static_cast<size_t>(n.outputs[0])].offset);
+    }
+  }
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[0])].spec.dims, (std::vector<int64_t>{2, 8, 32}));
+}
+
 TEST_F(ConvertTest, AttentionBlock) {
   OnnxBuilder b;
   b.Input("x", {1, 8, 16});

@@ -9,6 +9,7 @@ Models (random weights from a fixed seed, eval mode, batch 1):
   bert_layer        a BERT-base-like encoder layer with embeddings (Gather), hand-written: seq 128,
                     hidden 768, 12 heads, Erf GELU, LayerNorm; input "input_ids" int64 1x128
   encoder_layer     torch.nn.TransformerEncoderLayer(batch_first=True), input "x" 1x128x256
+  and, with --only, more torchvision classifiers (EXTRA: resnet18, densenet121, convnext_tiny, vit_b_16, ...)
 The .onnx files are not committed.
 """
 import argparse
@@ -61,6 +62,8 @@ def build(name):
     if name == "googlenet":
         m = torchvision.models.googlenet(weights=None, aux_logits=False, init_weights=True)
         return m, torch.randn(1, 3, 224, 224), "actual_input_1"
+    if name in EXTRA:  # more torchvision classifiers, for coverage
+        return getattr(torchvision.models, name)(weights=None), torch.randn(1, 3, 224, 224), "actual_input_1"
     if name == "bert_layer":
         return BertLayer(), torch.randint(0, 30522, (1, 128)), "input_ids"
     if name == "encoder_layer":
@@ -89,6 +92,8 @@ def energize(model):
                 m.running_var.uniform_(0.8, 1.2, generator=g)
 
 
+EXTRA = ["resnet18", "squeezenet1_1", "densenet121", "shufflenet_v2_x1_0", "mnasnet1_0", "regnet_y_400mf",
+         "convnext_tiny", "vit_b_16", "mobilenet_v3_small", "inception_v3", "vgg11"]
 ALL = ["resnet50", "mobilenet_v2", "efficientnet_b0", "googlenet", "bert_layer", "encoder_layer"]
 
 

@@ -31,10 +31,11 @@ class OnnxBuilder {
     SetInfo(vi, name, dims, onnx::TensorProto::FLOAT);
     vi->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("N");
   }
-  void Output(const std::string& name) {
+  void Output(const std::string& name, std::vector<int64_t> dims = {}) {
     auto* vi = model_.mutable_graph()->add_output();
     vi->set_name(name);
     vi->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+    if (!dims.empty()) SetInfo(vi, name, dims, onnx::TensorProto::FLOAT);
   }
   // A float initializer with values uniform in [lo, hi).
   void Weight(const std::string& name, std::vector<int64_t> dims, float lo = -0.5f, float hi = 0.5f) {

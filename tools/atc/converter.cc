@@ -20,6 +20,10 @@ namespace {
 
 constexpr int32_t kFail = 1;
 
+double Since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
 std::string MiB(uint64_t bytes) { return fmt::format("{:.2f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0)); }
 
 }  // namespace
@@ -34,37 +38,43 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
   onnx::ModelProto model;
   int64_t opset = 0;
   NPURT_RETURN_IF_ERROR(LoadOnnxModel(opts.model, opts.input_shapes, &model, &opset));
-  Log(LogLevel::kInfo, fmt::format("{}: ONNX IR {}, opset {}, producer {} {}, {} nodes, {} initializers", opts.model,
-                                   model.ir_version(), opset, model.producer_name(), model.producer_version(),
-                                   model.graph().node_size(), model.graph().initializer_size()));
+  Log(LogLevel::kInfo, fmt::format("{}: ONNX IR {}, opset {}, producer {} {}, {} nodes, {} initializers ({:.2f} s)",
+                                   opts.model, model.ir_version(), opset, model.producer_name(),
+                                   model.producer_version(), model.graph().node_size(),
+                                   model.graph().initializer_size(), Since(t0)));
   std::string dir = std::filesystem::path(opts.model).parent_path().string();
   if (dir.empty()) dir = ".";
   auto lowered = LowerOnnxGraph(model, opset, opts, dir);
   if (!lowered.ok()) return std::move(lowered).status();
   Graph& g = lowered->graph;
-  Log(LogLevel::kInfo, fmt::format("lowering: {} ONNX nodes folded to constants, {} lowered into {} backend nodes",
-                                   lowered->nodes_folded, lowered->nodes_lowered, g.nodes.size()));
+  Log(LogLevel::kInfo, fmt::format("lowering: {} ONNX nodes folded to constants, {} lowered into {} backend nodes "
+                                   "({:.2f} s)", lowered->nodes_folded, lowered->nodes_lowered, g.nodes.size(),
+                                   Since(t0)));
   const int dead = RemoveDeadNodes(g);
   auto bn = FoldBatchNormIntoConv(g);
   if (!bn.ok()) return std::move(bn).status();
   const int gelu = FuseGelu(g);
   const int lns = FuseLayerNorm(g);
+  const int linear = FuseLinearBias(g);
   // Residual adds first, so that Conv2D + Add + Relu becomes one node with post_ops ["add", "relu"].
   const int adds = opts.fusion ? FuseResidualAdds(g) : 0;
   const int acts = opts.fusion ? FuseActivations(g) : 0;
   Log(LogLevel::kInfo, fmt::format("passes: {} dead nodes removed, {} BatchNorms folded into Conv2D, {} GELU patterns "
-                                   "fused, {} LayerNorm patterns fused, {} residual adds and {} activations fused{}",
-                                   dead, bn.value(), gelu, lns, adds, acts, opts.fusion ? "" : " (--fusion=false)"));
+                                   "fused, {} LayerNorm patterns fused, {} biases fused into MatMul, {} residual adds "
+                                   "and {} activations fused{}",
+                                   dead, bn.value(), gelu, lns, linear, adds, acts, opts.fusion ? "" : " (--fusion=false)"));
   if (opts.output_type == "FP16") NPURT_RETURN_IF_ERROR(CastOutputs(g, 1 /* ACL_FLOAT16 */));
   NPURT_RETURN_IF_ERROR(EnsureOutputsWritten(g));
   if (g.outputs.empty()) return Err(kFail, "the model has no outputs");
   NPURT_RETURN_IF_ERROR(ValidateWithBackend(g, /*compile=*/true));
+  Log(LogLevel::kInfo, fmt::format("every node compiled by the backend ({:.2f} s)", Since(t0)));
 
   AssemblyOptions aopts;
   aopts.disable_reuse = opts.disable_reuse_memory;
   auto assembled = AssembleModel(g, aopts);
   if (!assembled.ok()) return std::move(assembled).status();
   om::ModelDef& def = assembled->def;
+  Log(LogLevel::kInfo, fmt::format("assembled and planned ({:.2f} s)", Since(t0)));
   def.name = std::filesystem::path(opts.output).filename().string();
   def.producer = std::string("npurt atc ") + NPURT_VERSION;
   def.soc_version = opts.soc_version;

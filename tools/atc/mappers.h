@@ -48,6 +48,10 @@ class NodeContext {
     return Status::Ok();
   }
   virtual const TensorSpec& tensor_spec(int32_t tensor) const = 0;
+  // ONNX-order pads of a zero Pad in front of input i that the node must apply itself (empty: none).
+  virtual std::vector<int64_t> pending_pads(size_t i) const = 0;
+  // Binds output k to `tensor` padded by `pads` (Pad's mapper: the padding is left to the consumer).
+  virtual void BindPadded(size_t k, int32_t tensor, std::vector<int64_t> pads) = 0;
 
   // Outputs of the ONNX node.
   virtual size_t num_outputs() const = 0;

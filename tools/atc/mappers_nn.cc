@@ -1,5 +1,6 @@
 // Mappers of the neural-network ONNX ops: convolution, pooling, normalisation, matrix products,
 // activations and arithmetic.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -29,14 +30,22 @@ struct Window2D {
   bool needed_ceil_extra = false;
 };
 
+// `extra`: ONNX-order pads [x1_begin, x2_begin, x3_begin, x4_begin, x1_end, ...] of a folded Pad
+// (empty: none); its spatial part adds to the node's own pads.
 Status ReadWindow(const onnx::NodeProto& n, int64_t h, int64_t w, int64_t kh, int64_t kw, bool allow_ceil,
-                  Window2D* out) {
+                  const std::vector<int64_t>& extra, Window2D* out) {
   Window2D win;
   win.kh = kh;
   win.kw = kw;
   const auto strides = AttrInts(n, "strides", {1, 1});
   const auto dil = AttrInts(n, "dilations", {1, 1});
-  const auto pads = AttrInts(n, "pads", {0, 0, 0, 0});
+  auto pads = AttrInts(n, "pads", {0, 0, 0, 0});
+  if (!extra.empty()) {
+    if (AttrString(n, "auto_pad", "NOTSET") != "NOTSET") return MapFail("a Pad in front of auto_pad is not supported");
+    if (pads.size() == 4 && extra.size() == 8) {
+      pads = {pads[0] + extra[2], pads[1] + extra[3], pads[2] + extra[6], pads[3] + extra[7]};
+    }
+  }
   if (strides.size() != 2 || dil.size() != 2 || pads.size() != 4) {
     return MapFail(fmt::format("only 2-D windows are supported (strides {}, dilations {}, pads {})", Str(strides),
                                Str(dil), Str(pads)));
@@ -111,7 +120,7 @@ Status MapConv(NodeContext& c) {
   NPURT_RETURN_IF_ERROR(NeedRank(c, 1, 4, "the weight"));
   const TensorSpec x = c.spec(0), w = c.spec(1);
   Window2D win;
-  NPURT_RETURN_IF_ERROR(ReadWindow(c.node(), x.dims[2], x.dims[3], w.dims[2], w.dims[3], false, &win));
+  NPURT_RETURN_IF_ERROR(ReadWindow(c.node(), x.dims[2], x.dims[3], w.dims[2], w.dims[3], false, c.pending_pads(0), &win));
   AttrMap a = WindowAttrs(win);
   a["dilations"] = std::vector<int64_t>{win.dh, win.dw};
   a["groups"] = AttrInt(c.node(), "group", 1);
@@ -131,12 +140,21 @@ Status MapPool(NodeContext& c) {
   const auto k = AttrInts(c.node(), "kernel_shape");
   if (k.size() != 2) return MapFail(fmt::format("kernel_shape {} is not 2-D", Str(k)));
   Window2D win;
-  NPURT_RETURN_IF_ERROR(ReadWindow(c.node(), x.dims[2], x.dims[3], k[0], k[1], true, &win));
+  const std::vector<int64_t> extra = c.pending_pads(0);
+  NPURT_RETURN_IF_ERROR(ReadWindow(c.node(), x.dims[2], x.dims[3], k[0], k[1], true, extra, &win));
   if (win.dh != 1 || win.dw != 1) return MapFail("dilated pooling is not supported by npurt's backend");
   AttrMap a = WindowAttrs(win);
   a["ksize"] = std::vector<int64_t>{k[0], k[1]};
   if (type == "AveragePool") {
-    const bool include_pad = AttrInt(c.node(), "count_include_pad", 0) != 0;
+    bool include_pad = AttrInt(c.node(), "count_include_pad", 0) != 0;
+    if (!extra.empty()) {
+      // The Pad's zeros are data: they count. The node's own padding must count too, then.
+      const auto own = AttrInts(c.node(), "pads", {0, 0, 0, 0});
+      if (!include_pad && std::any_of(own.begin(), own.end(), [](int64_t p) { return p != 0; })) {
+        return MapFail("a Pad in front of an AveragePool that pads itself with count_include_pad=0 is not supported");
+      }
+      include_pad = true;
+    }
     if (include_pad && win.needed_ceil_extra) {
       return MapFail("ceil_mode=1 with count_include_pad=1 is not supported: npurt's AvgPool divides by the full "
                      "window where ONNX leaves out the part past the padded input");

@@ -1,6 +1,7 @@
 // Mappers of the ONNX ops that move or reinterpret data: Reshape and its relatives (views where the
 // planner can make them so), Transpose, Concat, Split, Slice, Gather, Cast, Identity/Dropout and the
 // reductions.
+#include <algorithm>
 #include <numeric>
 
 #include "base/dtype.h"
@@ -31,7 +32,10 @@ Status NeedConst(NodeContext& c, size_t i, const char* what) {
 Status MapReshape(NodeContext& c) {
   NPURT_RETURN_IF_ERROR(NeedConst(c, 1, "shape"));
   auto dims = ReshapeDims(c.spec(0).dims, ConstInts(c, 1), AttrInt(c.node(), "allowzero", 0) != 0);
-  if (!dims.ok()) return std::move(dims).status();
+  if (!dims.ok()) {
+    return MapFail(dims.status().message() + " (the target shape is a constant of the model: if it was exported "
+                   "at other input shapes, re-export it with dynamic_axes, or convert it at its own shapes)");
+  }
   return EmitReshape(c, dims.value());
 }
 
@@ -169,6 +173,36 @@ Status MapIdentity(NodeContext& c) {
   return Status::Ok();
 }
 
+// Pad: npurt's backend has none. A constant zero Pad of the spatial dims of a 4-D tensor is left to
+// the consumer, which must be a Conv or an AveragePool (lowering checks): both take it into their own
+// padding. All-zero pads are an alias.
+Status MapPad(NodeContext& c) {
+  const std::string mode = AttrString(c.node(), "mode", "constant");
+  if (mode != "constant") return MapFail("Pad mode " + mode + " is not supported (npurt's backend has no Pad)");
+  NPURT_RETURN_IF_ERROR(NeedConst(c, 1, "pads"));
+  NPURT_RETURN_IF_ERROR(NeedConst(c, 2, "constant_value"));
+  if (c.has_input(3)) return MapFail("Pad with axes is not supported");
+  const std::vector<int64_t> pads = c.has_input(1) ? ConstInts(c, 1) : AttrInts(c.node(), "pads");
+  if (c.has_input(2) && (c.constant(2).numel() != 1 || DoubleValues(c.constant(2))[0] != 0.0)) {
+    return MapFail("only zero padding is supported (npurt's backend has no Pad operator)");
+  }
+  const TensorSpec x = c.spec(0);
+  if (pads.size() != 2 * x.rank()) return MapFail(fmt::format("pads {} do not match rank {}", DimsString(pads), x.rank()));
+  if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) {
+    c.Bind(0, c.tensor(0));
+    return Status::Ok();
+  }
+  const bool spatial_only = x.rank() == 4 && pads[0] == 0 && pads[1] == 0 && pads[4] == 0 && pads[5] == 0 &&
+                            std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p >= 0; });
+  if (!spatial_only) {
+    return MapFail(fmt::format("pads {} of a {}-D tensor: npurt's backend has no Pad operator; atc folds zero "
+                               "padding of the H and W dims into a following Conv or AveragePool only",
+                               DimsString(pads), x.rank()));
+  }
+  c.BindPadded(0, c.tensor(0), pads);
+  return Status::Ok();
+}
+
 Status MapReduce(NodeContext& c) {
   static const std::map<std::string, std::string> kOps = {
       {"ReduceMean", "ReduceMean"}, {"ReduceSum", "ReduceSum"}, {"ReduceMax", "ReduceMax"}};
@@ -209,6 +243,7 @@ void AddTensorMappers(std::vector<std::pair<std::string, MapFn>>* t) {
   t->push_back({"Cast", &MapCast});
   t->push_back({"Identity", &MapIdentity});
   t->push_back({"Dropout", &MapIdentity});
+  t->push_back({"Pad", &MapPad});
   t->push_back({"ReduceMean", &MapReduce});
   t->push_back({"ReduceSum", &MapReduce});
   t->push_back({"ReduceMax", &MapReduce});

@@ -69,12 +69,17 @@ struct Candidate {
   uint64_t arena = 0;
 };
 
-Candidate GreedyBySize(const std::vector<PlanBuffer>& b, const std::vector<uint64_t>& sizes, bool best_fit) {
+// The orders greedy-by-size variants place buffers in: largest first, ties by longer lifetime (0) or by
+// earlier start (1); or by the area size x lifetime (2).
+Candidate GreedyBySize(const std::vector<PlanBuffer>& b, const std::vector<uint64_t>& sizes, bool best_fit, int key) {
   std::vector<size_t> order(b.size());
   std::iota(order.begin(), order.end(), size_t{0});
+  auto span = [&](size_t i) { return static_cast<uint64_t>(b[i].last - b[i].first + 1); };
   std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    if (key == 2 && sizes[x] * span(x) != sizes[y] * span(y)) return sizes[x] * span(x) > sizes[y] * span(y);
     if (sizes[x] != sizes[y]) return sizes[x] > sizes[y];
-    return b[x].last - b[x].first > b[y].last - b[y].first;
+    if (key == 1) return b[x].first < b[y].first;
+    return span(x) > span(y);
   });
   Placer p(b, sizes, best_fit);
   for (size_t i : order) p.Place(i);
@@ -144,17 +149,20 @@ MemoryPlan PlanMemory(const std::vector<PlanBuffer>& buffers, uint64_t align, bo
   };
   Named best{"", {}};
   bool have = false;
-  for (bool best_fit : {false, true}) {
-    Named cands[2] = {{best_fit ? "greedy by size, best fit" : "greedy by size, first fit",
-                       GreedyBySize(buffers, sizes, best_fit)},
-                      {best_fit ? "greedy by breadth, best fit" : "greedy by breadth, first fit",
-                       GreedyByBreadth(buffers, sizes, best_fit, steps)}};
-    for (Named& n : cands) {
-      if (!have || n.c.arena < best.c.arena) {
-        best = std::move(n);
-        have = true;
-      }
+  auto consider = [&](const char* name, Candidate c) {
+    if (!have || c.arena < best.c.arena) {
+      best = Named{name, std::move(c)};
+      have = true;
     }
+  };
+  for (bool best_fit : {false, true}) {
+    consider(best_fit ? "greedy by size, best fit" : "greedy by size, first fit", GreedyBySize(buffers, sizes, best_fit, 0));
+    if (best.c.arena == plan.lower_bound) break;  // cannot do better
+    consider(best_fit ? "greedy by size (ties by start), best fit" : "greedy by size (ties by start), first fit",
+             GreedyBySize(buffers, sizes, best_fit, 1));
+    consider(best_fit ? "greedy by area, best fit" : "greedy by area, first fit", GreedyBySize(buffers, sizes, best_fit, 2));
+    consider(best_fit ? "greedy by breadth, best fit" : "greedy by breadth, first fit",
+             GreedyByBreadth(buffers, sizes, best_fit, steps));
   }
   plan.offsets = std::move(best.c.offsets);
   plan.arena = best.c.arena;

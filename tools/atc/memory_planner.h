@@ -5,8 +5,9 @@
 // inputs and outputs are live at the same step: no operator runs in place). Two strategies from
 // Pisarchyk & Lee (arXiv 2001.03288) run, each with first-fit and best-fit gap choice, and the smallest
 // arena wins:
-//   greedy by size     buffers largest first, each at the lowest (or tightest) gap that is free against
-//                      the already placed buffers whose lifetimes overlap its own;
+//   greedy by size     buffers largest first (ties by longer lifetime or by earlier start; or by
+//                      size x lifetime), each at the lowest (or tightest) gap that is free against the
+//                      already placed buffers whose lifetimes overlap its own;
 //   greedy by breadth  steps in decreasing order of live bytes, each step's unplaced buffers largest first.
 // The lower bound is the most bytes live at any one step (no plan for this order can be smaller).
 #pragma once

@@ -123,11 +123,16 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
 
   // The weight region.
   WeightPacker packer;
+  uint64_t total = 0;
+  for (size_t i = 0; i < nt; ++i) {
+    if (region[i] == om::Region::kWeight) total += g.tensors[static_cast<size_t>(kept[i])].data.size() + om::kTensorAlign;
+  }
+  packer.Reserve(total);
   for (size_t i = 0; i < nt; ++i) {
     if (region[i] != om::Region::kWeight) continue;
     def.tensors[i].offset = packer.Add(g.tensors[static_cast<size_t>(kept[i])].data);
   }
-  out.weights = packer.region();
+  out.weights = packer.TakeRegion();
   const uint64_t padded = (out.weights.size() + om::kTensorAlign - 1) / om::kTensorAlign * om::kTensorAlign;
   out.weights.resize(padded, 0);
   def.weight_size = out.weights.size();

@@ -217,8 +217,14 @@ Status LoadOnnxModel(const std::string& path, const std::vector<InputShape>& sha
     }
     SetDims(found, s.dims);
   }
-  // Shapes in value_info may disagree with the new input shapes: let inference recompute them all.
+  // Shapes in value_info and on the outputs may disagree with the new input shapes (an export at batch 1
+  // converted at batch 8): inference recomputes them all.
   g->clear_value_info();
+  if (!shapes.empty()) {
+    for (auto& out : *g->mutable_output()) {
+      if (out.type().has_tensor_type()) out.mutable_type()->mutable_tensor_type()->clear_shape();
+    }
+  }
   // ONNX's shape inference trusts its inputs' types: every initializer, input and Constant tensor needs a
   // data type npurt knows.
   for (const auto& init : g->initializer()) {

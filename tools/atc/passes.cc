@@ -364,6 +364,84 @@ int FuseLayerNorm(Graph& g) {
   return fused;
 }
 
+int FuseLinearBias(Graph& g) {
+  // BatchMatMul(a [..., M, K], w [K, N] constant) -> Add(bias [N] constant): the linear layers of
+  // transformer exports. Becomes Reshape(a -> [B*M, K]) -> MatMul(w, bias) -> Reshape(-> [..., M, N]),
+  // the Reshapes being views, so the bias rides in the product instead of a pass of its own.
+  std::vector<std::vector<Node>> emit_at(g.nodes.size());
+  std::vector<bool> drop(g.nodes.size(), false);
+  int fused = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Node& bmm = g.nodes[i];
+    if (bmm.op_type != "BatchMatMul" || !bmm.attrs.empty() || bmm.inputs.size() != 2) continue;
+    const int32_t a = bmm.inputs[0], w = bmm.inputs[1], y = bmm.outputs[0];
+    const Tensor& at = g.tensors[static_cast<size_t>(a)];
+    const Tensor& wt = g.tensors[static_cast<size_t>(w)];
+    if (at.kind != TensorKind::kIntermediate || !IsConst(g, w) || wt.spec.rank() != 2 || at.spec.rank() < 3) continue;
+    const int add_i = SoleConsumer(g, y);
+    if (add_i < 0 || IsOutput(g, y) || g.nodes[static_cast<size_t>(add_i)].op_type != "Add") continue;
+    const Node& add = g.nodes[static_cast<size_t>(add_i)];
+    if (!add.attrs.empty()) continue;
+    const int32_t b = add.inputs[0] == y ? add.inputs[1] : add.inputs[0];
+    const int32_t z = add.outputs[0];
+    const int64_t k = wt.spec.dims[0], n = wt.spec.dims[1];
+    if (!IsConst(g, b) || IsOutput(g, z) || g.tensors[static_cast<size_t>(b)].spec.numel() != n ||
+        g.tensors[static_cast<size_t>(b)].spec.dtype != at.spec.dtype ||
+        g.tensors[static_cast<size_t>(z)].spec.dims != g.tensors[static_cast<size_t>(y)].spec.dims) {
+      continue;
+    }
+    int64_t rows = 1;
+    for (size_t d = 0; d + 1 < at.spec.rank(); ++d) rows *= at.spec.dims[d];
+    Tensor bias = g.tensors[static_cast<size_t>(b)];
+    bias.name += "/bias";
+    bias.spec.dims = {n};
+    Tensor a2;
+    a2.name = at.name + "/rows";
+    a2.spec = TensorSpec{at.spec.dtype, 2, {rows, k}};
+    Tensor m2;
+    m2.name = bmm.name + "/rows";
+    m2.spec = TensorSpec{at.spec.dtype, 2, {rows, n}};
+    const std::vector<int64_t> z_dims = g.tensors[static_cast<size_t>(z)].spec.dims;
+    const int32_t bias_id = g.AddTensor(std::move(bias));
+    const int32_t a2_id = g.AddTensor(std::move(a2));
+    const int32_t m2_id = g.AddTensor(std::move(m2));
+    Node r1, mm, r2;
+    const Node& bmm2 = g.nodes[i];
+    r1.name = bmm2.name + "/flatten";
+    r1.source_type = bmm2.source_type;
+    r1.op_type = "Reshape";
+    r1.attrs["shape"] = std::vector<int64_t>{rows, k};
+    r1.inputs = {a};
+    r1.outputs = {a2_id};
+    r1.view_candidate = true;
+    mm.name = bmm2.name;
+    mm.source_type = bmm2.source_type + " + Add (bias)";
+    mm.op_type = "MatMul";
+    mm.inputs = {a2_id, w, bias_id};
+    mm.outputs = {m2_id};
+    r2.name = bmm2.name + "/unflatten";
+    r2.source_type = bmm2.source_type;
+    r2.op_type = "Reshape";
+    r2.attrs["shape"] = z_dims;
+    r2.inputs = {m2_id};
+    r2.outputs = {z};
+    r2.view_candidate = true;
+    if (!InferNode(g, r1, false).ok() || !InferNode(g, mm, false).ok()) continue;
+    emit_at[i] = {std::move(r1), std::move(mm)};
+    emit_at[static_cast<size_t>(add_i)] = {std::move(r2)};
+    drop[i] = drop[static_cast<size_t>(add_i)] = true;
+    ++fused;
+  }
+  if (fused == 0) return 0;
+  std::vector<Node> out;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (!drop[i]) out.push_back(std::move(g.nodes[i]));
+    for (Node& n : emit_at[i]) out.push_back(std::move(n));
+  }
+  g.nodes = std::move(out);
+  return fused;
+}
+
 namespace {
 
 bool Fusable(const Node& n) { return n.op_type == "Conv2D" || n.op_type == "MatMul" || n.op_type == "GEMM"; }

@@ -5,6 +5,8 @@
 //   FuseGelu              the erf form x * 0.5 * (1 + erf(x / sqrt(2))) (PyTorch's export of GELU) -> Gelu
 //   FuseLayerNorm         ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div [/Mul/Add] (LayerNorm before opset 17)
 //                         -> LayerNorm
+//   FuseLinearBias        BatchMatMul by a constant [K, N] then Add of a constant [N] -> MatMul with bias
+//                         between two view Reshapes ([..., M, K] -> [B*M, K] and back)
 //   FuseResidualAdds      (--fusion, on by default) an Add of a Conv2D/MatMul/GEMM result that only it reads
 //                         and a tensor of the same shape ready before that node: the node's post-op "add"
 //   FuseActivations       (--fusion) a Relu/Relu6/Sigmoid/Tanh/Clip/Gelu following Conv2D, MatMul or GEMM
@@ -28,6 +30,7 @@ int RemoveDeadNodes(Graph& g);
 StatusOr<int> FoldBatchNormIntoConv(Graph& g);
 int FuseGelu(Graph& g);
 int FuseLayerNorm(Graph& g);
+int FuseLinearBias(Graph& g);
 int FuseResidualAdds(Graph& g);
 int FuseActivations(Graph& g);
 Status CastOutputs(Graph& g, int32_t dtype);

@@ -13,6 +13,8 @@ class WeightPacker {
   // The offset of `bytes` in the region (stored now, or the offset of an equal earlier constant).
   uint64_t Add(const std::vector<uint8_t>& bytes);
   const std::vector<uint8_t>& region() const { return region_; }
+  void Reserve(uint64_t bytes) { region_.reserve(bytes); }
+  std::vector<uint8_t> TakeRegion() { return std::move(region_); }
   uint64_t deduplicated_bytes() const { return saved_; }
 
  private:
