@@ -181,7 +181,8 @@ class ConvKernel final : public Kernel {
   Status Run(const OpRunArgs& a) const override {
     return du::Guard(ACL_ERROR_RT_AICORE_EXCEPTION, "Conv2D", [&] {
       auto* block = static_cast<uint8_t*>(Scratch(total_, 2));
-      if (block == nullptr) throw dnnl::error(dnnl_out_of_memory, "scratch allocation failed");
+      // Nothing to place (no scratchpad, no reorder: blocked activations) leaves the block null.
+      if (block == nullptr && total_ != 0) throw dnnl::error(dnnl_out_of_memory, "scratch allocation failed");
       auto& eng = du::Engine();
       auto& strm = du::ThreadStream();
       memory user_src(user_src_, eng, const_cast<void*>(a.inputs[0]));
