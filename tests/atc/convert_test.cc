@@ -183,20 +183,28 @@ void BuildCnn(OnnxBuilder& b) {
 TEST_F(ConvertTest, CnnFoldsBatchNormAndPlansTheArena) {
   OnnxBuilder b;
   BuildCnn(b);
-  auto r = Convert(b, "cnn");
+  auto r = Convert(b, "cnn", {"--blocked_layout=false"});  // the layout pass: BlockedLayoutBetweenConvolutions
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_NE(r->summary.find("memory plan: arena"), std::string::npos);
   om::ModelDef d = Check("cnn");
   auto ops = Ops(d);
   EXPECT_EQ(ops.count("BatchNorm"), 0u) << "both BatchNorms fold into their Conv2D";
   EXPECT_EQ(ops["Conv2D"], 2);
-  EXPECT_EQ(ops["Relu"], 2);
+  // Both Relus and the residual Add are post-ops of the convolutions: conv1 [relu], conv2 [add, relu].
+  EXPECT_EQ(ops.count("Relu"), 0u);
+  EXPECT_EQ(ops.count("Add"), 0u);
   EXPECT_EQ(ops["MaxPool"], 1);
-  EXPECT_EQ(ops["Add"], 1);
   EXPECT_EQ(ops["GlobalAveragePool"], 1);
   EXPECT_EQ(ops["Reshape"], 1);
   EXPECT_EQ(ops["MatMul"], 1);
-  EXPECT_EQ(d.nodes.size(), 9u);
+  EXPECT_EQ(d.nodes.size(), 6u);
+  std::vector<std::vector<std::string>> chains;
+  for (const auto& n : d.nodes) {
+    if (n.op_type == "Conv2D") chains.push_back(std::get<std::vector<std::string>>(n.attrs.at("post_ops")));
+  }
+  ASSERT_EQ(chains.size(), 2u);
+  EXPECT_EQ(chains[0], (std::vector<std::string>{"relu"}));
+  EXPECT_EQ(chains[1], (std::vector<std::string>{"add", "relu"}));
   ASSERT_EQ(d.inputs.size(), 1u);
   ASSERT_EQ(d.outputs.size(), 1u);
   EXPECT_EQ(d.tensors[static_cast<size_t>(d.inputs[0])].spec.format, ACL_FORMAT_NCHW);
@@ -204,7 +212,8 @@ TEST_F(ConvertTest, CnnFoldsBatchNormAndPlansTheArena) {
   // Folded convolutions have a bias; the first conv's pads, the second's SAME_UPPER pads.
   for (const auto& n : d.nodes) {
     if (n.op_type == "Conv2D") {
-      EXPECT_EQ(n.inputs.size(), 3u);
+      // x, filter, folded bias (+ the residual as the last input of conv2's "add").
+      EXPECT_EQ(n.inputs.size(), n.attrs.at("post_ops") == AttrValue(std::vector<std::string>{"relu"}) ? 3u : 4u);
       EXPECT_EQ(std::get<std::vector<int64_t>>(n.attrs.at("pads")), (std::vector<int64_t>{1, 1, 1, 1}));
     }
     if (n.op_type == "MatMul") {
@@ -276,6 +285,70 @@ std::vector<float> AsFloats(const std::vector<uint8_t>& b) {
   std::memcpy(v.data(), b.data(), b.size());
   return v;
 }
+
+// The layout pass (layout_pass.h): the convolutions and pools between them run on NC1HWC0 activations,
+// TransData nodes convert where an NCHW reader (Flatten) or a model output needs NCHW, and the model
+// computes what it computes without the pass (--blocked_layout=false).
+TEST_F(ConvertTest, BlockedLayoutBetweenConvolutions) {
+  OnnxBuilder b;
+  b.Input("x", {1, 3, 12, 12});
+  b.Weight("w1", {12, 3, 3, 3});
+  b.Weight("w2", {12, 12, 3, 3});
+  b.Weight("w3", {12, 1, 3, 3});
+  b.Weight("fc_w", {5, 12});
+  auto* c1 = b.Node("Conv", {"x", "w1"}, {"c1"}, "conv1");
+  OnnxBuilder::AttrInts(c1, "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"c1"}, {"r1"}, "relu1");
+  auto* mp = b.Node("MaxPool", {"r1"}, {"p1"}, "pool1");
+  OnnxBuilder::AttrInts(mp, "kernel_shape", {2, 2});
+  OnnxBuilder::AttrInts(mp, "strides", {2, 2});
+  auto* c2 = b.Node("Conv", {"p1", "w2"}, {"c2"}, "conv2");
+  OnnxBuilder::AttrInts(c2, "pads", {1, 1, 1, 1});
+  b.Node("Add", {"c2", "p1"}, {"sum"}, "add");
+  b.Node("Relu", {"sum"}, {"r2"}, "relu2");
+  auto* c3 = b.Node("Conv", {"r2", "w3"}, {"c3"}, "conv3");  // depthwise, stride 2
+  OnnxBuilder::AttrInts(c3, "pads", {1, 1, 1, 1});
+  OnnxBuilder::AttrInts(c3, "strides", {2, 2});
+  OnnxBuilder::AttrInt(c3, "group", 12);
+  b.Node("GlobalAveragePool", {"c3"}, {"gap"}, "gap");
+  b.Node("Flatten", {"gap"}, {"flat"}, "flatten");
+  auto* fc = b.Node("Gemm", {"flat", "fc_w"}, {"y"}, "fc");
+  OnnxBuilder::AttrInt(fc, "transB", 1);
+  b.Output("y");
+  b.Output("p1");  // a blocked tensor that is also a model output
+  auto r = Convert(b, "blocked");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_TRUE(ConvertFile(Path("blocked.onnx"), "plain", {"--blocked_layout=false"}).ok());
+  om::ModelDef d = Check("blocked");
+  auto ops = Ops(d);
+  EXPECT_EQ(ops["Conv2D"], 3);
+  EXPECT_EQ(ops["TransData"], 2) << "one for the output p1, one in front of Flatten";
+  EXPECT_EQ(ops.count("Add"), 0u);
+  for (const auto& n : d.nodes) {
+    if (n.op_type == "Conv2D" || n.op_type == "MaxPool" || n.op_type == "GlobalAveragePool") {
+      const TensorSpec& y = d.tensors[static_cast<size_t>(n.outputs[0])].spec;
+      EXPECT_EQ(y.format, ACL_FORMAT_NC1HWC0) << n.name;
+      EXPECT_EQ(y.rank(), 5u) << n.name;
+    }
+  }
+  ASSERT_EQ(d.outputs.size(), 2u);
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[1])].name, "p1");
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[1])].spec.dims, (std::vector<int64_t>{1, 12, 6, 6}));
+  EXPECT_EQ(Ops(Check("plain")).count("TransData"), 0u);
+  std::vector<float> x(3 * 12 * 12);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 37) % 17) / 8.0f - 1.0f;
+  std::vector<std::vector<uint8_t>> blocked, plain;
+  Status st = testing::RunOmOnHost(Path("blocked.om"), {Floats(x)}, &blocked);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_TRUE(testing::RunOmOnHost(Path("plain.om"), {Floats(x)}, &plain).ok());
+  ASSERT_EQ(blocked.size(), 2u);
+  for (size_t o = 0; o < 2; ++o) {
+    const std::vector<float> got = AsFloats(blocked[o]), want = AsFloats(plain[o]);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5 * std::max(1.0f, std::fabs(want[i])));
+  }
+}
+
 
 // Gemm's ONNX semantics, against a direct computation: Y = alpha * A' * B' + beta * C with transA,
 // transB and C of shape [M, N] (added) or [N] (the MatMul's bias).
@@ -480,10 +553,22 @@ TEST_F(ConvertTest, ReshapeThroughAShapeChainFolds) {
   EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[0])].spec.dims, (std::vector<int64_t>{2, 12}));
 }
 
+TEST_F(ConvertTest, FusionCanBeTurnedOff) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  ASSERT_TRUE(Convert(b, "unfused", {"--fusion=false", "--blocked_layout=false"}).ok());
+  om::ModelDef d = Check("unfused");
+  auto ops = Ops(d);
+  EXPECT_EQ(ops["Relu"], 2);
+  EXPECT_EQ(ops["Add"], 1);
+  EXPECT_EQ(d.nodes.size(), 9u);
+  for (const auto& n : d.nodes) EXPECT_EQ(n.attrs.count("post_ops"), 0u) << n.name;
+}
+
 TEST_F(ConvertTest, OutNodesAndFp16Outputs) {
   OnnxBuilder b;
   BuildCnn(b);
-  auto r = Convert(b, "cut", {"--out_nodes=pool1:0", "--output_type=FP16"});
+  auto r = Convert(b, "cut", {"--out_nodes=pool1:0", "--output_type=FP16", "--blocked_layout=false"});
   ASSERT_TRUE(r.ok()) << r.status().message();
   om::ModelDef d = Check("cut");
   ASSERT_EQ(d.outputs.size(), 1u);
@@ -491,7 +576,7 @@ TEST_F(ConvertTest, OutNodesAndFp16Outputs) {
   EXPECT_EQ(out.spec.dtype, ACL_FLOAT16);
   EXPECT_EQ(out.spec.dims, (std::vector<int64_t>{1, 8, 8, 8}));
   EXPECT_EQ(d.nodes.back().op_type, "Cast");
-  EXPECT_EQ(d.nodes.size(), 4u);  // Conv2D (BN folded), Relu, MaxPool, Cast
+  EXPECT_EQ(d.nodes.size(), 3u);  // Conv2D (BN folded, Relu fused), MaxPool, Cast
 }
 
 TEST_F(ConvertTest, InputShapeOverridesADynamicBatch) {
@@ -617,11 +702,11 @@ TEST_F(ConvertTest, OldOpsetIsRefused) {
 TEST_F(ConvertTest, JsonDumpAndModelInfo) {
   OnnxBuilder b;
   BuildCnn(b);
-  ASSERT_TRUE(Convert(b, "cnn").ok());
+  ASSERT_TRUE(Convert(b, "cnn", {"--blocked_layout=false"}).ok());
   ASSERT_TRUE(DumpModelJson(Path("cnn.om"), -1, Path("cnn.json")).ok());
   std::ifstream in(Path("cnn.json"));
   nlohmann::json j = nlohmann::json::parse(in);
-  EXPECT_EQ(j["nodes"].size(), 9u);
+  EXPECT_EQ(j["nodes"].size(), 6u);
   EXPECT_EQ(j["soc_version"], "Ascend310");
   EXPECT_TRUE(j["plan"].contains("lower_bound"));
   EXPECT_EQ(j["nodes"][0]["op_type"], "Conv2D");
