@@ -31,8 +31,10 @@ struct Result {
   HostTensor out;
 };
 
-// Builds `type` over `args` and runs it once on them; the output starts as NaN.
-Result RunOp(const std::string& type, const std::vector<Arg>& args, const AttrMap& attrs) {
+// Builds `type` over `args` and runs it once on them; the output starts as NaN. `constants`: per input,
+// data constant for the program's life (OperatorCall::constants), as the model loader passes weights.
+Result RunOp(const std::string& type, const std::vector<Arg>& args, const AttrMap& attrs,
+             const std::vector<const void*>& constants = {}) {
   std::vector<TensorSpec> specs, requested;
   for (const Arg& a : args) specs.push_back(TensorSpec{a.t->dtype, a.format, a.t->dims});
   core::OperatorCall call;
@@ -40,6 +42,7 @@ Result RunOp(const std::string& type, const std::vector<Arg>& args, const AttrMa
   call.inputs = &specs;
   call.requested = &requested;
   call.attrs = &attrs;
+  call.constants = constants.empty() ? nullptr : &constants;
   Result r;
   auto built = core::BuildOperator(call);
   if (!built.ok()) {
@@ -144,6 +147,8 @@ TEST(BlockedFormat, Conv2DMatchesNchw) {
       {"depthwise", 1, 24, 11, 11, 24, 3, 2, 1, 24, {"clip"}},
       {"depthwise 32", 2, 32, 8, 8, 32, 3, 1, 1, 32, {"clip"}},
       {"first (C 3)", 1, 3, 16, 16, 32, 3, 2, 1, 1, {"clip"}},
+      // ResNet-50's first: NCHW in, NC1HWC0 out runs with no scratchpad and no reorder at all.
+      {"7x7 stride 2 (C 3)", 1, 3, 224, 224, 64, 7, 2, 3, 1, {"relu"}},
   };
   for (const ConvCase& cc : cases) {
     for (int64_t c0 : {8, 16}) {
@@ -192,6 +197,25 @@ TEST(BlockedFormat, Conv2DMatchesNchw) {
       ExpectClose(MustRun("Conv2D", back, to_plain, what), want, 1e-5, what + " blocked -> NCHW");
     }
   }
+}
+
+// ResNet-50's first convolution as a model compiles it (constant filter, NCHW in, NC1HWC0 out): nothing
+// is reordered per run. (In the model oneDNN also needed no scratchpad, which once made the kernel report a
+// failed scratch allocation; standalone here it does not always reproduce that.)
+TEST(BlockedFormat, Conv2DWithConstantFilterAndNothingToReorder) {
+  std::mt19937 rng(13);
+  HostTensor x = Random(ACL_FLOAT, {1, 3, 224, 224}, rng, -1, 1);
+  HostTensor f = Random(ACL_FLOAT, {64, 3, 7, 7}, rng, -0.5, 0.5);
+  HostTensor bias = Random(ACL_FLOAT, {64}, rng, -1, 1);
+  AttrMap attrs{{"strides", std::vector<int64_t>{2, 2}}, {"pads", std::vector<int64_t>{3, 3, 3, 3}},
+                {"post_ops", std::vector<std::string>{"relu"}}};
+  const std::vector<Arg> args = {{&x, ACL_FORMAT_NCHW}, {&f, ACL_FORMAT_NCHW}, {&bias, ACL_FORMAT_ND}};
+  HostTensor want = MustRun("Conv2D", args, attrs, "NCHW");
+  attrs["dst_format"] = std::string("NC1HWC0");
+  Result r = RunOp("Conv2D", args, attrs, {nullptr, f.bytes.data(), nullptr});
+  ASSERT_TRUE(r.status.ok()) << r.status.message();
+  ExpectZeroPadding(r.out, 64, "7x7");
+  ExpectClose(ToNchw(r.out, 64), want, 1e-5, "7x7 constant filter");
 }
 
 TEST(BlockedFormat, Conv2DRefusesMismatchedBlockedInputs) {
