@@ -183,7 +183,7 @@ void BuildCnn(OnnxBuilder& b) {
 TEST_F(ConvertTest, CnnFoldsBatchNormAndPlansTheArena) {
   OnnxBuilder b;
   BuildCnn(b);
-  auto r = Convert(b, "cnn");
+  auto r = Convert(b, "cnn", {"--blocked_layout=false"});  // the layout pass: BlockedLayoutBetweenConvolutions
   ASSERT_TRUE(r.ok()) << r.status().message();
   EXPECT_NE(r->summary.find("memory plan: arena"), std::string::npos);
   om::ModelDef d = Check("cnn");
@@ -285,6 +285,70 @@ std::vector<float> AsFloats(const std::vector<uint8_t>& b) {
   std::memcpy(v.data(), b.data(), b.size());
   return v;
 }
+
+// The layout pass (layout_pass.h): the convolutions and pools between them run on NC1HWC0 activations,
+// TransData nodes convert where an NCHW reader (Flatten) or a model output needs NCHW, and the model
+// computes what it computes without the pass (--blocked_layout=false).
+TEST_F(ConvertTest, BlockedLayoutBetweenConvolutions) {
+  OnnxBuilder b;
+  b.Input("x", {1, 3, 12, 12});
+  b.Weight("w1", {12, 3, 3, 3});
+  b.Weight("w2", {12, 12, 3, 3});
+  b.Weight("w3", {12, 1, 3, 3});
+  b.Weight("fc_w", {5, 12});
+  auto* c1 = b.Node("Conv", {"x", "w1"}, {"c1"}, "conv1");
+  OnnxBuilder::AttrInts(c1, "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"c1"}, {"r1"}, "relu1");
+  auto* mp = b.Node("MaxPool", {"r1"}, {"p1"}, "pool1");
+  OnnxBuilder::AttrInts(mp, "kernel_shape", {2, 2});
+  OnnxBuilder::AttrInts(mp, "strides", {2, 2});
+  auto* c2 = b.Node("Conv", {"p1", "w2"}, {"c2"}, "conv2");
+  OnnxBuilder::AttrInts(c2, "pads", {1, 1, 1, 1});
+  b.Node("Add", {"c2", "p1"}, {"sum"}, "add");
+  b.Node("Relu", {"sum"}, {"r2"}, "relu2");
+  auto* c3 = b.Node("Conv", {"r2", "w3"}, {"c3"}, "conv3");  // depthwise, stride 2
+  OnnxBuilder::AttrInts(c3, "pads", {1, 1, 1, 1});
+  OnnxBuilder::AttrInts(c3, "strides", {2, 2});
+  OnnxBuilder::AttrInt(c3, "group", 12);
+  b.Node("GlobalAveragePool", {"c3"}, {"gap"}, "gap");
+  b.Node("Flatten", {"gap"}, {"flat"}, "flatten");
+  auto* fc = b.Node("Gemm", {"flat", "fc_w"}, {"y"}, "fc");
+  OnnxBuilder::AttrInt(fc, "transB", 1);
+  b.Output("y");
+  b.Output("p1");  // a blocked tensor that is also a model output
+  auto r = Convert(b, "blocked");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_TRUE(ConvertFile(Path("blocked.onnx"), "plain", {"--blocked_layout=false"}).ok());
+  om::ModelDef d = Check("blocked");
+  auto ops = Ops(d);
+  EXPECT_EQ(ops["Conv2D"], 3);
+  EXPECT_EQ(ops["TransData"], 2) << "one for the output p1, one in front of Flatten";
+  EXPECT_EQ(ops.count("Add"), 0u);
+  for (const auto& n : d.nodes) {
+    if (n.op_type == "Conv2D" || n.op_type == "MaxPool" || n.op_type == "GlobalAveragePool") {
+      const TensorSpec& y = d.tensors[static_cast<size_t>(n.outputs[0])].spec;
+      EXPECT_EQ(y.format, ACL_FORMAT_NC1HWC0) << n.name;
+      EXPECT_EQ(y.rank(), 5u) << n.name;
+    }
+  }
+  ASSERT_EQ(d.outputs.size(), 2u);
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[1])].name, "p1");
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.outputs[1])].spec.dims, (std::vector<int64_t>{1, 12, 6, 6}));
+  EXPECT_EQ(Ops(Check("plain")).count("TransData"), 0u);
+  std::vector<float> x(3 * 12 * 12);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 37) % 17) / 8.0f - 1.0f;
+  std::vector<std::vector<uint8_t>> blocked, plain;
+  Status st = testing::RunOmOnHost(Path("blocked.om"), {Floats(x)}, &blocked);
+  ASSERT_TRUE(st.ok()) << st.message();
+  ASSERT_TRUE(testing::RunOmOnHost(Path("plain.om"), {Floats(x)}, &plain).ok());
+  ASSERT_EQ(blocked.size(), 2u);
+  for (size_t o = 0; o < 2; ++o) {
+    const std::vector<float> got = AsFloats(blocked[o]), want = AsFloats(plain[o]);
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], 1e-5 * std::max(1.0f, std::fabs(want[i])));
+  }
+}
+
 
 // Gemm's ONNX semantics, against a direct computation: Y = alpha * A' * B' + beta * C with transA,
 // transB and C of shape [M, N] (added) or [N] (the MatMul's bias).
@@ -575,7 +639,7 @@ TEST_F(ConvertTest, ReshapeThroughAShapeChainFolds) {
 TEST_F(ConvertTest, FusionCanBeTurnedOff) {
   OnnxBuilder b;
   BuildCnn(b);
-  ASSERT_TRUE(Convert(b, "unfused", {"--fusion=false"}).ok());
+  ASSERT_TRUE(Convert(b, "unfused", {"--fusion=false", "--blocked_layout=false"}).ok());
   om::ModelDef d = Check("unfused");
   auto ops = Ops(d);
   EXPECT_EQ(ops["Relu"], 2);
@@ -587,7 +651,7 @@ TEST_F(ConvertTest, FusionCanBeTurnedOff) {
 TEST_F(ConvertTest, OutNodesAndFp16Outputs) {
   OnnxBuilder b;
   BuildCnn(b);
-  auto r = Convert(b, "cut", {"--out_nodes=pool1:0", "--output_type=FP16"});
+  auto r = Convert(b, "cut", {"--out_nodes=pool1:0", "--output_type=FP16", "--blocked_layout=false"});
   ASSERT_TRUE(r.ok()) << r.status().message();
   om::ModelDef d = Check("cut");
   ASSERT_EQ(d.outputs.size(), 1u);
@@ -721,7 +785,7 @@ TEST_F(ConvertTest, OldOpsetIsRefused) {
 TEST_F(ConvertTest, JsonDumpAndModelInfo) {
   OnnxBuilder b;
   BuildCnn(b);
-  ASSERT_TRUE(Convert(b, "cnn").ok());
+  ASSERT_TRUE(Convert(b, "cnn", {"--blocked_layout=false"}).ok());
   ASSERT_TRUE(DumpModelJson(Path("cnn.om"), -1, Path("cnn.json")).ok());
   std::ifstream in(Path("cnn.json"));
   nlohmann::json j = nlohmann::json::parse(in);

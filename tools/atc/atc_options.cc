@@ -76,7 +76,7 @@ const std::map<std::string, std::string>& RefusedOptions() {
   return m;
 }
 
-bool IsBoolOption(const std::string& name) { return name == "help" || name == "h" || name == "fusion"; }
+bool IsBoolOption(const std::string& name) { return name == "help" || name == "h" || name == "fusion" || name == "blocked_layout"; }
 
 }  // namespace
 
@@ -185,7 +185,7 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
   static const std::set<std::string> kKnown = {
       "mode", "model", "om", "json", "framework", "output", "input_shape", "input_format", "soc_version",
       "out_nodes", "output_type", "precision_mode", "log", "insert_op_conf", "disable_reuse_memory",
-      "fusion", "help", "h", "external_weight"};
+      "fusion", "blocked_layout", "help", "h", "external_weight"};
   for (const auto& [name, value] : given) {
     if (kKnown.count(name) != 0) continue;
     if (RecordedOptions().count(name) != 0) {
@@ -301,6 +301,7 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
     }
   }
   NPURT_RETURN_IF_ERROR(parse_bool("fusion", &o.fusion));
+  NPURT_RETURN_IF_ERROR(parse_bool("blocked_layout", &o.blocked_layout));
 
   auto required = [&](const std::string& value, const char* name) -> Status {
     if (!value.empty()) return Status::Ok();

@@ -42,6 +42,7 @@ struct Options {
   std::string insert_op_conf;
   bool disable_reuse_memory = false;
   bool fusion = true;  // hidden (--fusion=false turns it off): residual adds and activations as post_ops
+  bool blocked_layout = true;  // hidden (--blocked_layout=false): the layout pass (layout_pass.h)
   bool help = false;
   std::map<std::string, std::string> recorded;  // accepted tuning options, for --mode=6
   std::string command_line;                     // argv joined

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "aipp_config.h"
+#include "layout_pass.h"
 #include "lowering.h"
 #include "model_assembly.h"
 #include "models/om/om_writer.h"
@@ -63,6 +64,12 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
                                    "fused, {} LayerNorm patterns fused, {} biases fused into MatMul, {} residual adds "
                                    "and {} activations fused{}",
                                    dead, bn.value(), gelu, lns, linear, adds, acts, opts.fusion ? "" : " (--fusion=false)"));
+  if (opts.blocked_layout) {
+    auto layout = AssignBlockedLayout(g);
+    if (!layout.ok()) return std::move(layout).status();
+    Log(LogLevel::kInfo, fmt::format("layout: {} activations in NC1HWC0, {} TransData nodes", layout->blocked,
+                                     layout->trans_data));
+  }
   if (opts.output_type == "FP16") NPURT_RETURN_IF_ERROR(CastOutputs(g, 1 /* ACL_FLOAT16 */));
   NPURT_RETURN_IF_ERROR(EnsureOutputsWritten(g));
   if (g.outputs.empty()) return Err(kFail, "the model has no outputs");

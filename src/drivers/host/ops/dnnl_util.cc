@@ -28,6 +28,16 @@ bool NativeBf16() {
   return native;
 }
 
+int NativeC0() {
+  static const int c0 = Has(dnnl::cpu_isa::avx512_core) ? 16 : 8;
+  return c0;
+}
+
+dnnl::memory::desc BlockedDesc(int64_t n, int64_t c, int64_t h, int64_t w, int64_t c0, dnnl::memory::data_type dt) {
+  return dnnl::memory::desc({n, c, h, w}, dt, c0 == 16 ? dnnl::memory::format_tag::nChw16c
+                                                       : dnnl::memory::format_tag::nChw8c);
+}
+
 bool NativeInt8() {
   static const bool native = Has(dnnl::cpu_isa::avx512_core_vnni) || Has(dnnl::cpu_isa::avx2_vnni);
   return native;

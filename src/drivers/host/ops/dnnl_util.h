@@ -20,6 +20,14 @@ dnnl::stream& ThreadStream();
 bool NativeBf16();
 bool NativeInt8();
 
+// C0 of the blocked activation format NC1HWC0 (ACL_FORMAT_NC1HWC0, docs/operators.md) that this CPU's
+// oneDNN convolutions read and write natively for fp32: 16 with AVX512, else 8 (oneDNN's nChw16c / nChw8c).
+int NativeC0();
+
+// The oneDNN desc of a logical [n, c, h, w] activation stored as NC1HWC0 with block c0 (8 or 16):
+// nChw{c0}c, channels padded to a multiple of c0 (the padding holds zeros).
+dnnl::memory::desc BlockedDesc(int64_t n, int64_t c, int64_t h, int64_t w, int64_t c0, dnnl::memory::data_type dt);
+
 // oneDNN data type of an ACL dtype (undef if oneDNN has none).
 dnnl::memory::data_type ToDnnl(int32_t dtype);
 

@@ -2,7 +2,11 @@
 // layouts for this shape and CPU; user tensors (NCHW or NHWC activations; NCHW/OIHW, NHWC/OHWI or HWCN
 // filters) are reordered in and out around it with reorder primitives created at compile time.
 // When the user layout already is the chosen one no reorder runs (oneDNN 2.6's jit convolutions pick
-// blocked fp32 activations, aBcd8b on the AVX2 build machine, so NCHW and NHWC are both reordered today).
+// blocked fp32 activations, aBcd8b on the AVX2 build machine, so NCHW and NHWC are both reordered).
+// x and y may also be NC1HWC0 (nn_common.h: oneDNN's nChw8c/nChw16c, the layout those convolutions pick),
+// which is what atc's layout pass gives the activations between convolutions: when the primitive chosen
+// with "any" does not take the blocked layout as it is, one is created with it forced, and kept if oneDNN
+// picks the same implementation for it; else the reorders run as for plain tensors.
 // A constant filter (OpBuild::constants) is reordered once, at build; post_ops (kernels/post_ops.h) run
 // inside the primitive, the addend of "add" read in dst's layout.
 #include "acl/error_codes/rt_error_codes.h"
@@ -21,12 +25,14 @@ struct ConvShape {
   int64_t n, c, h, w, o, kh, kw, oh, ow, groups;
   int64_t sh, sw, dh, dw, pt, pb, pl, pr;
   bool nhwc;
+  int64_t src_c0, dst_c0;  // x / y in NC1HWC0 with this block; 0: plain (nhwc says which)
   int32_t filter_format;
   bool bias;
   int32_t dtype;
 };
 
-memory::desc ActDesc(int64_t n, int64_t c, int64_t h, int64_t w, bool nhwc, memory::data_type dt) {
+memory::desc ActDesc(int64_t n, int64_t c, int64_t h, int64_t w, bool nhwc, int64_t c0, memory::data_type dt) {
+  if (c0 != 0) return du::BlockedDesc(n, c, h, w, c0, dt);
   return memory::desc({n, c, h, w}, dt, nhwc ? memory::format_tag::nhwc : memory::format_tag::nchw);
 }
 
@@ -53,12 +59,50 @@ class ConvKernel final : public Kernel {
 
   void Init() {
     const auto dt = du::ToDnnl(s_.dtype);
-    user_src_ = ActDesc(s_.n, s_.c, s_.h, s_.w, s_.nhwc, dt);
-    user_dst_ = ActDesc(s_.n, s_.o, s_.oh, s_.ow, s_.nhwc, dt);
+    user_src_ = ActDesc(s_.n, s_.c, s_.h, s_.w, s_.nhwc, s_.src_c0, dt);
+    user_dst_ = ActDesc(s_.n, s_.o, s_.oh, s_.ow, s_.nhwc, s_.dst_c0, dt);
     user_w_ = FilterDesc(s_, dt);
+    CreatePrimitive(/*force_blocked=*/false);
+    if (!BlockedMatch()) {
+      // Verify, then force: a primitive over the blocked tensors as they are, kept only if oneDNN runs the
+      // same implementation on it (forcing a layout can silently select a slow reference kernel).
+      const std::string chosen = pd_.impl_info_str();
+      const bool saved_sum = sum_add_;
+      const memory::desc saved_addend = addend_desc_;
+      auto saved_pd = pd_;
+      bool forced = false;
+      try {
+        CreatePrimitive(/*force_blocked=*/true);
+        forced = pd_.impl_info_str() == chosen;
+      } catch (const dnnl::error&) {
+      }
+      if (!forced) {
+        pd_ = saved_pd;
+        sum_add_ = saved_sum;
+        addend_desc_ = saved_addend;
+      }
+    }
+    prim_ = dnnl::convolution_forward(pd_);
+    CreateReorders();
+  }
+
+  // Whether pd_ reads and writes the blocked user tensors (if any) in place.
+  bool BlockedMatch() const {
+    return (s_.src_c0 == 0 || pd_.src_desc() == user_src_) && (s_.dst_c0 == 0 || pd_.dst_desc() == user_dst_);
+  }
+
+  // pd_ (and addend_desc_, sum_add_) with src and dst "any", or, with force_blocked, the blocked user
+  // layouts where x or y is NC1HWC0.
+  void CreatePrimitive(bool force_blocked) {
+    const auto dt = du::ToDnnl(s_.dtype);
     memory::dims wdims = user_w_.dims();
-    auto any_src = memory::desc({s_.n, s_.c, s_.h, s_.w}, dt, memory::format_tag::any);
-    auto any_dst = memory::desc({s_.n, s_.o, s_.oh, s_.ow}, dt, memory::format_tag::any);
+    sum_add_ = false;
+    addend_desc_ = memory::desc();
+    auto any_src = force_blocked && s_.src_c0 != 0 ? user_src_
+                                                   : memory::desc({s_.n, s_.c, s_.h, s_.w}, dt, memory::format_tag::any);
+    auto any_dst = force_blocked && s_.dst_c0 != 0
+                       ? user_dst_
+                       : memory::desc({s_.n, s_.o, s_.oh, s_.ow}, dt, memory::format_tag::any);
     auto any_w = memory::desc(wdims, dt, memory::format_tag::any);
     auto bias = memory::desc({s_.o}, dt == memory::data_type::bf16 ? memory::data_type::f32 : dt, memory::format_tag::a);
     const memory::dims strides = {s_.sh, s_.sw}, dil = {s_.dh - 1, s_.dw - 1}, pl = {s_.pt, s_.pl},
@@ -100,8 +144,10 @@ class ConvKernel final : public Kernel {
       sum_add_ = false;  // post-ops moved dst to another layout: the binary add reads the probe's layout
       pd_ = make_pd(true);
     }
-    prim_ = dnnl::convolution_forward(pd_);
     bias_desc_ = bias;
+  }
+
+  void CreateReorders() {
     dnnl::primitive_attr rattr;
     rattr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
     auto reorder = [&](const memory::desc& from, const memory::desc& to) {
@@ -135,7 +181,8 @@ class ConvKernel final : public Kernel {
   Status Run(const OpRunArgs& a) const override {
     return du::Guard(ACL_ERROR_RT_AICORE_EXCEPTION, "Conv2D", [&] {
       auto* block = static_cast<uint8_t*>(Scratch(total_, 2));
-      if (block == nullptr) throw dnnl::error(dnnl_out_of_memory, "scratch allocation failed");
+      // Nothing to place (no scratchpad, no reorder: blocked activations) leaves the block null.
+      if (block == nullptr && total_ != 0) throw dnnl::error(dnnl_out_of_memory, "scratch allocation failed");
       auto& eng = du::Engine();
       auto& strm = du::ThreadStream();
       memory user_src(user_src_, eng, const_cast<void*>(a.inputs[0]));
@@ -192,12 +239,17 @@ class ConvKernel final : public Kernel {
 // order), optional bias [O], with post-op add the addend (y's shape, type and layout) last -> y. Attrs:
 // strides, pads [top, bottom, left, right], dilations (4 values in data_format order, or 2 for H, W),
 // groups, data_format, post_ops (kernels/post_ops.h). A constant filter is reordered at build.
+// Blocked activations (fp32 only): x may be NC1HWC0 [N, C1, H, W, C0] (C from the filter and groups);
+// attr dst_format (NCHW | NC1HWC0; default x's) and c0 (8 or 16; default x's C0, else the CPU's native
+// one) choose y's, y NC1HWC0 [N, ceil(O/c0), OH, OW, c0]; the addend is in y's format.
 Status BuildConv2D(OpBuild& b) {
   NPURT_RETURN_IF_ERROR(ExpectDTypes(b, 0, {ACL_FLOAT, ACL_BF16}));
   NPURT_RETURN_IF_ERROR(SameDType(b, 0, 1));
   const TensorSpec& x = b.inputs[0];
   const TensorSpec& f = b.inputs[1];
-  if (x.rank() != 4 || f.rank() != 4) {
+  const bool blocked_x = IsBlocked(x);
+  if (blocked_x) NPURT_RETURN_IF_ERROR(CheckBlocked(b, 0, x, ACL_FLOAT));
+  if ((!blocked_x && x.rank() != 4) || f.rank() != 4) {
     return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: x {} and filter {} must be 4-D", b.type, DimsString(x.dims),
                DimsString(f.dims));
   }
@@ -211,6 +263,19 @@ Status BuildConv2D(OpBuild& b) {
   s.c = nhwc ? x.dims[3] : x.dims[1];
   s.h = nhwc ? x.dims[1] : x.dims[2];
   s.w = nhwc ? x.dims[2] : x.dims[3];
+  if (blocked_x && nhwc) return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: an NC1HWC0 x takes data_format NCHW", b.type);
+  auto dst_format = DstFormat(b, blocked_x ? ACL_FORMAT_NC1HWC0 : ACL_FORMAT_NCHW);
+  if (!dst_format.ok()) return std::move(dst_format).status();
+  const bool blocked_y = dst_format.value() == ACL_FORMAT_NC1HWC0;
+  if (blocked_y && (nhwc || x.dtype != ACL_FLOAT)) {
+    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: an NC1HWC0 y takes a float32 NCHW or NC1HWC0 x", b.type);
+  }
+  if (blocked_x) s.src_c0 = x.dims[4];
+  if (blocked_y) {
+    auto c0 = BlockC0(b, blocked_x ? x.dims[4] : du::NativeC0());
+    if (!c0.ok()) return c0.status();
+    s.dst_c0 = c0.value();
+  }
   auto groups = GetInt(*b.attrs, "groups", 1);
   if (!groups.ok()) return groups.status();
   s.groups = groups.value();
@@ -224,6 +289,13 @@ Status BuildConv2D(OpBuild& b) {
     default:
       return Err(ACL_ERROR_FORMAT_NOT_MATCH, "{}: filter format {} is not supported; use NCHW, NHWC or HWCN", b.type,
                  FormatName(f.format));
+  }
+  if (blocked_x) {
+    s.c = fi * s.groups;  // the logical channels: the filter's
+    if (CeilDiv(s.c, s.src_c0) != x.dims[1]) {
+      return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: x {} does not hold the {} channels of filter {} and groups {}",
+                 b.type, Describe(x), s.c, DimsString(f.dims), s.groups);
+    }
   }
   if (s.groups < 1 || s.c % s.groups != 0 || s.o % s.groups != 0 || fi * s.groups != s.c) {
     return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: {} input channels, filter {} ({}) and groups {} do not match", b.type,
@@ -253,7 +325,15 @@ Status BuildConv2D(OpBuild& b) {
   }
   TensorSpec y{x.dtype, x.format, nhwc ? std::vector<int64_t>{s.n, s.oh, s.ow, s.o}
                                        : std::vector<int64_t>{s.n, s.o, s.oh, s.ow}};
-  if (at->addend >= 0) NPURT_RETURN_IF_ERROR(CheckAddend(b, at->addend, y));
+  if (blocked_y) y = TensorSpec{x.dtype, ACL_FORMAT_NC1HWC0, BlockedDims(s.n, s.o, s.oh, s.ow, s.dst_c0)};
+  if (blocked_x && !blocked_y) y.format = ACL_FORMAT_NCHW;
+  if (at->addend >= 0) {
+    NPURT_RETURN_IF_ERROR(CheckAddend(b, at->addend, y));
+    if (IsBlocked(b.inputs[static_cast<size_t>(at->addend)]) != blocked_y) {
+      return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: the addend of post-op add must be in y's format ({})", b.type,
+                 FormatName(y.format));
+    }
+  }
   b.outputs = {y};
   if (!b.compile) return Status::Ok();
   auto k = std::make_unique<ConvKernel>(s, std::move(post.value()), at.value(), ConstantInput(b, 1));
@@ -269,7 +349,8 @@ void RegisterConvOps(OpTable& t) {
          "x, filter, optional bias, addend (with post-op add) -> y; attrs strides, pads, dilations, groups, "
          "data_format (NCHW/NHWC), post_ops (list, applied in order: relu, clip [clip_min, clip_max], sigmoid, "
          "swish, gelu_erf, gelu_tanh, tanh, add); add takes one more input of y's shape, type and layout, the LAST "
-         "input: without a bias give x, filter, addend, or an absent input (ACL_DT_UNDEFINED) as the bias",
+         "input: without a bias give x, filter, addend, or an absent input (ACL_DT_UNDEFINED) as the bias; "
+         "float32 x and y may be NC1HWC0 (attrs dst_format NCHW | NC1HWC0, default x's; c0 8 or 16)",
          /*absent_input=*/2});
 }
 

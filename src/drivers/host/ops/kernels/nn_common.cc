@@ -15,6 +15,31 @@ StatusOr<bool> ActivationLayout(const OpBuild& b, const TensorSpec& x) {
   return df.value() == "NHWC";
 }
 
+Status CheckBlocked(const OpBuild& b, int input, const TensorSpec& s, int32_t dtype) {
+  if (s.rank() != 5 || (s.dims[4] != 8 && s.dims[4] != 16) || s.dtype != dtype) {
+    return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: input {} is {}; an NC1HWC0 input must be {} [N, C1, H, W, C0] with C0 8 or 16",
+               b.type, input, Describe(s), DTypeName(dtype));
+  }
+  return Status::Ok();
+}
+
+StatusOr<int32_t> DstFormat(const OpBuild& b, int32_t def) {
+  auto f = GetString(*b.attrs, "dst_format", FormatName(def));
+  if (!f.ok()) return std::move(f).status();
+  if (f.value() == "NCHW") return ACL_FORMAT_NCHW;
+  if (f.value() == "NC1HWC0") return ACL_FORMAT_NC1HWC0;
+  return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: dst_format '{}' is not supported; use NCHW or NC1HWC0", b.type, f.value());
+}
+
+StatusOr<int64_t> BlockC0(const OpBuild& b, int64_t def_c0) {
+  auto c0 = GetInt(*b.attrs, "c0", def_c0);
+  if (!c0.ok()) return c0.status();
+  if (c0.value() != 8 && c0.value() != 16) {
+    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: c0 {} is not supported; use 8 or 16", b.type, c0.value());
+  }
+  return c0.value();
+}
+
 namespace {
 
 StatusOr<std::pair<int64_t, int64_t>> HW(const OpBuild& b, bool nhwc, const char* name, int64_t def) {
@@ -91,6 +116,7 @@ void RegisterNnOps(OpTable& t) {
   RegisterConvOps(t);
   RegisterPoolOps(t);
   RegisterNormOps(t);
+  RegisterTransDataOps(t);
 }
 
 }  // namespace npurt::drivers::host
