@@ -495,7 +495,7 @@ TEST_F(ConvertTest, ZeroPadFoldsIntoAveragePoolAndConv) {
   b.Node("Conv", {"xp", "w"}, {"c"});
   b.Output("a");
   b.Output("c");
-  auto r = Convert(b, "pad");
+  auto r = Convert(b, "pad", {"--blocked_layout=false"});  // the pads, not the layouts
   ASSERT_TRUE(r.ok()) << r.status().message();
   om::ModelDef d = Check("pad");
   ASSERT_EQ(d.nodes.size(), 2u);
