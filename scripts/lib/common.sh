@@ -11,6 +11,9 @@ NPURT_DEB_PACKAGES=(cmake ninja-build g++ python3 libgtest-dev libgmock-dev goog
                     libdnnl-dev ocl-icd-opencl-dev
                     libflatbuffers-dev flatbuffers-compiler zlib1g-dev
                     libonnx-dev libprotobuf-dev protobuf-compiler)
+# The reference of the model tests (tests/models/reference_check.py: torchvision models exported and run in
+# PyTorch, against npurt's atc + msame); scripts/test installs them unless NPURT_MODEL_TESTS=0.
+NPURT_MODEL_DEB_PACKAGES=(python3-torch python3-torchvision python3-onnx python3-numpy)
 # What `scripts/test --fuzz` needs on top: clang 14 with libFuzzer and its sanitizer runtimes, and clang's
 # OpenMP runtime (the operators build with -fopenmp).
 NPURT_FUZZ_DEB_PACKAGES=(clang-14 libclang-rt-14-dev libomp-14-dev)
