@@ -39,6 +39,15 @@ bool KindOf(int attr, Kind* kind) {
   }
 }
 
+// The live object behind a configuration handle, or ACL_ERROR_INVALID_PARAM.
+template <typename T>
+npurt::StatusOr<T*> Live(const void* handle, const char* what) {
+  if (handle == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "handle is a null pointer");
+  T* c = T::From(handle);
+  if (c == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "handle is not a live {}", what);
+  return c;
+}
+
 size_t SizeOf(Kind k) { return k == Kind::kInt32 ? sizeof(int32_t) : k == Kind::kSize ? sizeof(size_t) : sizeof(void*); }
 
 npurt::StatusOr<uint64_t> Need(const Config& c, int attr, const char* name) {
@@ -58,9 +67,7 @@ aclmdlConfigHandle* aclmdlCreateConfigHandle(void) {
 
 aclError aclmdlDestroyConfigHandle(aclmdlConfigHandle* handle) {
   NPURT_HANDLE_SCOPE();
-  NPURT_API_NOT_NULL(handle);
-  Config* c = Config::From(handle);
-  if (c == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "handle is not a live configuration"));
+  NPURT_API_ASSIGN(c, Live<Config>(handle, "configuration"));
   if (c->Invalidate()) c->Release();
   return ACL_SUCCESS;
 }
@@ -68,10 +75,8 @@ aclError aclmdlDestroyConfigHandle(aclmdlConfigHandle* handle) {
 aclError aclmdlSetConfigOpt(aclmdlConfigHandle* handle, aclmdlConfigAttr attr, const void* attrValue,
                             size_t valueSize) {
   NPURT_HANDLE_SCOPE();
-  NPURT_API_NOT_NULL(handle);
+  NPURT_API_ASSIGN(c, Live<Config>(handle, "configuration"));
   NPURT_API_NOT_NULL(attrValue);
-  Config* c = Config::From(handle);
-  if (c == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "handle is not a live configuration"));
   const int a = npurt::RawEnum(attr);
   Kind kind;
   if (!KindOf(a, &kind)) {
@@ -124,10 +129,8 @@ aclError aclmdlSetConfigOpt(aclmdlConfigHandle* handle, aclmdlConfigAttr attr, c
 
 aclError aclmdlLoadWithConfig(const aclmdlConfigHandle* handle, uint32_t* modelId) {
   NPURT_HANDLE_SCOPE();
-  NPURT_API_NOT_NULL(handle);
+  NPURT_API_ASSIGN(c, Live<Config>(handle, "configuration"));
   NPURT_API_NOT_NULL(modelId);
-  const Config* c = Config::From(handle);
-  if (c == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "handle is not a live configuration"));
   NPURT_API_ASSIGN(type, Need(*c, ACL_MDL_LOAD_TYPE_SIZET, "ACL_MDL_LOAD_TYPE_SIZET"));
   npurt::models::LoadMemory mem;
   if (type == ACL_MDL_LOAD_FROM_FILE_WITH_MEM || type == ACL_MDL_LOAD_FROM_MEM_WITH_MEM) {
@@ -177,11 +180,7 @@ aclmdlExecConfigHandle* aclmdlCreateExecConfigHandle(void) {
 
 aclError aclmdlDestroyExecConfigHandle(const aclmdlExecConfigHandle* handle) {
   NPURT_HANDLE_SCOPE();
-  NPURT_API_NOT_NULL(handle);
-  ExecConfig* c = ExecConfig::From(handle);
-  if (c == nullptr) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "handle is not a live execution configuration"));
-  }
+  NPURT_API_ASSIGN(c, Live<ExecConfig>(handle, "execution configuration"));
   if (c->Invalidate()) c->Release();
   return ACL_SUCCESS;
 }
@@ -189,12 +188,8 @@ aclError aclmdlDestroyExecConfigHandle(const aclmdlExecConfigHandle* handle) {
 aclError aclmdlSetExecConfigOpt(aclmdlExecConfigHandle* handle, aclmdlExecConfigAttr attr, const void* attrValue,
                                 size_t valueSize) {
   NPURT_HANDLE_SCOPE();
-  NPURT_API_NOT_NULL(handle);
+  NPURT_API_ASSIGN(c, Live<ExecConfig>(handle, "execution configuration"));
   NPURT_API_NOT_NULL(attrValue);
-  ExecConfig* c = ExecConfig::From(handle);
-  if (c == nullptr) {
-    return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "handle is not a live execution configuration"));
-  }
   const int a = npurt::RawEnum(attr);
   switch (a) {
     case ACL_MDL_STREAM_SYNC_TIMEOUT:
