@@ -5,21 +5,18 @@
 // The container carries CRCs, so almost every mutation would stop at the first checksum. Each input is
 // therefore tried twice: as it is, and with its header's and parts' CRCs recomputed, which lets the
 // mutations reach the verifier and the loader.
-#include <zlib.h>
-
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
 #include "acl/acl.h"
 #include "fuzz_util.h"
+#include "models/om/om_crc.h"
 #include "models/om/om_format.h"
 
 namespace {
 
 aclrtStream g_stream = nullptr;
-
-uint32_t Crc(const uint8_t* p, uint64_t n) { return static_cast<uint32_t>(crc32(crc32(0L, Z_NULL, 0), p, static_cast<uInt>(n))); }
 
 // The input with valid CRCs where its header's part bounds allow computing them.
 std::vector<uint8_t> FixCrcs(const uint8_t* data, size_t size) {
@@ -28,9 +25,9 @@ std::vector<uint8_t> FixCrcs(const uint8_t* data, size_t size) {
   npurt::om::FileHeader h;
   std::memcpy(&h, v.data(), sizeof h);
   const auto fits = [&](uint64_t off, uint64_t len) { return off <= size && len <= size - off && len < (1u << 30); };
-  if (fits(h.model_offset, h.model_size)) h.model_crc32 = Crc(v.data() + h.model_offset, h.model_size);
-  if (fits(h.weights_offset, h.weights_size)) h.weights_crc32 = Crc(v.data() + h.weights_offset, h.weights_size);
-  h.header_crc32 = Crc(reinterpret_cast<const uint8_t*>(&h), offsetof(npurt::om::FileHeader, header_crc32));
+  if (fits(h.model_offset, h.model_size)) h.model_crc32 = npurt::om::Crc32(v.data() + h.model_offset, h.model_size);
+  if (fits(h.weights_offset, h.weights_size)) h.weights_crc32 = npurt::om::Crc32(v.data() + h.weights_offset, h.weights_size);
+  h.header_crc32 = npurt::om::Crc32(reinterpret_cast<const uint8_t*>(&h), offsetof(npurt::om::FileHeader, header_crc32));
   std::memcpy(v.data(), &h, sizeof h);
   return v;
 }

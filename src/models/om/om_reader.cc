@@ -10,8 +10,6 @@
 //   4. (loading) the weight region's CRC.
 #include "models/om/om_reader.h"
 
-#include <zlib.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +19,7 @@
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/ge_error_codes.h"
 #include "models/om/npurt_om_generated.h"
+#include "models/om/om_crc.h"
 
 namespace npurt::om {
 namespace {
@@ -29,18 +28,6 @@ namespace fb = npurt::om::fb;
 
 constexpr uint32_t kMaxStreams = 64;
 constexpr size_t kMaxRank = 32;
-
-uint32_t Crc(const void* data, uint64_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  const auto* p = static_cast<const Bytef*>(data);
-  while (size > 0) {
-    const uInt chunk = size > (1u << 30) ? (1u << 30) : static_cast<uInt>(size);
-    crc = crc32(crc, p, chunk);
-    p += chunk;
-    size -= chunk;
-  }
-  return static_cast<uint32_t>(crc);
-}
 
 Status NotAModel(std::string_view source, const std::string& why) {
   return Err(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID, "{} is not a valid npurt model: {}", source, why);
@@ -82,7 +69,7 @@ Status CheckHeader(const uint8_t* p, uint64_t file_size, std::string_view source
   FileHeader h;
   std::memcpy(&h, p, sizeof(h));
   if (std::memcmp(h.magic, kMagic, sizeof(kMagic)) != 0) return NotAModel(source, WhatItLooksLike(p, sizeof(h)));
-  if (h.header_crc32 != Crc(&h, offsetof(FileHeader, header_crc32))) {
+  if (h.header_crc32 != Crc32(&h, offsetof(FileHeader, header_crc32))) {
     return NotAModel(source, "its header checksum does not match (the file is damaged)");
   }
   if (h.format_version == 0 || h.format_version > kFormatVersion) {
@@ -335,7 +322,7 @@ const char* RegionName(Region r) {
 Status ReadModelPart(const uint8_t* image, std::string_view source, ModelFile* file) {
   const FileHeader& h = file->header;
   const uint8_t* model = image + h.model_offset;
-  if (Crc(model, h.model_size) != h.model_crc32) return Corrupt(source, "the model part's checksum does not match");
+  if (Crc32(model, h.model_size) != h.model_crc32) return Corrupt(source, "the model part's checksum does not match");
   flatbuffers::Verifier verifier(model, h.model_size, 64, 10'000'000);
   if (!fb::VerifyModelBuffer(verifier)) return Corrupt(source, "the model part fails the FlatBuffers verifier");
   NPURT_RETURN_IF_ERROR(Convert(*fb::GetModel(model), source, &file->def));
@@ -351,7 +338,7 @@ StatusOr<ModelFile> ReadModel(const void* data, size_t size, std::string_view so
   const FileHeader& h = file.header;
   file.weights = p + h.weights_offset;
   file.weights_size = h.weights_size;
-  if (check_weights && Crc(file.weights, file.weights_size) != h.weights_crc32) {
+  if (check_weights && Crc32(file.weights, file.weights_size) != h.weights_crc32) {
     return Err(ACL_ERROR_GE_EXEC_LOAD_WEIGHT_PARTITION_FAILED, "model {} is corrupt: the weights' checksum does not match",
                source);
   }

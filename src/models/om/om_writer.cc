@@ -1,14 +1,13 @@
 // Builds the FlatBuffers model from a ModelDef and lays out the container around it.
 #include "models/om/om_writer.h"
 
-#include <zlib.h>
-
 #include <cstdio>
 #include <cstring>
 #include <type_traits>
 
 #include "acl/acl_base_rt.h"
 #include "models/om/npurt_om_generated.h"
+#include "models/om/om_crc.h"
 #include "models/om/om_format.h"
 
 namespace npurt::om {
@@ -53,18 +52,6 @@ Offset<fb::Attr> BuildAttr(FlatBufferBuilder& b, const std::string& name, const 
       value);
 }
 
-uint32_t Crc(const void* data, size_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
-  const auto* p = static_cast<const Bytef*>(data);
-  while (size > 0) {  // zlib's length is a uInt
-    const uInt chunk = size > (1u << 30) ? (1u << 30) : static_cast<uInt>(size);
-    crc = crc32(crc, p, chunk);
-    p += chunk;
-    size -= chunk;
-  }
-  return static_cast<uint32_t>(crc);
-}
-
 }  // namespace
 
 StatusOr<std::vector<uint8_t>> SerializeModel(const ModelDef& def, const std::vector<uint8_t>& weights) {
@@ -106,9 +93,9 @@ StatusOr<std::vector<uint8_t>> SerializeModel(const ModelDef& def, const std::ve
   h.model_size = b.GetSize();
   h.weights_offset = (h.model_offset + h.model_size + kWeightsFileAlign - 1) / kWeightsFileAlign * kWeightsFileAlign;
   h.weights_size = weights.size();
-  h.model_crc32 = Crc(b.GetBufferPointer(), b.GetSize());
-  h.weights_crc32 = Crc(weights.data(), weights.size());
-  h.header_crc32 = Crc(&h, offsetof(FileHeader, header_crc32));
+  h.model_crc32 = Crc32(b.GetBufferPointer(), b.GetSize());
+  h.weights_crc32 = Crc32(weights.data(), weights.size());
+  h.header_crc32 = Crc32(&h, offsetof(FileHeader, header_crc32));
 
   std::vector<uint8_t> file(h.weights_offset + h.weights_size, 0);
   std::memcpy(file.data(), &h, sizeof(h));
