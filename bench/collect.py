@@ -43,6 +43,8 @@ RATIOS = {
     "conv_relu_fused_over_separate": ("conv_c256_relu_fused_us", "conv_c256_relu_separate_us"),
     "conv_add_relu_fused_over_separate": ("conv_c256_add_relu_fused_us", "conv_c256_add_relu_separate_us"),
     "fc_const_over_runtime_w": ("fc_2048x1000_const_w_us", "fc_2048x1000_runtime_w_us"),
+    "allreduce_busbw_over_memcpy": ("allreduce_busbw_gbps", "host_memcpy_gbps"),  # collectives (issue 17)
+    "allreduce_over_gloo": ("allreduce_2proc_gloo_ms", "allreduce_2proc_hccl_ms"),
 }
 
 # Offline models (issue 15): bench/models/model_bench.py (ONNX Runtime time over npurt time: > 1 is faster).
@@ -107,6 +109,10 @@ TARGETS = {
     "planner_over_lower_bound_resnet50_b1": ("<=", 1.05),
     "planner_over_lower_bound_mobilenet_v2": ("<=", 1.05),
     "planner_over_lower_bound_bert_layer": ("<=", 1.05),
+    # Collectives (issue 17): bench/hccl/hccl_bench.cc.
+    "allreduce_busbw_over_memcpy": (">=", 0.5),
+    "allreduce_small_us": ("<=", 20.0),
+    "allreduce_over_gloo": (">=", 0.9),
 }
 
 NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}

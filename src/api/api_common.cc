@@ -1,4 +1,5 @@
 #include "api/api_common.h"
+#include "api/hccl_report.h"
 
 #include <unistd.h>
 
@@ -44,18 +45,32 @@ std::string g_process_msg;
 
 }  // namespace
 
-aclError Report(const char* function, const Status& status) {
-  if (status.ok()) return ACL_SUCCESS;
+namespace {
+void RecordRecent(const char* message_id, const char* function, const Status& status) {
   core::ThreadState& tls = core::Tls();
-  tls.last_error = status.code();
   const WallTime now = NowLocal();
-  tls.recent_error = fmt::format("{}: [PID: {}] {}.{:03d} {} failed with error {}: {}", MessageId(status.code()),
-                                 getpid(), DashedStamp(now), now.ms, function, status.code(), status.message());
+  tls.recent_error = fmt::format("{}: [PID: {}] {}.{:03d} {} failed with error {}: {}", message_id, getpid(),
+                                 DashedStamp(now), now.ms, function, status.code(), status.message());
   if (core::Runtime::Get().config().process_level_errors) {
     std::lock_guard<std::mutex> lock(g_process_msg_mu);
     g_process_msg = tls.recent_error;
   }
+}
+}  // namespace
+
+aclError Report(const char* function, const Status& status) {
+  if (status.ok()) return ACL_SUCCESS;
+  core::Tls().last_error = status.code();
+  RecordRecent(MessageId(status.code()), function, status);
   NPURT_LOG_ERROR("ASCENDCL", "{}: {} (error {})", function, status.message(), status.code());
+  return status.code();
+}
+
+int32_t ReportHccl(const char* function, const Status& status) {
+  if (status.ok()) return 0;
+  // HCCL's codes are not aclErrors: the thread's last ACL error stays as it was.
+  RecordRecent("EI9999", function, status);
+  NPURT_LOG_ERROR("HCCL", "{}: {} (HcclResult {})", function, status.message(), status.code());
   return status.code();
 }
 

@@ -45,6 +45,19 @@ constexpr VarInfo kTable[] = {
     {Var::kProfRawDir, "NPURT_PROF_RAW_DIR", "msprof's handshake: profile the whole process into this directory"},
     {Var::kProfMask, "NPURT_PROF_MASK", "msprof's handshake: the ACL_PROF_* data types to collect"},
     {Var::kCollectPath, "NPU_COLLECT_PATH", "root of exception dumps and collected data (docs/dump.md)"},
+    {Var::kHcclExecTimeout, "HCCL_EXEC_TIMEOUT",
+     "seconds a collective waits for its peers before it fails its stream (default 1836; 0 = no limit)"},
+    {Var::kHcclConnectTimeout, "HCCL_CONNECT_TIMEOUT",
+     "seconds communicator creation waits for every rank (default 120; the wait is this + 20 s)"},
+    {Var::kHcclBuffSize, "HCCL_BUFFSIZE", "MB of staging buffer per communicator (default 200; >= 1)"},
+    {Var::kHcclIfIp, "HCCL_IF_IP", "host IPv4 address the root's rendezvous listener binds and publishes"},
+    {Var::kHcclIfBasePort, "HCCL_IF_BASE_PORT",
+     "first port of the root's listener (default 60000; 32 ports are tried)"},
+    {Var::kHcclHostSocketPortRange, "HCCL_HOST_SOCKET_PORT_RANGE",
+     "'auto' (any free port) or 'first-last': the root listener's ports, instead of HCCL_IF_BASE_PORT"},
+    {Var::kHcclSocketIfname, "HCCL_SOCKET_IFNAME", "host interface whose address the listener uses, when HCCL_IF_IP is unset"},
+    {Var::kHcclDeterministic, "HCCL_DETERMINISTIC",
+     "false/true/strict: reductions are always deterministic on npurt (fixed rank order)"},
 };
 static_assert(std::size(kTable) == static_cast<size_t>(Var::kCount), "one row per variable");
 

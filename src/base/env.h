@@ -50,6 +50,15 @@ enum class Var : uint8_t {
   kProfRawDir,
   kProfMask,
   kCollectPath,
+  // Collective communication (hccl/comm_options.cc, hccl/root_info.cc).
+  kHcclExecTimeout,
+  kHcclConnectTimeout,
+  kHcclBuffSize,
+  kHcclIfIp,
+  kHcclIfBasePort,
+  kHcclHostSocketPortRange,
+  kHcclSocketIfname,
+  kHcclDeterministic,
   kCount,
 };
 

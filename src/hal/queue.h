@@ -50,6 +50,12 @@ class Queue {
   virtual void Discard() = 0;
   // Completes the running kHostFunc task of this queue with `code` (0 = success).
   virtual void CompleteHostTask(int32_t code) = 0;
+  // The same for a failure that has a reason (the stream's error message, e.g. a collective's peer that did
+  // not arrive). A driver that keeps no message may drop it.
+  virtual void CompleteHostTaskWithError(int32_t code, std::string message) {
+    (void)message;
+    CompleteHostTask(code);
+  }
   // aclrtStreamAbort / aclrtStreamStop: discards every task not yet started (as Discard) and interrupts a
   // running kernel, which fails with `code` and `reason` (a string literal) in its message; a running
   // task of another kind finishes. True if a kernel was interrupted. Returns once the interruption was

@@ -40,6 +40,11 @@ FORMAT_NAMES = {0: "NCHW", 1: "NHWC", 2: "ND", 3: "NC1HWC0", 4: "FRACTAL_Z", 12:
 # npurt task kinds (raw/info.<pid>.json) as CANN's task types; kinds not listed keep their npurt name.
 CANN_TASK_TYPES = {"MEMCPY": "MEMCPY_ASYNC", "MEMCPY2D": "MEMCPY_ASYNC", "KERNEL": "AI_CORE"}
 AI_CORE = "AI_CORE"
+COMMUNICATION = "COMMUNICATION"  # collectives (HcclAllReduce, ...): the communication engine's tasks
+COMMUNICATION_COLUMNS = ["Device_id", "OP Type", "Count", "Total Time(us)", "Avg Time(us)", "Total Size(MB)",
+                         "Avg Bandwidth(GB/s)"]
+# Bytes per element of the ACL data types a collective can carry.
+DTYPE_BYTES = {0: 4, 1: 2, 2: 1, 3: 4, 4: 1, 6: 2, 7: 2, 8: 4, 9: 8, 10: 8, 11: 8, 27: 2}
 
 README = """npurt msprof output (the layout of CANN's msprof; https://www.hiascend.com profiling guide)
 
@@ -53,6 +58,8 @@ op_summary_{ts}.csv     one row per operator or kernel task (AI_CORE): op name a
                         id, start (wall clock, us), duration, wait since the previous task ended, block
                         num, input/output shapes, data types and formats. No PMU columns: the simulated
                         NPU has no hardware counters (--aic-metrics is accepted).
+communication_statistic_{ts}.csv  per collective type (HcclAllReduce, ...): count, total and average time,
+                        bytes received per rank (MB), and their average bandwidth (bytes / time, GB/s).
 op_statistic_{ts}.csv   per OP Type and core type: count, total, min, avg, max time and share of the
                         device's operator time (the sum of op_summary's rows).
 api_statistic_{ts}.csv  per host API (Level AscendCL): total time, count, avg, min, max, variance (us^2).
@@ -116,9 +123,9 @@ def tensor_columns(tensors):
     return shapes, dtypes, formats
 
 
-def cann_task_type(kind_name, is_op):
+def cann_task_type(kind_name, is_op, op_type=""):
     if is_op:
-        return AI_CORE
+        return COMMUNICATION if op_type.startswith("Hccl") else AI_CORE
     return CANN_TASK_TYPES.get(kind_name, kind_name)
 
 
@@ -131,7 +138,7 @@ def describe_tasks(procs, kind_info, task_name):
             op = p.op_info.get(t["task_id"])
             kernel = t["task_id"] in p.task_names and kname == "KERNEL"
             out.append({"device": t["device"], "stream": t["stream"], "task_id": t["task_id"],
-                        "type": cann_task_type(kname, op is not None), "kind": kname,
+                        "type": cann_task_type(kname, op is not None, op["type"] if op else ""), "kind": kname,
                         "name": task_name(p, t) if (op or kernel) else NA, "op": op, "kernel": kernel,
                         "block": op["block"] if op else p.task_blocks.get(t["task_id"], 0),
                         "start": wall_ns(p, t["start"]), "end": wall_ns(p, t["end"])})
@@ -208,6 +215,30 @@ def api_statistic_rows(procs):
     return rows
 
 
+def communication_rows(tasks):
+    """Per (device, collective type): count, time, received bytes (its op info's output) and bandwidth."""
+    groups = {}
+    for r in tasks:
+        op = r["op"]
+        if not op or r["type"] != COMMUNICATION:
+            continue
+        size = 0
+        for dims, _, dtype in [(t[2], t[1], t[0]) for t in op["outputs"]]:
+            n = 1
+            for d in dims:
+                n *= d
+            size += n * DTYPE_BYTES.get(dtype, 0)
+        g = groups.setdefault((r["device"], op["type"]), [0, 0, 0])
+        g[0] += 1
+        g[1] += r["end"] - r["start"]
+        g[2] += size
+    rows = []
+    for (dev, op_type), (count, ns, size) in sorted(groups.items()):
+        rows.append([dev, op_type, count, us3(ns), us3(ns / count), "%.6f" % (size / 1e6),
+                     "%.3f" % (size / ns if ns else 0.0)])
+    return rows
+
+
 def task_time_rows(tasks):
     return [[r["device"], r["name"], r["type"], r["stream"], r["task_id"], us3(r["end"] - r["start"]),
              us3(r["start"]) + "\t", us3(r["end"]) + "\t"] for r in tasks]
@@ -222,6 +253,7 @@ def write_all(out_dir, stamp, procs, kind_info, task_name):
         "op_statistic_%s.csv" % stamp: (OP_STATISTIC_COLUMNS, op_statistic_rows(summary)),
         "api_statistic_%s.csv" % stamp: (API_STATISTIC_COLUMNS, api_statistic_rows(procs)),
         "task_time_%s.csv" % stamp: (TASK_TIME_COLUMNS, task_time_rows(tasks)),
+        "communication_statistic_%s.csv" % stamp: (COMMUNICATION_COLUMNS, communication_rows(tasks)),
     }
     for name, (cols, rows) in files.items():
         write_csv(os.path.join(out_dir, name), cols, rows)

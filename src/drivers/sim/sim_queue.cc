@@ -204,6 +204,7 @@ SimQueue::Step SimQueue::ExecuteOne(const hal::Task& task, int32_t* code, std::s
     }
     *code = head_state_.resume_code;
     if (*code == ACL_ERROR_RT_TASK_TIMEOUT) *message = "wait task timed out";
+    if (*code != 0 && !head_state_.resume_message.empty()) *message = std::move(head_state_.resume_message);
     if (*code != 0 && task.kind == hal::TaskKind::kKernel) {
       *code = KernelFaultCode(*task.kernel, *code);
       *message = task.kernel->failure;
@@ -347,6 +348,12 @@ void SimQueue::Resume(uint64_t /*token*/, int32_t code) {
 }
 
 void SimQueue::CompleteHostTask(int32_t code) { Resume(0, code); }
+
+void SimQueue::CompleteHostTaskWithError(int32_t code, std::string message) {
+  // Written before Resume publishes the result (its release store), like resume_code.
+  head_state_.resume_message = std::move(message);
+  Resume(0, code);
+}
 
 void SimQueue::Finish(Cell* cell, int32_t code, std::string message) {
   const hal::Task task = cell->task;  // copy out before the cell is recycled

@@ -46,6 +46,7 @@ class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
   void SetStopOnFailure(bool stop) override { policy_.SetStopOnFailure(stop); }
   void Discard() override;
   void CompleteHostTask(int32_t code) override;
+  void CompleteHostTaskWithError(int32_t code, std::string message) override;
   bool ParkedOnWait() const override;
   bool Abort(int32_t code, const char* reason) override;
 
@@ -94,6 +95,7 @@ class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
     bool parked = false;      // the head task has parked at least once
     bool resumed = false;     // the parked wait finished
     int32_t resume_code = 0;  // its result
+    std::string resume_message;  // and its reason (CompleteHostTaskWithError)
     hal::utils::BatchCursor batch{&ReadConditionWord};  // kBatch: where the head batch is
   };
 
@@ -112,6 +114,7 @@ class SimQueue final : public hal::Queue, private DeadlineTimer::Client {
     head_state_.parked = false;
     head_state_.resumed = false;
     head_state_.resume_code = 0;
+    head_state_.resume_message.clear();
   }
   Step ParkOnFlag(const hal::Task& task);
   bool SpinOnFlag(const SimFlag* flag, uint64_t target, uint64_t seq, uint64_t timeout_ns);

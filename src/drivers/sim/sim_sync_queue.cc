@@ -84,6 +84,10 @@ int32_t SimSyncQueue::RunLeaf(const hal::Task& task, std::string* message) {
       host_done_.store(false, std::memory_order_release);
       task.host_fn(task.host_arg, this);
       done_signal_.WaitUntil([&] { return host_done_.load(std::memory_order_acquire); }, UINT64_MAX, kHostSpinNs);
+      if (host_code_.load(std::memory_order_acquire) != 0 && !host_message_.empty()) {
+        *message = std::move(host_message_);
+      }
+      host_message_.clear();
       return host_code_.load(std::memory_order_acquire);
     default: {
       int32_t code = 0;
@@ -94,6 +98,11 @@ int32_t SimSyncQueue::RunLeaf(const hal::Task& task, std::string* message) {
       return code;
     }
   }
+}
+
+void SimSyncQueue::CompleteHostTaskWithError(int32_t code, std::string message) {
+  host_message_ = std::move(message);
+  CompleteHostTask(code);
 }
 
 void SimSyncQueue::CompleteHostTask(int32_t code) {

@@ -36,6 +36,7 @@ class SimSyncQueue final : public hal::Queue {
   // another thread is about to submit. (Abort: hal::Queue's, a discard; a running kernel runs out.)
   void Discard() override { policy_.Discard(tail_.load(std::memory_order_acquire)); }
   void CompleteHostTask(int32_t code) override;
+  void CompleteHostTaskWithError(int32_t code, std::string message) override;
 
  private:
   // Runs one task, a batch's lists leaf by leaf (hal::utils::BatchCursor): 0 or the ACL error code.
@@ -52,6 +53,7 @@ class SimSyncQueue final : public hal::Queue {
   // The running host function's completion (CompleteHostTask).
   std::atomic<bool> host_done_{false};
   std::atomic<int32_t> host_code_{0};
+  std::string host_message_;  // written before host_done_ is released
   WaitSignal done_signal_;  // host-function completions and task completions
 };
 

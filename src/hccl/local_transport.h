@@ -1,0 +1,102 @@
+// The transport of communicators whose ranks all live in this process (simulated devices, whose memory the
+// host addresses): each rank's engine thread reads its peers' buffers directly, so a collective moves every
+// byte once, with no staging and no network. The ranks share one LocalGroup; each has its LocalTransport.
+//
+// A collective is three steps for every rank: publish its arguments and meet the others (a barrier), do
+// its share of the work reading the peers' buffers (the reduction of its own chunk, the copies into its
+// own receive buffer), and meet again before it returns, so that no rank reuses its buffers while a peer
+// may still read them. AllReduce adds a barrier between its reduce-scatter and all-gather halves. The
+// ranks check at the first meeting that they agree on the operation; a disagreement fails every rank with
+// the same message, and a rank that does not arrive before the deadline breaks the group (every later
+// operation fails at once) with a message naming it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/futex.h"
+#include "base/status.h"
+#include "hccl/transport.h"
+
+namespace npurt::hccl {
+
+class LocalGroup {
+ public:
+  explicit LocalGroup(uint32_t size);
+  uint32_t size() const { return size_; }
+
+  // --- Collectives.
+  // Barrier number `generation` (1, 2, ... per rank; every rank passes the same sequence): returns once
+  // every rank arrived at it, or fails at the deadline (breaking the group) or when the group is broken.
+  Status Meet(uint32_t rank, uint64_t generation, uint64_t deadline_ns, const char* what);
+  void Publish(uint32_t rank, const OpArgs* op) { published_[rank].store(op, std::memory_order_release); }
+  const OpArgs& Peer(uint32_t rank) const { return *published_[rank].load(std::memory_order_acquire); }
+
+  // --- Point to point: one FIFO per (sender, receiver).
+  struct Message {
+    const P2pItem* item = nullptr;         // the sender's (alive until `done`)
+    std::atomic<int32_t> result{-1};       // -1 until the receiver consumed it; then 0 or an HcclResult
+    std::string error;                     // set before `result` when it is not 0
+  };
+  void Post(uint32_t from, uint32_t to, Message* message);
+  // The oldest message from `from` to `to`, waiting for it until the deadline.
+  StatusOr<Message*> Take(uint32_t from, uint32_t to, uint64_t deadline_ns);
+  // Marks `message` consumed with `code` (wakes its sender).
+  void Finish(Message* message, int32_t code, std::string error);
+  // Waits until `message` was consumed; its result.
+  Status AwaitConsumed(uint32_t from, uint32_t to, Message* message, uint64_t deadline_ns);
+
+  // Breaks the group: every wait in progress and every later operation fails with `reason` (the first
+  // reason wins).
+  void Break(const std::string& reason);
+  Status BrokenStatus() const;
+  bool broken() const { return broken_.load(std::memory_order_acquire); }
+
+ private:
+  bool WaitFor(auto&& ready, uint64_t deadline_ns);
+
+  const uint32_t size_;
+  std::vector<std::atomic<const OpArgs*>> published_;
+  std::vector<std::atomic<uint64_t>> passed_;  // per rank: the last barrier it arrived at
+  WaitSignal signal_;
+  std::atomic<bool> broken_{false};
+  mutable std::mutex mu_;
+  std::string broken_reason_;
+  std::map<std::pair<uint32_t, uint32_t>, std::deque<Message*>> channels_;  // guarded by mu_
+};
+
+class LocalTransport final : public Transport {
+ public:
+  LocalTransport(std::shared_ptr<LocalGroup> group, uint32_t rank);
+  Status Run(const OpArgs& op, uint64_t deadline_ns) override;
+  void Abort(const std::string& reason) override { group_->Break(reason); }
+  const char* name() const override { return "local"; }
+
+ private:
+  Status RunCollective(const OpArgs& op, uint64_t deadline_ns);
+  Status RunPointToPoint(const OpArgs& op, uint64_t deadline_ns);
+  Status Meet(uint64_t deadline_ns, const char* what);
+  // Every rank's share of each collective, with the peers' arguments published.
+  void AllReduceScatterPhase(const OpArgs& op);
+  void AllReduceGatherPhase(const OpArgs& op);
+  void Reduce(const OpArgs& op);
+  void ReduceScatter(const OpArgs& op);
+  void Gather(const OpArgs& op);
+  void AlltoAll(const OpArgs& op);
+
+  std::shared_ptr<LocalGroup> group_;
+  const uint32_t rank_;
+  uint64_t generation_ = 0;
+};
+
+// The first field in which rank `peer`'s collective differs from rank 0's, as a message, or "" if they
+// agree (every rank computes the same verdict from the same published arguments).
+std::string Disagreement(const OpArgs& mine0, const OpArgs& peer, uint32_t peer_rank);
+
+}  // namespace npurt::hccl

@@ -1,0 +1,226 @@
+#include "hccl/rendezvous.h"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "base/clock.h"
+#include "core/context.h"
+#include "core/device.h"
+#include "core/runtime.h"
+#include "dfx/log.h"
+#include "hccl/gloo_transport.h"
+#include "hccl/local_transport.h"
+#include "hccl/net/store_client.h"
+#include "hccl/rank_table.h"
+#include "hccl/root_info.h"
+
+namespace npurt::hccl {
+namespace {
+
+// LocalGroups of this process, by job, so that the ranks of one job that live here share one.
+struct LocalGroups {
+  std::mutex mu;
+  std::map<std::string, std::weak_ptr<LocalGroup>> by_job;
+};
+LocalGroups& Groups() {
+  static auto* groups = new LocalGroups;
+  return *groups;
+}
+
+std::shared_ptr<LocalGroup> JoinLocalGroup(const std::string& job, uint32_t size) {
+  LocalGroups& g = Groups();
+  std::lock_guard<std::mutex> lock(g.mu);
+  for (auto it = g.by_job.begin(); it != g.by_job.end();) {  // forget the groups of ended jobs
+    it = it->second.expired() ? g.by_job.erase(it) : std::next(it);
+  }
+  auto& slot = g.by_job[job];
+  std::shared_ptr<LocalGroup> group = slot.lock();
+  if (group == nullptr || group->size() != size) {
+    group = std::make_shared<LocalGroup>(size);
+    slot = group;
+  }
+  return group;
+}
+
+// Identifies this process across machines: the boot id (one per running kernel) and the pid.
+std::string ProcessIdentity() {
+  static const std::string identity = [] {
+    std::ifstream in("/proc/sys/kernel/random/boot_id");
+    std::string boot;
+    std::getline(in, boot);
+    if (boot.empty()) {
+      char host[256] = {};
+      gethostname(host, sizeof(host) - 1);
+      boot = host;
+    }
+    return fmt::format("{}/{}", boot, getpid());
+  }();
+  return identity;
+}
+
+struct JoinSpec {
+  std::string ip;
+  uint16_t port = 0;
+  std::string job;  // key prefix: the job's id
+  uint32_t size = 0;
+  uint32_t rank = 0;
+  int32_t device = 0;
+  std::string name;
+  CommOptions options;
+};
+
+StatusOr<Communicator*> Join(const JoinSpec& spec) {
+  const uint64_t deadline = NowNs() + spec.options.connect_timeout_ns;
+  auto client = StoreClient::Connect(spec.ip, spec.port, deadline);
+  if (!client.ok()) {
+    return Err(client.status().code(), "rank {} could not reach the root's listener {}:{} (HCCL_CONNECT_TIMEOUT): {}", spec.rank,
+               spec.ip, spec.port, client.status().message());
+  }
+  StoreClient& store = *client.value();
+  const std::string prefix = spec.job + "/";
+  auto claims = store.Add(prefix + fmt::format("claim/{}", spec.rank), 1);
+  if (!claims.ok()) return claims.status();
+  if (claims.value() != 1) {
+    return Err(HCCL_E_PARA, "rank {} of job {} was claimed before: every rank of a communicator must pass a different "
+               "rank, and each communicator needs its own root info (call HcclGetRootInfo again)", spec.rank, spec.job);
+  }
+  const std::string me = fmt::format("{} {} {}", spec.size, ProcessIdentity(), spec.device);
+  if (Status s = store.Set(prefix + fmt::format("rank/{}", spec.rank), std::vector<char>(me.begin(), me.end())); !s.ok()) return s;
+  std::vector<std::string> keys;
+  for (uint32_t r = 0; r < spec.size; ++r) keys.push_back(prefix + fmt::format("rank/{}", r));
+  if (Status s = store.Wait(keys, deadline); !s.ok()) {
+    return Err(HCCL_E_TIMEOUT, "rank {}: not every one of the {} ranks joined before the timeout (HCCL_CONNECT_TIMEOUT): {}",
+               spec.rank, spec.size, s.message());
+  }
+  bool all_here = true;
+  for (uint32_t r = 0; r < spec.size; ++r) {
+    auto entry = store.Get(keys[r], deadline);
+    if (!entry.ok()) return entry.status();
+    std::istringstream in(std::string(entry.value().begin(), entry.value().end()));
+    uint32_t their_size = 0;
+    std::string identity;
+    in >> their_size >> identity;
+    if (their_size != spec.size) {
+      return Err(HCCL_E_PARA, "rank {} was created with nRanks {}, rank {} with nRanks {}: all ranks must pass the same",
+                 spec.rank, spec.size, r, their_size);
+    }
+    all_here = all_here && identity == ProcessIdentity();
+  }
+  std::unique_ptr<Transport> transport;
+  if (all_here) {
+    transport = std::make_unique<LocalTransport>(JoinLocalGroup(spec.job, spec.size), spec.rank);
+  } else {
+    auto bind_ip = LocalAddress();
+    if (!bind_ip.ok()) return bind_ip.status();
+    auto gloo = GlooTransport::Create(spec.rank, spec.size, &store, prefix + "gloo/", bind_ip.value(), deadline);
+    if (!gloo.ok()) return gloo.status();
+    transport = std::move(gloo.value());
+  }
+  return Communicator::Create(spec.rank, spec.size, spec.device, spec.options, std::move(transport), spec.name);
+}
+
+}  // namespace
+
+StatusOr<int32_t> CurrentDevice() {
+  core::Context* ctx = core::CurrentContext();
+  if (ctx == nullptr) {
+    return Err(HCCL_E_RUNTIME, "the calling thread has no current device: call aclrtSetDevice (or set a context) first");
+  }
+  return ctx->device()->id();
+}
+
+StatusOr<Communicator*> CreateFromRootInfo(uint32_t nranks, const HcclRootInfo* root_info, uint32_t rank,
+                                           const HcclCommConfig* config) {
+  if (nranks == 0) return Err(HCCL_E_PARA, "nRanks is 0");
+  if (rank >= nranks) return Err(HCCL_E_PARA, "rank {} is not below nRanks {}", rank, nranks);
+  auto options = ResolveOptions(config);
+  if (!options.ok()) return options.status();
+  auto device = CurrentDevice();
+  if (!device.ok()) return device.status();
+  auto data = DecodeRootInfo(root_info);
+  if (!data.ok()) return data.status();
+  JoinSpec spec;
+  spec.ip = data.value().ip;
+  spec.port = data.value().port;
+  spec.job = fmt::format("{:016x}", data.value().job_id);
+  spec.size = nranks;
+  spec.rank = rank;
+  spec.device = device.value();
+  spec.options = options.value();
+  spec.name = options.value().name.empty() ? data.value().identifier : options.value().name;
+  return Join(spec);
+}
+
+StatusOr<Communicator*> CreateFromRankTable(const char* path, uint32_t rank, const HcclCommConfig* config) {
+  auto table = ReadRankTable(path);
+  if (!table.ok()) return table.status();
+  const RankTable& t = table.value();
+  if (rank >= t.ranks.size()) {
+    return Err(HCCL_E_PARA, "rank {} is not in the rank table {}, which has ranks 0..{}", rank, path, t.ranks.size() - 1);
+  }
+  auto options = ResolveOptions(config);
+  if (!options.ok()) return options.status();
+  auto device = CurrentDevice();
+  if (!device.ok()) return device.status();
+  if (device.value() != t.ranks[rank].device) {
+    return Err(HCCL_E_PARA, "the rank table gives rank {} device {}, but the calling thread's device is {} (call aclrtSetDevice({}) "
+               "first)", rank, t.ranks[rank].device, device.value(), t.ranks[rank].device);
+  }
+  JoinSpec spec;
+  spec.ip = t.ranks[0].host_ip.empty() ? "127.0.0.1" : t.ranks[0].host_ip;
+  spec.port = t.ranks[0].host_port;
+  if (spec.port == 0) {
+    auto root = LocalAddress();  // validates the environment's address settings as a side effect
+    if (!root.ok()) return root.status();
+    spec.port = 60000;
+  }
+  if (rank == 0) {
+    if (Status s = StartListenerAt(spec.ip, spec.port); !s.ok()) return s;
+  }
+  spec.job = fmt::format("table-{:016x}", t.digest);
+  spec.size = static_cast<uint32_t>(t.ranks.size());
+  spec.rank = rank;
+  spec.device = device.value();
+  spec.options = options.value();
+  spec.name = options.value().name.empty() ? fmt::format("{}_{:016x}", spec.ip, t.digest) : options.value().name;
+  return Join(spec);
+}
+
+Status CreateAll(uint32_t ndev, const int32_t* devices, HcclComm* comms) {
+  if (ndev == 0) return Err(HCCL_E_PARA, "ndev is 0");
+  auto count = core::Runtime::Get().DeviceCount();
+  if (!count.ok()) return Err(HCCL_E_RUNTIME, "{}", count.status().message());
+  std::set<int32_t> seen;
+  for (uint32_t i = 0; i < ndev; ++i) {
+    if (devices[i] < 0 || static_cast<uint32_t>(devices[i]) >= count.value()) {
+      return Err(HCCL_E_PARA, "devices[{}] is {}, not a device of this process (0..{})", i, devices[i], count.value() - 1);
+    }
+    if (!seen.insert(devices[i]).second) return Err(HCCL_E_PARA, "device {} is listed twice", devices[i]);
+  }
+  CommOptions options = OptionsFromEnvironment();
+  static std::atomic<uint64_t> next_job{0};
+  const std::string name = fmt::format("npurt_comm_all_{}_{}", getpid(), ++next_job);
+  auto group = std::make_shared<LocalGroup>(ndev);
+  for (uint32_t i = 0; i < ndev; ++i) comms[i] = nullptr;
+  for (uint32_t i = 0; i < ndev; ++i) {
+    auto comm = Communicator::Create(i, ndev, devices[i], options, std::make_unique<LocalTransport>(group, i), name);
+    if (!comm.ok()) {
+      for (uint32_t k = 0; k < i; ++k) {
+        (void)static_cast<Communicator*>(comms[k])->Destroy();
+        comms[k] = nullptr;
+      }
+      return Err(HCCL_E_INTERNAL, "creating rank {} failed: {}", i, comm.status().message());
+    }
+    comms[i] = comm.value();
+  }
+  return Status();
+}
+
+}  // namespace npurt::hccl

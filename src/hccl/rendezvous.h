@@ -1,0 +1,30 @@
+// Communicator creation: how the ranks find each other and which transport joins them.
+//   - Root info (HcclCommInitRootInfo[Config]): every rank connects to the root's listener (root_info.h),
+//     claims its rank and publishes where it runs, then reads everyone's entry. When all ranks live in
+//     this process they share a LocalGroup (local_transport.h); otherwise every rank joins a Gloo context
+//     through the same store (gloo_transport.h).
+//   - Rank table (HcclCommInitClusterInfo[Config]): the JSON file names the ranks; rank 0's process starts
+//     the listener at the first server's host_ip (loopback when none) and rank 0's host_port (else
+//     HCCL_IF_BASE_PORT), and the ranks meet there as above.
+//   - HcclCommInitAll: one process, one rank per listed device, a LocalGroup without any listener.
+// Every wait is bounded by the connect timeout (HCCL_CONNECT_TIMEOUT + 20 s, or the config's).
+#pragma once
+
+#include <cstdint>
+
+#include "base/status.h"
+#include "hccl/communicator.h"
+#include "hccl/hccl_types.h"
+
+namespace npurt::hccl {
+
+// The calling thread's device (the communicator binds to it); HCCL_E_RUNTIME when none was set.
+StatusOr<int32_t> CurrentDevice();
+
+StatusOr<Communicator*> CreateFromRootInfo(uint32_t nranks, const HcclRootInfo* root_info, uint32_t rank,
+                                           const HcclCommConfig* config);
+StatusOr<Communicator*> CreateFromRankTable(const char* path, uint32_t rank, const HcclCommConfig* config);
+// comms[i] is the rank on devices[i]; on failure none is left created.
+Status CreateAll(uint32_t ndev, const int32_t* devices, HcclComm* comms);
+
+}  // namespace npurt::hccl

@@ -1,0 +1,39 @@
+// Transport: how the ranks of one communicator move and reduce data. The communication engine of a rank
+// (comm_engine.h) calls Run once per operation, in the order the program issued them on that
+// communicator; every rank of the communicator issues the same collectives in the same order (HCCL's rule).
+//
+// Implementations:
+//   - LocalTransport (local_transport.h): every rank lives in this process (simulated devices, whose memory
+//     is host-addressable): ranks read each other's buffers directly.
+//   - GlooTransport (gloo_transport.h): ranks in other processes or on other machines, through Gloo over TCP.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "base/status.h"
+#include "hccl/op_args.h"
+
+namespace npurt::hccl {
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+
+  // Runs `op` for this rank. Returns once this rank's part is complete: its receive buffers hold the
+  // result and no peer will read its send buffers again for this op. Fails (never hangs) when a peer does
+  // not take part before `deadline_ns` (wall clock, base/clock.h; UINT64_MAX = no limit), when the ranks'
+  // arguments disagree (count, type, op, root, kind), or when the transport broke; the message names the
+  // ranks. Status codes are HcclResult values (HCCL_E_TIMEOUT, HCCL_E_PARA, HCCL_E_REMOTE, ...).
+  // Called from one thread at a time (the rank's engine).
+  virtual Status Run(const OpArgs& op, uint64_t deadline_ns) = 0;
+
+  // Makes a Run in progress (and every later one) fail promptly with `reason` (communicator destroyed or
+  // a fatal error seen elsewhere). Any thread; idempotent.
+  virtual void Abort(const std::string& reason) = 0;
+
+  // "local" or "gloo", for logs and the docs' tables.
+  virtual const char* name() const = 0;
+};
+
+}  // namespace npurt::hccl

@@ -1,0 +1,127 @@
+// The rank processes of tests/hccl/hccl_multiprocess_test.cc: a clean process per rank (the test's own
+// process has the runtime initialised, and a fork of it would inherit it half alive).
+//
+//   npurt_hccl_child <scenario> <rank> <nranks> <root-info file>
+//
+// Rank 0 makes the root info and writes it to the file (renamed into place); the others wait for it. The exit
+// status is 0 when every check of the scenario held.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "hccl_test_util.h"
+
+using namespace npurt_hccl_test;
+
+namespace {
+
+#define CHILD_CHECK(cond)                                                             \
+  do {                                                                                \
+    if (!(cond)) {                                                                    \
+      std::fprintf(stderr, "rank %u: %s failed: %s\n", rank, #cond, aclGetRecentErrMsg()); \
+      return 10;                                                                      \
+    }                                                                                 \
+  } while (0)
+
+bool ShareRootInfo(uint32_t rank, const std::string& path, HcclRootInfo* root) {
+  if (rank == 0) {
+    if (HcclGetRootInfo(root) != HCCL_SUCCESS) return false;
+    const std::string tmp = path + ".tmp";
+    std::ofstream(tmp, std::ios::binary).write(reinterpret_cast<const char*>(root), sizeof(*root));
+    return std::rename(tmp.c_str(), path.c_str()) == 0;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::ifstream in(path, std::ios::binary);
+    if (in && in.read(reinterpret_cast<char*>(root), sizeof(*root))) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+int Collectives(uint32_t rank, uint32_t n, const HcclRootInfo& root) {
+  HcclComm comm = nullptr;
+  CHILD_CHECK(HcclCommInitRootInfo(n, &root, rank, &comm) == HCCL_SUCCESS);
+  aclrtStream stream = nullptr;
+  CHILD_CHECK(aclrtCreateStream(&stream) == ACL_SUCCESS);
+  const size_t count = 1000;
+  std::vector<std::vector<uint8_t>> in;
+  for (uint32_t r = 0; r < n; ++r) {
+    std::mt19937 rng(42 + r);  // every process can compute every rank's data
+    in.push_back(RandomElements(HCCL_DATA_TYPE_FP16, count, rng));
+  }
+  DeviceBuffer send(count * 2, &in[rank]), recv(count * 2), gathered(count * 2 * n);
+  CHILD_CHECK(HcclAllReduce(send.ptr, recv.ptr, count, HCCL_DATA_TYPE_FP16, HCCL_REDUCE_SUM, comm, stream) == HCCL_SUCCESS);
+  CHILD_CHECK(HcclAllGather(send.ptr, gathered.ptr, count, HCCL_DATA_TYPE_FP16, comm, stream) == HCCL_SUCCESS);
+  DeviceBuffer bcast(count * 2, &in[rank]);
+  CHILD_CHECK(HcclBroadcast(bcast.ptr, count, HCCL_DATA_TYPE_FP16, n - 1, comm, stream) == HCCL_SUCCESS);
+  DeviceBuffer ring(count * 2);
+  HcclSendRecvItem items[2] = {{HCCL_SEND, send.ptr, count, HCCL_DATA_TYPE_FP16, (rank + 1) % n},
+                               {HCCL_RECV, ring.ptr, count, HCCL_DATA_TYPE_FP16, (rank + n - 1) % n}};
+  CHILD_CHECK(HcclBatchSendRecv(items, 2, comm, stream) == HCCL_SUCCESS);
+  DeviceBuffer rs(count * 2);
+  std::vector<uint8_t> big;
+  for (uint32_t j = 0; j < n; ++j) big.insert(big.end(), in[(rank + j) % n].begin(), in[(rank + j) % n].end());
+  DeviceBuffer rs_in(big.size(), &big);
+  CHILD_CHECK(HcclReduceScatter(rs_in.ptr, rs.ptr, count, HCCL_DATA_TYPE_FP16, HCCL_REDUCE_MAX, comm, stream) == HCCL_SUCCESS);
+  CHILD_CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+  CHILD_CHECK(recv.Read() == ReferenceReduce(HCCL_DATA_TYPE_FP16, HCCL_REDUCE_SUM, in));
+  std::vector<uint8_t> all;
+  for (auto& v : in) all.insert(all.end(), v.begin(), v.end());
+  CHILD_CHECK(gathered.Read() == all);
+  CHILD_CHECK(bcast.Read() == in[n - 1]);
+  CHILD_CHECK(ring.Read() == in[(rank + n - 1) % n]);
+  // Block `rank` of rank j's big buffer is in[(j + rank) % n]: the max over j is the max over all ranks' data.
+  CHILD_CHECK(rs.Read() == ReferenceReduce(HCCL_DATA_TYPE_FP16, HCCL_REDUCE_MAX, in));
+  // A count that disagrees fails both sides with HCCL_E_PARA.
+  CHILD_CHECK(HcclAllReduce(send.ptr, recv.ptr, rank == 0 ? 10 : 20, HCCL_DATA_TYPE_FP16, HCCL_REDUCE_SUM, comm, stream) ==
+              HCCL_SUCCESS);
+  CHILD_CHECK(aclrtSynchronizeStream(stream) != ACL_SUCCESS);
+  HcclResult async = HCCL_SUCCESS;
+  CHILD_CHECK(HcclGetCommAsyncError(comm, &async) == HCCL_SUCCESS && async == HCCL_E_PARA);
+  CHILD_CHECK(HcclCommDestroy(comm) == HCCL_SUCCESS);
+  return 0;
+}
+
+int PeerDies(uint32_t rank, uint32_t n, const HcclRootInfo& root) {
+  HcclComm comm = nullptr;
+  CHILD_CHECK(HcclCommInitRootInfo(n, &root, rank, &comm) == HCCL_SUCCESS);
+  aclrtStream stream = nullptr;
+  CHILD_CHECK(aclrtCreateStream(&stream) == ACL_SUCCESS);
+  DeviceBuffer buf(4096);
+  CHILD_CHECK(HcclAllReduce(buf.ptr, buf.ptr, 1024, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream) == HCCL_SUCCESS);
+  CHILD_CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+  if (rank == 1) _exit(0);  // dies without a word
+  CHILD_CHECK(HcclAllReduce(buf.ptr, buf.ptr, 1024, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream) == HCCL_SUCCESS);
+  CHILD_CHECK(aclrtSynchronizeStream(stream) != ACL_SUCCESS);
+  HcclResult async = HCCL_SUCCESS;
+  CHILD_CHECK(HcclGetCommAsyncError(comm, &async) == HCCL_SUCCESS && async != HCCL_SUCCESS);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::fprintf(stderr, "usage: %s collectives|peer_dies <rank> <nranks> <root-info file>\n", argv[0]);
+    return 2;
+  }
+  const std::string scenario = argv[1];
+  const uint32_t rank = static_cast<uint32_t>(std::atoi(argv[2]));
+  const uint32_t n = static_cast<uint32_t>(std::atoi(argv[3]));
+  setenv("HCCL_HOST_SOCKET_PORT_RANGE", "auto", 1);
+  if (scenario == "peer_dies") setenv("HCCL_EXEC_TIMEOUT", "5", 1);
+  CHILD_CHECK(aclInit(nullptr) == ACL_SUCCESS);
+  CHILD_CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
+  HcclRootInfo root{};
+  CHILD_CHECK(ShareRootInfo(rank, argv[4], &root));
+  const int rc = scenario == "collectives" ? Collectives(rank, n, root) : scenario == "peer_dies" ? PeerDies(rank, n, root) : 2;
+  std::fflush(stderr);
+  _exit(rc);  // no static destruction: a peer may still be tearing its connections down
+}

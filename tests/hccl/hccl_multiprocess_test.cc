@@ -1,0 +1,75 @@
+// Ranks in separate processes on this machine (tests/hccl/hccl_child.cc, one process per rank), meeting
+// through the root's listener on loopback and joined by the Gloo transport: the collectives' results
+// against a host reference, and a peer that dies mid-job gives the survivor a stream error within the
+// timeout instead of a hang.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+// Runs `n` rank processes of `scenario`; each exit status, or 999 for one killed after `limit_s` (a hang).
+std::vector<int> RunRanks(const std::string& scenario, uint32_t n, int limit_s) {
+  char dir[] = "/tmp/npurt_hccl_mp_XXXXXX";
+  EXPECT_NE(mkdtemp(dir), nullptr);
+  const std::string root_file = std::string(dir) + "/root_info";
+  std::vector<pid_t> pids;
+  for (uint32_t r = 0; r < n; ++r) {
+    std::vector<std::string> args = {NPURT_HCCL_CHILD, scenario, std::to_string(r), std::to_string(n), root_file};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    EXPECT_EQ(posix_spawn(&pid, NPURT_HCCL_CHILD, nullptr, nullptr, argv.data(), environ), 0);
+    pids.push_back(pid);
+  }
+  std::vector<int> statuses(n, -1);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(limit_s);
+  for (uint32_t done = 0; done < n;) {
+    for (uint32_t r = 0; r < n; ++r) {
+      int status = 0;
+      if (statuses[r] == -1 && waitpid(pids[r], &status, WNOHANG) == pids[r]) {
+        statuses[r] = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        ++done;
+      }
+    }
+    if (done < n && std::chrono::steady_clock::now() > deadline) {
+      for (uint32_t r = 0; r < n; ++r) {
+        if (statuses[r] != -1) continue;
+        kill(pids[r], SIGKILL);
+        waitpid(pids[r], nullptr, 0);
+        statuses[r] = 999;
+      }
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  unlink(root_file.c_str());
+  rmdir(dir);
+  return statuses;
+}
+
+}  // namespace
+
+TEST(HcclMultiProcess, CollectivesAcrossProcessesThroughGloo) {
+  for (uint32_t n : {2u, 3u}) {
+    const std::vector<int> statuses = RunRanks("collectives", n, 90);
+    for (uint32_t r = 0; r < n; ++r) EXPECT_EQ(statuses[r], 0) << n << " processes, rank " << r << " (999 = hung)";
+  }
+}
+
+TEST(HcclMultiProcess, APeerThatDiesGivesAStreamErrorNotAHang) {
+  const std::vector<int> statuses = RunRanks("peer_dies", 2, 60);
+  EXPECT_EQ(statuses[0], 0) << "the survivor (999 = hung)";
+  EXPECT_EQ(statuses[1], 0);
+}
