@@ -11,19 +11,21 @@
 //   AlltoAll(V, VC)         Gloo's packed layout.
 //   Send, Recv,             unbound buffers; every send and receive of one call is posted before any is
 //   BatchSendRecv           waited for, and a send to this rank itself is a copy into its receive.
-//   Barrier                 the agreement exchange below (an all-gather) is itself a barrier.
+//   Barrier                 the agreement exchange below (every rank hears from every other) is the barrier.
 //
-// Agreement: before any payload, the ranks of a collective all-gather a fixed-size header (net/op_header.h)
-// and all fail with HCCL_E_PARA and the same message when they disagree (count, type, op, root, the V
-// arrays); AlltoAllV also exchanges its counts pairwise. A send and its receive exchange their sizes first
-// and both fail with HCCL_E_PARA when these differ. So no peer ever sends more than was posted, which in
-// Gloo is an abort on its device thread that nothing can catch.
+// Agreement: before any payload, every rank of a collective sends a fixed-size header (net/op_header.h)
+// to every other, and all fail with HCCL_E_PARA and the same message when they disagree (kind, count,
+// type, op, root, the V arrays, the number of collectives so far); AlltoAllV also exchanges its counts.
+// A send and its receive exchange their sizes first and both fail with HCCL_E_PARA when these differ.
+// So no peer ever sends more than was posted, which in Gloo is an abort on its device thread that nothing
+// can catch.
 //
-// Failures: Gloo's exceptions become HCCL_E_TIMEOUT (a peer did not take part before the deadline),
-// HCCL_E_REMOTE (a peer closed its connection: its process ended or it aborted), HCCL_E_TCP_TRANSFER
-// (other socket errors) or HCCL_E_INTERNAL. After any of them the transport is broken: Gloo's pairs are
-// closed and every later Run fails at once with the first error. HCCL_E_PARA (disagreeing arguments)
-// leaves it usable.
+// Failures: Gloo's exceptions become HCCL_E_TIMEOUT (ranks that did not take part before the deadline:
+// named when the wait was npurt's own), HCCL_E_REMOTE (the connection to a rank closed: its process
+// ended, or its transport failed or was aborted; the rank is named), HCCL_E_TCP_TRANSFER (other socket
+// errors) or HCCL_E_INTERNAL. After any of them the transport is broken: its connections are closed, so
+// the peers' waits on this rank end at once too, and every later Run fails at once with the first error.
+// HCCL_E_PARA (disagreeing arguments) leaves it usable.
 //
 // Gloo raises SIGPIPE when it writes to a peer that died; Create and Run block SIGPIPE on their thread
 // (and on the device thread Gloo starts) and discard one that arrives, so the process is not killed and

@@ -58,7 +58,7 @@ op_summary_{ts}.csv     one row per operator or kernel task (AI_CORE): op name a
                         id, start (wall clock, us), duration, wait since the previous task ended, block
                         num, input/output shapes, data types and formats. No PMU columns: the simulated
                         NPU has no hardware counters (--aic-metrics is accepted).
-communication_statistic_{ts}.csv  per collective type (HcclAllReduce, ...): count, total and average time,
+communication_statistic_{ts}.csv  (only when the job ran collectives) per collective type (HcclAllReduce, ...): count, total and average time,
                         bytes received per rank (MB), and their average bandwidth (bytes / time, GB/s).
 op_statistic_{ts}.csv   per OP Type and core type: count, total, min, avg, max time and share of the
                         device's operator time (the sum of op_summary's rows).
@@ -253,8 +253,10 @@ def write_all(out_dir, stamp, procs, kind_info, task_name):
         "op_statistic_%s.csv" % stamp: (OP_STATISTIC_COLUMNS, op_statistic_rows(summary)),
         "api_statistic_%s.csv" % stamp: (API_STATISTIC_COLUMNS, api_statistic_rows(procs)),
         "task_time_%s.csv" % stamp: (TASK_TIME_COLUMNS, task_time_rows(tasks)),
-        "communication_statistic_%s.csv" % stamp: (COMMUNICATION_COLUMNS, communication_rows(tasks)),
     }
+    comm = communication_rows(tasks)
+    if comm:  # as CANN's msprof: only for a job that communicated
+        files["communication_statistic_%s.csv" % stamp] = (COMMUNICATION_COLUMNS, comm)
     for name, (cols, rows) in files.items():
         write_csv(os.path.join(out_dir, name), cols, rows)
     with open(os.path.join(out_dir, "README.txt"), "w") as f:
