@@ -29,6 +29,8 @@ Communicator::Communicator(uint32_t rank, uint32_t size, int32_t device, const C
     : HandleObject(handle_tags::kHcclComm), rank_(rank), size_(size), device_(device), options_(options),
       name_(std::move(name)) {}
 
+// The engine goes with the last reference, not at HcclCommDestroy: an operation that another thread issued
+// while this one destroyed the communicator (a program error HCCL forbids) still finds its engine.
 Communicator::~Communicator() = default;
 
 StatusOr<Communicator*> Communicator::Create(uint32_t rank, uint32_t size, int32_t device, const CommOptions& options,
@@ -62,8 +64,7 @@ Status Communicator::Destroy() {
     if (it != names.by_name.end() && it->second == this) names.by_name.erase(it);
   }
   if (!Invalidate()) return Err(HCCL_E_PARA, "communicator '{}' was destroyed already", name_);
-  engine_.reset();  // stops the engine thread now, not when the last reference goes
-  Release();        // the user's reference
+  Release();  // the user's reference: with no operation in flight, the last one (the engine stops now)
   return Status();
 }
 

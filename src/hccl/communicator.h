@@ -38,7 +38,8 @@ class Communicator final : public HandleObject {
   uint64_t in_flight() const { return in_flight_.load(std::memory_order_acquire); }
 
   // HcclCommDestroy: HCCL_E_AGAIN while operations are in flight (synchronize their streams first);
-  // otherwise unregisters the name, invalidates the handle and stops the engine.
+  // otherwise unregisters the name, invalidates the handle and drops the user's reference (the engine stops
+  // with the last one).
   Status Destroy();
 
  private:
