@@ -217,14 +217,14 @@ Status LocalTransport::RunCollective(const OpArgs& op, uint64_t deadline_ns) {
           std::memcpy(op.recv, out.data(), out.size());
           break;
         }
-        AllReduceScatterPhase(op);
+        ReduceChunk(op, op.recv);
         if (Status s = Meet(deadline_ns, "the reduce-scatter half"); !s.ok()) return s;
         AllReduceGatherPhase(op);
         break;
       case OpKind::kBroadcast:
         if (rank_ != op.root) CopyIfDistinct(op.recv, group_->Peer(op.root).recv, op.count * DataTypeSize(op.dtype));
         break;
-      case OpKind::kReduce: Reduce(op); break;
+      case OpKind::kReduce: ReduceChunk(op, group_->Peer(op.root).recv); break;
       case OpKind::kReduceScatter:
       case OpKind::kReduceScatterV: ReduceScatter(op); break;
       case OpKind::kAllGather:
@@ -244,15 +244,16 @@ Status LocalTransport::RunCollective(const OpArgs& op, uint64_t deadline_ns) {
   return Status();
 }
 
-// Rank r reduces chunk r of every rank's send buffer into chunk r of its own receive buffer.
-void LocalTransport::AllReduceScatterPhase(const OpArgs& op) {
+// Rank r reduces chunk r of every rank's send buffer into chunk r of `out` (AllReduce: its own receive
+// buffer; Reduce: the root's).
+void LocalTransport::ReduceChunk(const OpArgs& op, void* out) {
   const uint32_t n = group_->size();
   const size_t es = DataTypeSize(op.dtype);
   const uint64_t lo = op.count * rank_ / n, hi = op.count * (rank_ + 1) / n;
   if (hi == lo) return;
   std::vector<const void*> in(n);
   for (uint32_t j = 0; j < n; ++j) in[j] = Bytes(group_->Peer(j).send) + lo * es;
-  FindReduce(op.dtype, op.op).many(Bytes(op.recv) + lo * es, in.data(), n, hi - lo);
+  FindReduce(op.dtype, op.op).many(Bytes(out) + lo * es, in.data(), n, hi - lo);
 }
 
 // Then gathers the other ranks' reduced chunks.
@@ -264,17 +265,6 @@ void LocalTransport::AllReduceGatherPhase(const OpArgs& op) {
     const uint64_t lo = op.count * peer / n, hi = op.count * (peer + 1) / n;
     CopyIfDistinct(Bytes(op.recv) + lo * es, Bytes(group_->Peer(peer).recv) + lo * es, (hi - lo) * es);
   }
-}
-
-// Reduce: rank r reduces chunk r of every send buffer into chunk r of the root's receive buffer.
-void LocalTransport::Reduce(const OpArgs& op) {
-  const uint32_t n = group_->size();
-  const size_t es = DataTypeSize(op.dtype);
-  const uint64_t lo = op.count * rank_ / n, hi = op.count * (rank_ + 1) / n;
-  if (hi == lo) return;
-  std::vector<const void*> in(n);
-  for (uint32_t j = 0; j < n; ++j) in[j] = Bytes(group_->Peer(j).send) + lo * es;
-  FindReduce(op.dtype, op.op).many(Bytes(group_->Peer(op.root).recv) + lo * es, in.data(), n, hi - lo);
 }
 
 // ReduceScatter(V): rank r reduces block r of every send buffer into its receive buffer.

@@ -83,9 +83,8 @@ class LocalTransport final : public Transport {
   Status RunPointToPoint(const OpArgs& op, uint64_t deadline_ns);
   Status Meet(uint64_t deadline_ns, const char* what);
   // Every rank's share of each collective, with the peers' arguments published.
-  void AllReduceScatterPhase(const OpArgs& op);
+  void ReduceChunk(const OpArgs& op, void* out);
   void AllReduceGatherPhase(const OpArgs& op);
-  void Reduce(const OpArgs& op);
   void ReduceScatter(const OpArgs& op);
   void Gather(const OpArgs& op);
   void AlltoAll(const OpArgs& op);
