@@ -3,7 +3,8 @@
 //
 //   npurt_hccl_child <scenario> <rank> <nranks> <root-info file>
 //
-// Rank 0 makes the root info and writes it to the file (renamed into place); the others wait for it. The exit
+// Rank 0 makes the root info and writes it to the file (renamed into place); the others wait for it (the
+// ranktable scenario reads a rank table the test wrote instead). The exit
 // status is 0 when every check of the scenario held.
 #include <unistd.h>
 
@@ -105,11 +106,33 @@ int PeerDies(uint32_t rank, uint32_t n, const HcclRootInfo& root) {
   return 0;
 }
 
+// Two "machines" on loopback from a rank table: the communicator comes from HcclCommInitClusterInfo (the
+// file is the 4th argument, written by the test), every rank on its process's device 0.
+int RankTable(uint32_t rank, uint32_t n, const char* table) {
+  HcclComm comm = nullptr;
+  CHILD_CHECK(HcclCommInitClusterInfo(table, rank, &comm) == HCCL_SUCCESS);
+  uint32_t size = 0;
+  CHILD_CHECK(HcclGetRankSize(comm, &size) == HCCL_SUCCESS && size == n);
+  aclrtStream stream = nullptr;
+  CHILD_CHECK(aclrtCreateStream(&stream) == ACL_SUCCESS);
+  std::vector<std::vector<uint8_t>> in;
+  for (uint32_t r = 0; r < n; ++r) {
+    std::mt19937 rng(7 + r);
+    in.push_back(RandomElements(HCCL_DATA_TYPE_BFP16, 4096, rng));
+  }
+  DeviceBuffer buf(in[rank].size(), &in[rank]);
+  CHILD_CHECK(HcclAllReduce(buf.ptr, buf.ptr, 4096, HCCL_DATA_TYPE_BFP16, HCCL_REDUCE_SUM, comm, stream) == HCCL_SUCCESS);
+  CHILD_CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+  CHILD_CHECK(buf.Read() == ReferenceReduce(HCCL_DATA_TYPE_BFP16, HCCL_REDUCE_SUM, in));
+  CHILD_CHECK(HcclCommDestroy(comm) == HCCL_SUCCESS);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::fprintf(stderr, "usage: %s collectives|peer_dies <rank> <nranks> <root-info file>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s collectives|peer_dies|ranktable <rank> <nranks> <root-info file | rank table>\n", argv[0]);
     return 2;
   }
   const std::string scenario = argv[1];
@@ -119,9 +142,14 @@ int main(int argc, char** argv) {
   if (scenario == "peer_dies") setenv("HCCL_EXEC_TIMEOUT", "5", 1);
   CHILD_CHECK(aclInit(nullptr) == ACL_SUCCESS);
   CHILD_CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
-  HcclRootInfo root{};
-  CHILD_CHECK(ShareRootInfo(rank, argv[4], &root));
-  const int rc = scenario == "collectives" ? Collectives(rank, n, root) : scenario == "peer_dies" ? PeerDies(rank, n, root) : 2;
+  int rc = 2;
+  if (scenario == "ranktable") {
+    rc = RankTable(rank, n, argv[4]);
+  } else {
+    HcclRootInfo root{};
+    CHILD_CHECK(ShareRootInfo(rank, argv[4], &root));
+    rc = scenario == "collectives" ? Collectives(rank, n, root) : scenario == "peer_dies" ? PeerDies(rank, n, root) : 2;
+  }
   std::fflush(stderr);
   _exit(rc);  // no static destruction: a peer may still be tearing its connections down
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -19,10 +20,10 @@ extern char** environ;
 namespace {
 
 // Runs `n` rank processes of `scenario`; each exit status, or 999 for one killed after `limit_s` (a hang).
-std::vector<int> RunRanks(const std::string& scenario, uint32_t n, int limit_s) {
+std::vector<int> RunRanks(const std::string& scenario, uint32_t n, int limit_s, const std::string& table = "") {
   char dir[] = "/tmp/npurt_hccl_mp_XXXXXX";
   EXPECT_NE(mkdtemp(dir), nullptr);
-  const std::string root_file = std::string(dir) + "/root_info";
+  const std::string root_file = table.empty() ? std::string(dir) + "/root_info" : table;
   std::vector<pid_t> pids;
   for (uint32_t r = 0; r < n; ++r) {
     std::vector<std::string> args = {NPURT_HCCL_CHILD, scenario, std::to_string(r), std::to_string(n), root_file};
@@ -54,7 +55,7 @@ std::vector<int> RunRanks(const std::string& scenario, uint32_t n, int limit_s) 
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
-  unlink(root_file.c_str());
+  if (table.empty()) unlink(root_file.c_str());
   rmdir(dir);
   return statuses;
 }
@@ -72,4 +73,20 @@ TEST(HcclMultiProcess, APeerThatDiesGivesAStreamErrorNotAHang) {
   const std::vector<int> statuses = RunRanks("peer_dies", 2, 60);
   EXPECT_EQ(statuses[0], 0) << "the survivor (999 = hung)";
   EXPECT_EQ(statuses[1], 0);
+}
+
+TEST(HcclMultiProcess, TwoMachinesOnLoopbackFromARankTable) {
+  char path[] = "/tmp/npurt_ranktable_mp_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  const int port = 20000 + getpid() % 20000;  // rank 0's listener
+  std::ofstream(path) << R"({"status": "completed", "version": "1.0", "server_count": "2", "server_list": [
+    {"server_id": "node_0", "host_ip": "127.0.0.1", "device": [{"device_id": "0", "device_ip": "127.0.0.1", "host_port": ")"
+                      << port << R"(", "rank_id": "0"}]},
+    {"server_id": "node_1", "host_ip": "127.0.0.1", "device": [{"device_id": "0", "device_ip": "127.0.0.1", "rank_id": "1"}]}]})";
+  const std::vector<int> statuses = RunRanks("ranktable", 2, 60, path);
+  unlink(path);
+  EXPECT_EQ(statuses[0], 0) << "(999 = hung)";
+  EXPECT_EQ(statuses[1], 0) << "(999 = hung)";
 }
