@@ -113,6 +113,7 @@ TARGETS = {
     "allreduce_busbw_over_memcpy": (">=", 0.5),
     "allreduce_small_us": ("<=", 20.0),
     "allreduce_over_gloo": (">=", 0.9),
+    "overlap_efficiency": (">=", 0.85),
 }
 
 NS_PER = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
