@@ -108,8 +108,18 @@ HcclResult HcclCommInitAll(uint32_t ndev, int32_t* devices, HcclComm* comms) {
   return HCCL_SUCCESS;
 }
 
-HcclResult HcclCreateSubCommConfig(HcclComm*, uint32_t, uint32_t*, uint64_t, uint32_t, HcclCommConfig*, HcclComm*) {
-  return NotSupported(__func__, "sub-communicators are not split yet; create the subgroup with its own root info");
+HcclResult HcclCreateSubCommConfig(HcclComm* comm, uint32_t rankNum, uint32_t* rankIds, uint64_t subCommId,
+                                   uint32_t subCommRankId, HcclCommConfig* config, HcclComm* subComm) {
+  NPURT_HANDLE_SCOPE();
+  HCCL_API_NOT_NULL(comm);
+  HCCL_API_NOT_NULL(rankIds);
+  HCCL_API_NOT_NULL(subComm);
+  HCCL_API_COMM(parent, *comm);
+  *subComm = nullptr;
+  auto created = hc::CreateSubComm(parent, rankNum, rankIds, subCommId, subCommRankId, config);
+  if (!created.ok()) return Fail(__func__, created.status());
+  *subComm = created.value();
+  return HCCL_SUCCESS;
 }
 
 HcclResult HcclCommDestroy(HcclComm comm) {

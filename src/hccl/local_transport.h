@@ -77,6 +77,7 @@ class LocalTransport final : public Transport {
   Status Run(const OpArgs& op, uint64_t deadline_ns) override;
   void Abort(const std::string& reason) override { group_->Break(reason); }
   const char* name() const override { return "local"; }
+  const void* group_identity() const override { return group_.get(); }
 
  private:
   Status RunCollective(const OpArgs& op, uint64_t deadline_ns);

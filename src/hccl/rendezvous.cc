@@ -193,6 +193,40 @@ StatusOr<Communicator*> CreateFromRankTable(const char* path, uint32_t rank, con
   return Join(spec);
 }
 
+StatusOr<Communicator*> CreateSubComm(Communicator* parent, uint32_t rank_count, const uint32_t* rank_ids,
+                                      uint64_t sub_comm_id, uint32_t sub_rank, const HcclCommConfig* config) {
+  if (rank_count == 0 || rank_count > parent->size()) {
+    return Err(HCCL_E_PARA, "rankNum is {}; it must be 1..{} (the parent's size)", rank_count, parent->size());
+  }
+  if (sub_rank >= rank_count) return Err(HCCL_E_PARA, "subCommRankId {} is not below rankNum {}", sub_rank, rank_count);
+  std::set<uint32_t> seen;
+  for (uint32_t i = 0; i < rank_count; ++i) {
+    if (rank_ids[i] >= parent->size()) {
+      return Err(HCCL_E_PARA, "rankIds[{}] is {}, not a rank of the parent (0..{})", i, rank_ids[i], parent->size() - 1);
+    }
+    if (!seen.insert(rank_ids[i]).second) return Err(HCCL_E_PARA, "rank {} is listed twice in rankIds", rank_ids[i]);
+  }
+  if (rank_ids[sub_rank] != parent->rank()) {
+    return Err(HCCL_E_PARA, "rankIds[subCommRankId {}] is {}, but the calling communicator is rank {} of its parent",
+               sub_rank, rank_ids[sub_rank], parent->rank());
+  }
+  const void* identity = parent->engine().transport().group_identity();
+  if (identity == nullptr) {
+    return Err(HCCL_E_NOT_SUPPORT, "communicator '{}' spans processes ({} transport): split it by creating the subgroup "
+               "with its own root info", parent->name(), parent->engine().transport().name());
+  }
+  auto options = ResolveOptions(config);
+  if (!options.ok()) return options.status();
+  // The members meet in a group named by the parent's group and the split's id (and members, so that two
+  // splits with one id but different members cannot meet).
+  std::string job = fmt::format("sub-{}-{}", identity, sub_comm_id);
+  for (uint32_t i = 0; i < rank_count; ++i) job += fmt::format(",{}", rank_ids[i]);
+  const std::string name =
+      options.value().name.empty() ? fmt::format("{}_sub{}", parent->name(), sub_comm_id) : options.value().name;
+  return Communicator::Create(sub_rank, rank_count, parent->device(), options.value(),
+                              std::make_unique<LocalTransport>(JoinLocalGroup(job, rank_count), sub_rank), name);
+}
+
 Status CreateAll(uint32_t ndev, const int32_t* devices, HcclComm* comms) {
   if (ndev == 0) return Err(HCCL_E_PARA, "ndev is 0");
   auto count = core::Runtime::Get().DeviceCount();

@@ -24,6 +24,12 @@ StatusOr<int32_t> CurrentDevice();
 StatusOr<Communicator*> CreateFromRootInfo(uint32_t nranks, const HcclRootInfo* root_info, uint32_t rank,
                                            const HcclCommConfig* config);
 StatusOr<Communicator*> CreateFromRankTable(const char* path, uint32_t rank, const HcclCommConfig* config);
+// HcclCreateSubCommConfig: every member calls it with the same rankIds and subCommId; the caller's rank in
+// the sub-communicator is subCommRankId (rankIds[subCommRankId] must be its rank in `parent`). Communicators
+// whose ranks all live in this process split without a rendezvous; others are refused (HCCL_E_NOT_SUPPORT).
+StatusOr<Communicator*> CreateSubComm(Communicator* parent, uint32_t rank_count, const uint32_t* rank_ids,
+                                      uint64_t sub_comm_id, uint32_t sub_rank, const HcclCommConfig* config);
+
 // comms[i] is the rank on devices[i]; on failure none is left created.
 Status CreateAll(uint32_t ndev, const int32_t* devices, HcclComm* comms);
 

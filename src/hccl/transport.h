@@ -34,6 +34,10 @@ class Transport {
 
   // "local" or "gloo", for logs and the docs' tables.
   virtual const char* name() const = 0;
+
+  // What identifies this rank's group among the groups of this process, for splitting sub-communicators
+  // off it without a new rendezvous (HcclCreateSubCommConfig); null where that is not supported.
+  virtual const void* group_identity() const { return nullptr; }
 };
 
 }  // namespace npurt::hccl

@@ -245,3 +245,36 @@ TEST(HcclFaults, AMissingRankTimesOutAndBreaksTheCommunicator) {
   });
   unsetenv("HCCL_EXEC_TIMEOUT");
 }
+
+TEST(HcclComm, SubCommunicatorsSplitOffWithoutARendezvous) {
+  const uint32_t n = 4;
+  RunRanks(n, [&](uint32_t r, HcclComm comm, aclrtStream stream) {
+    // Even ranks and odd ranks each form a sub-communicator (id 7); rank r is rank r / 2 inside it.
+    uint32_t members[2] = {r % 2, r % 2 + 2};
+    HcclComm sub = nullptr;
+    ASSERT_EQ(HcclCreateSubCommConfig(&comm, 2, members, 7 + r % 2, r / 2, nullptr, &sub), HCCL_SUCCESS)
+        << aclGetRecentErrMsg();
+    uint32_t size = 0, rank = 9;
+    EXPECT_EQ(HcclGetRankSize(sub, &size), HCCL_SUCCESS);
+    EXPECT_EQ(HcclGetRankId(sub, &rank), HCCL_SUCCESS);
+    EXPECT_EQ(size, 2u);
+    EXPECT_EQ(rank, r / 2);
+    std::vector<uint8_t> mine(64);
+    for (size_t i = 0; i < 16; ++i) reinterpret_cast<int32_t*>(mine.data())[i] = static_cast<int32_t>(10 * r + i);
+    DeviceBuffer buf(64, &mine);
+    ASSERT_EQ(HcclAllReduce(buf.ptr, buf.ptr, 16, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, sub, stream), HCCL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << aclGetRecentErrMsg();
+    auto out = buf.Read();
+    for (size_t i = 0; i < 16; ++i) {
+      // members r%2 and r%2+2: 10*(r%2) + i + 10*(r%2+2) + i
+      EXPECT_EQ(reinterpret_cast<int32_t*>(out.data())[i], static_cast<int32_t>(20 * (r % 2) + 20 + 2 * i));
+    }
+    // The caller must be rankIds[subCommRankId], and the ids must be ranks of the parent.
+    HcclComm bad = nullptr;
+    uint32_t wrong[2] = {(r + 1) % n, (r + 2) % n};
+    EXPECT_EQ(HcclCreateSubCommConfig(&comm, 2, wrong, 99, 0, nullptr, &bad), HCCL_E_PARA);
+    uint32_t outside[1] = {n};
+    EXPECT_EQ(HcclCreateSubCommConfig(&comm, 1, outside, 98, 0, nullptr, &bad), HCCL_E_PARA);
+    EXPECT_EQ(HcclCommDestroy(sub), HCCL_SUCCESS);
+  });
+}
