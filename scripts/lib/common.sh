@@ -11,7 +11,7 @@ NPURT_DEB_PACKAGES=(cmake ninja-build g++ python3 libgtest-dev libgmock-dev goog
                     libdnnl-dev ocl-icd-opencl-dev
                     libflatbuffers-dev flatbuffers-compiler zlib1g-dev
                     libonnx-dev libprotobuf-dev protobuf-compiler
-                    libgloo-dev)
+                    libgloo-dev libopenmpi-dev openmpi-bin)
 # The reference of the model tests (tests/models/reference_check.py: torchvision models exported and run in
 # PyTorch, against npurt's atc + msame); scripts/test installs them unless NPURT_MODEL_TESTS=0.
 NPURT_MODEL_DEB_PACKAGES=(python3-torch python3-torchvision python3-onnx python3-numpy)

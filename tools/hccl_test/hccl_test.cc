@@ -1,7 +1,9 @@
 // hccl_test: the performance tool of CANN's HCCL Test (all_reduce_test, all_gather_test, ...), with its
 // command line and output, on npurt. The operation comes from the program's name (the package installs
 // one link per operation), or from --op_name. Ranks are the simulated devices of this process, one thread
-// each (-p, default: every device); each times `iters` back-to-back operations between two events on its
+// each (-p, default: every device); or, launched by mpirun as CANN's tool is (when built with Open MPI),
+// one rank per process on device rank % npus (or HCCL_TEST_USE_DEVS), the root info sent with MPI_Bcast
+// and the ranks joined by npurt's Gloo transport. Each rank times `iters` back-to-back operations between two events on its
 // stream after `warmup_iters`, and rank 0 prints, for every size, the per-rank buffer size, the average
 // time, the algorithm bandwidth (bytes per rank / time, as hccl_test prints it) and, beside it, the bus
 // bandwidth as nccl-tests define it, then whether the result was right.
@@ -9,6 +11,9 @@
 //   all_reduce_test -b 8 -e 64M -f 2 -d fp32 -o sum -p 8
 #include <acl/acl.h>
 #include <hccl/hccl.h>
+#ifdef NPURT_HCCL_TEST_MPI
+#include <mpi.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -195,11 +200,11 @@ HcclResult Issue(const Options& o, uint32_t n, uint32_t rank, void* send, void* 
   return HCCL_E_NOT_SUPPORT;
 }
 
-void RankThread(Shared* sh, uint32_t rank) {
+void RankThread(Shared* sh, uint32_t rank, int32_t device) {
   const Options& o = sh->o;
   const uint32_t n = sh->n;
   const size_t es = kTypeSizes[o.dtype];
-  aclrtSetDevice(static_cast<int32_t>(rank));
+  aclrtSetDevice(device);
   aclrtStream stream = nullptr;
   aclrtEvent start = nullptr, end = nullptr;
   aclrtCreateStream(&stream);
@@ -274,6 +279,65 @@ void RankThread(Shared* sh, uint32_t rank) {
   aclrtDestroyStream(stream);
 }
 
+// Under mpirun: this process is MPI rank r of the job and HCCL rank r; rank 0 makes the root info.
+bool UnderMpi() {
+  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  return size != nullptr && *size != '\0';
+}
+
+#ifdef NPURT_HCCL_TEST_MPI
+int MpiMain(Shared* sh) {
+  int provided = 0, rank = 0, size = 0;
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int rc = 1;
+  uint32_t devices = 0;
+  if (aclInit(nullptr) == ACL_SUCCESS && aclrtGetDeviceCount(&devices) == ACL_SUCCESS && devices > 0) {
+    // HCCL_TEST_USE_DEVS="4,5,6,7" picks the devices by local rank, as CANN's tool does; else rank % npus.
+    std::vector<int32_t> use;
+    if (const char* list = std::getenv("HCCL_TEST_USE_DEVS")) {
+      for (const char* p = list; *p != '\0';) {
+        use.push_back(std::atoi(p));
+        while (*p != '\0' && *p != ',') ++p;
+        if (*p == ',') ++p;
+      }
+    }
+    const uint32_t npus = sh->o.ranks == 0 ? devices : std::min(sh->o.ranks, devices);
+    const int32_t device = use.empty() ? static_cast<int32_t>(static_cast<uint32_t>(rank) % npus)
+                                       : use[static_cast<size_t>(rank) % use.size()];
+    HcclRootInfo root{};
+    bool ok = aclrtSetDevice(device) == ACL_SUCCESS;
+    if (rank == 0 && (!ok || HcclGetRootInfo(&root) != HCCL_SUCCESS)) {
+      std::fprintf(stderr, "rank 0: HcclGetRootInfo failed: %s\n", aclGetRecentErrMsg());
+      std::memset(&root, 0, sizeof(root));  // the others then fail to join, with the reason
+    }
+    MPI_Bcast(&root, sizeof(root), MPI_CHAR, 0, MPI_COMM_WORLD);
+    HcclComm comm = nullptr;
+    if (ok && HcclCommInitRootInfo(static_cast<uint32_t>(size), &root, static_cast<uint32_t>(rank), &comm) == HCCL_SUCCESS) {
+      sh->n = static_cast<uint32_t>(size);
+      sh->comms.assign(sh->n, nullptr);
+      sh->comms[static_cast<size_t>(rank)] = comm;
+      if (sh->o.root >= sh->n) {
+        std::fprintf(stderr, "-r %u is not a rank of %u\n", sh->o.root, sh->n);
+      } else {
+        RankThread(sh, static_cast<uint32_t>(rank), device);
+        rc = sh->failed || sh->wrong ? 1 : 0;
+      }
+      HcclCommDestroy(comm);
+    } else {
+      std::fprintf(stderr, "rank %d: HcclCommInitRootInfo failed: %s\n", rank, aclGetRecentErrMsg());
+    }
+    aclrtResetDevice(device);
+    aclFinalize();
+  }
+  int worst = 0;
+  MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return worst;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -281,6 +345,14 @@ int main(int argc, char** argv) {
   if (!Parse(argc, argv, &sh.o)) {
     Usage();
     return 1;
+  }
+  if (UnderMpi()) {
+#ifdef NPURT_HCCL_TEST_MPI
+    return MpiMain(&sh);
+#else
+    std::fprintf(stderr, "this hccl_test was built without Open MPI: run it without mpirun (-p ranks as threads)\n");
+    return 1;
+#endif
   }
   if (aclInit(nullptr) != ACL_SUCCESS) {
     std::fprintf(stderr, "aclInit failed: %s\n", aclGetRecentErrMsg());
@@ -305,7 +377,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::vector<std::thread> threads;
-  for (uint32_t r = 0; r < sh.n; ++r) threads.emplace_back(RankThread, &sh, r);
+  for (uint32_t r = 0; r < sh.n; ++r) threads.emplace_back(RankThread, &sh, r, ids[r]);
   for (auto& t : threads) t.join();
   for (HcclComm c : sh.comms) HcclCommDestroy(c);
   for (int32_t id : ids) aclrtResetDevice(id);
