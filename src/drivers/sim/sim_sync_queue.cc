@@ -84,6 +84,7 @@ int32_t SimSyncQueue::RunLeaf(const hal::Task& task, std::string* message) {
       host_done_.store(false, std::memory_order_release);
       task.host_fn(task.host_arg, this);
       done_signal_.WaitUntil([&] { return host_done_.load(std::memory_order_acquire); }, UINT64_MAX, kHostSpinNs);
+      { std::lock_guard<std::mutex> completed(host_mu_); }  // the completer has left (CompleteHostTask)
       if (host_code_.load(std::memory_order_acquire) != 0 && !host_message_.empty()) {
         *message = std::move(host_message_);
       }
@@ -101,11 +102,18 @@ int32_t SimSyncQueue::RunLeaf(const hal::Task& task, std::string* message) {
 }
 
 void SimSyncQueue::CompleteHostTaskWithError(int32_t code, std::string message) {
+  std::lock_guard<std::mutex> lock(host_mu_);
   host_message_ = std::move(message);
-  CompleteHostTask(code);
+  host_code_.store(code, std::memory_order_release);
+  host_done_.store(true, std::memory_order_release);
+  done_signal_.Notify();
 }
 
+// Another thread (a callback's, a communication engine's) may complete the task: the waiting thread can see
+// host_done_ and go on to destroy the queue while this one is still inside Notify(). The waiter therefore takes
+// host_mu_ before it returns, and this side holds it until it no longer touches the queue.
 void SimSyncQueue::CompleteHostTask(int32_t code) {
+  std::lock_guard<std::mutex> lock(host_mu_);
   host_code_.store(code, std::memory_order_release);
   host_done_.store(true, std::memory_order_release);
   done_signal_.Notify();

@@ -54,6 +54,7 @@ class SimSyncQueue final : public hal::Queue {
   std::atomic<bool> host_done_{false};
   std::atomic<int32_t> host_code_{0};
   std::string host_message_;  // written before host_done_ is released
+  std::mutex host_mu_;        // held by a completer until it has finished touching the queue
   WaitSignal done_signal_;  // host-function completions and task completions
 };
 
