@@ -133,7 +133,11 @@ void Fill(std::vector<uint8_t>& host, HcclDataType t, uint32_t rank, uint64_t co
       case HCCL_DATA_TYPE_INT64: case HCCL_DATA_TYPE_UINT64: { uint64_t x = static_cast<uint64_t>(v); std::memcpy(p, &x, 8); break; }
       case HCCL_DATA_TYPE_FP32: { float x = static_cast<float>(v); std::memcpy(p, &x, 4); break; }
       case HCCL_DATA_TYPE_FP64: std::memcpy(p, &v, 8); break;
-      case HCCL_DATA_TYPE_FP16: { uint16_t x = static_cast<uint16_t>(0x3c00 + (static_cast<int>(v) - 1) * 0x400); if (v == 3) x = 0x4200; std::memcpy(p, &x, 2); break; }
+      case HCCL_DATA_TYPE_FP16: {
+        static const uint16_t kHalf[] = {0x3c00, 0x4000, 0x4200};  // 1.0, 2.0, 3.0: Value() is 1, 2 or 3
+        std::memcpy(p, &kHalf[static_cast<int>(v) - 1], 2);
+        break;
+      }
       default: { float f = static_cast<float>(v); uint32_t b; std::memcpy(&b, &f, 4); uint16_t x = static_cast<uint16_t>(b >> 16); std::memcpy(p, &x, 2); break; }
     }
   }
