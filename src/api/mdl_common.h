@@ -31,6 +31,10 @@ struct Dataset final : public HandleObject {
   static Dataset* From(const void* p) { return LookupHandle<Dataset>(p, handle_tags::kMdlDataset); }
   std::vector<aclDataBuffer*> buffers;
   std::vector<aclTensorDesc*> descs;  // owned copies, parallel to buffers (null: none)
+  // The gear an execution with this input dataset runs (aclmdlSetDynamic*, aclmdlSetInputDynamicDims):
+  // batch {b}, image size {h, w}, or every dim of the dynamic inputs; kNone: the largest.
+  om::DynamicKind gear_request = om::DynamicKind::kNone;
+  std::vector<int64_t> gear_values;
 };
 
 struct Config final : public HandleObject {
@@ -55,6 +59,9 @@ bool DataBufferLive(const aclDataBuffer* b);
 // The descriptor of a handle argument, or ACL_ERROR_INVALID_PARAM naming the argument.
 StatusOr<Desc*> ResolveDesc(const aclmdlDesc* desc, const char* what);
 StatusOr<Dataset*> ResolveDataset(const aclmdlDataset* dataset, const char* what);
+
+// The gear `input`'s request selects in `model` (-1: none, the model's default), or why it fits none.
+StatusOr<int32_t> RequestedGear(const models::LoadedModel& model, const Dataset& input);
 
 // The dataset's buffers as the model layer takes them (each buffer a live aclDataBuffer).
 StatusOr<std::vector<models::UserBuffer>> Buffers(const Dataset* dataset, const char* what);

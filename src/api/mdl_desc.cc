@@ -49,10 +49,20 @@ std::string DimsName(const Desc& d, size_t index, bool output) {
   return fmt::format("acl_modelId_{}_{}_{}", d.info.model_id, output ? "output" : "input", index);
 }
 
-aclError FillDims(const char* fn, const aclmdlDesc* desc, size_t index, aclmdlIODims* dims, bool output) {
+// `gear`: a gear model's output dims in that gear (-1: as the description has them).
+aclError FillDims(const char* fn, const aclmdlDesc* desc, size_t index, aclmdlIODims* dims, bool output,
+                  int32_t gear = -1) {
   NPURT_API_NOT_NULL(dims);
-  const IoDesc* io = Io(fn, desc, index, output);
-  if (io == nullptr) return ACL_ERROR_INVALID_PARAM;
+  const IoDesc* found = Io(fn, desc, index, output);
+  if (found == nullptr) return ACL_ERROR_INVALID_PARAM;
+  IoDesc geared;
+  const IoDesc* io = found;
+  const auto& gears = Desc::From(desc)->info.gears;
+  if (gear >= 0 && output && static_cast<size_t>(gear) < gears.output_dims.size()) {
+    geared = *found;
+    geared.spec.dims = gears.output_dims[static_cast<size_t>(gear)][index];
+    io = &geared;
+  }
   if (io->spec.dims.size() > ACL_MAX_DIM_CNT) {
     return npurt::api::Report(fn, Err(ACL_ERROR_STORAGE_OVER_LIMIT, "tensor {} has {} dims, more than {}", io->name,
                                       io->spec.dims.size(), ACL_MAX_DIM_CNT));
@@ -183,8 +193,15 @@ aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIO
 
 aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
   NPURT_HANDLE_SCOPE();
-  // A static model's current output dims are its compiled ones.
-  return FillDims(__func__, modelDesc, index, dims, true);
+  NPURT_API_ASSIGN(d, npurt::api::mdl::ResolveDesc(modelDesc, "modelDesc"));
+  // A gear model's: the dims of the gear last set on the model (CANN keeps it per model id); a static model,
+  // a description read from a file, or no gear set yet: the compiled (largest gear's) dims.
+  int32_t gear = -1;
+  if (d->info.gears.dynamic() && d->info.model_id != 0) {
+    auto m = npurt::models::FindModel(d->info.model_id);
+    if (m.ok()) gear = m.value()->current_gear();
+  }
+  return FillDims(__func__, modelDesc, index, dims, true, gear);
 }
 
 const char* aclmdlGetOpAttr(aclmdlDesc* modelDesc, const char* opName, const char* attr) {

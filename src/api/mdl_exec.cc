@@ -15,6 +15,7 @@ struct Prepared {
   std::shared_ptr<npurt::models::LoadedModel> model;
   std::vector<npurt::models::UserBuffer> inputs;
   std::vector<npurt::models::UserBuffer> outputs;
+  int32_t gear = -1;
 };
 
 npurt::StatusOr<Prepared> Prepare(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
@@ -32,6 +33,9 @@ npurt::StatusOr<Prepared> Prepare(uint32_t modelId, const aclmdlDataset* input, 
   auto ob = npurt::api::mdl::Buffers(out.value(), "output");
   if (!ob.ok()) return ob.status();
   p.inputs = std::move(ib).value();
+  auto gear = npurt::api::mdl::RequestedGear(*p.model, *in.value());
+  if (!gear.ok()) return gear.status();
+  p.gear = gear.value();
   p.outputs = std::move(ob).value();
   if (allocate_outputs && p.outputs.size() == p.model->outputs().size()) {
     for (size_t i = 0; i < p.outputs.size(); ++i) {
@@ -52,7 +56,7 @@ npurt::StatusOr<Prepared> Prepare(uint32_t modelId, const aclmdlDataset* input, 
 aclError Sync(const char* fn, uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output, int32_t timeout_ms) {
   auto p = Prepare(modelId, input, output, true);
   if (!p.ok()) return npurt::api::Report(fn, p.status());
-  auto st = p.value().model->Execute(p.value().inputs, p.value().outputs, timeout_ms);
+  auto st = p.value().model->Execute(p.value().inputs, p.value().outputs, timeout_ms, p.value().gear);
   if (!st.ok()) return npurt::api::Report(fn, st);
   return ACL_SUCCESS;
 }
@@ -62,7 +66,7 @@ aclError Async(const char* fn, uint32_t modelId, const aclmdlDataset* input, acl
   auto p = Prepare(modelId, input, output, false);
   if (!p.ok()) return npurt::api::Report(fn, p.status());
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  auto st = p.value().model->ExecuteAsync(p.value().inputs, p.value().outputs, s);
+  auto st = p.value().model->ExecuteAsync(p.value().inputs, p.value().outputs, s, p.value().gear);
   if (!st.ok()) return npurt::api::Report(fn, st);
   return ACL_SUCCESS;
 }

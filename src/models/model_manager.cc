@@ -38,6 +38,8 @@ ModelInfo InfoOf(const om::ModelDef& def, uint32_t id) {
   for (int32_t t : def.inputs) info.inputs.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
   for (int32_t t : def.outputs) info.outputs.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
   info.origin_names = OriginNames(def);
+  info.gears = MakeGearTable(def);
+  ApplyGearsToIo(info.gears, &info.inputs, &info.outputs);
   return info;
 }
 
@@ -94,6 +96,7 @@ StatusOr<ModelInfo> DescribeLoaded(uint32_t id) {
   info.inputs = m.value()->inputs();
   info.outputs = m.value()->outputs();
   info.origin_names = m.value()->origin_names();
+  info.gears = m.value()->gears();
   return info;
 }
 

@@ -23,6 +23,7 @@ struct ModelInfo {
   std::vector<IoDesc> outputs;
   // Node name -> the source nodes it came from (aclmdlGetOpAttr's _datadump_original_op_names).
   std::map<std::string, std::string, std::less<>> origin_names;
+  GearTable gears;  // kNone for a static model
 };
 
 StatusOr<uint32_t> LoadFromFile(const std::string& path, const LoadMemory& memory);

@@ -683,6 +683,90 @@ TEST_F(ConvertTest, InputShapeOverridesADynamicBatch) {
   EXPECT_NE(r.status().message().find("rank"), std::string::npos) << r.status().message();
 }
 
+// Batch gears: one graph per gear over one shared weight region and one arena sized for the largest; each
+// gear computes what a static conversion at that batch computes; the selector is the last input.
+TEST_F(ConvertTest, BatchGearsShareWeightsAndMatchStaticConversions) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  auto r = Convert(b, "gears", {"--input_shape=x:-1,3,16,16", "--dynamic_batch_size=1,4,2"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NE(r->summary.find("default (no gear chosen) is batch 4"), std::string::npos) << r->summary;
+  om::ModelDef d = Check("gears");
+  ASSERT_EQ(d.dynamic_kind, om::DynamicKind::kBatch);
+  ASSERT_EQ(d.gears.size(), 3u);
+  EXPECT_EQ(d.default_gear, 1u);
+  ASSERT_EQ(d.input_templates.size(), 1u);
+  EXPECT_EQ(d.input_templates[0].dims, (std::vector<int64_t>{-1, 3, 16, 16}));
+  uint64_t widest = 0;
+  for (size_t g = 0; g < d.gears.size(); ++g) {
+    const om::ModelDef gd = om::GearModel(d, g);
+    const int64_t batch = d.gears[g].values[0];
+    ASSERT_EQ(gd.inputs.size(), 2u);
+    EXPECT_EQ(gd.tensors[static_cast<size_t>(gd.inputs[0])].spec.dims, (std::vector<int64_t>{batch, 3, 16, 16}));
+    const om::TensorDef& sel = gd.tensors[static_cast<size_t>(gd.inputs[1])];
+    EXPECT_EQ(sel.name, om::kDynamicTensorName);
+    EXPECT_EQ(sel.spec.dtype, ACL_INT32);
+    EXPECT_EQ(sel.spec.dims, (std::vector<int64_t>{1}));
+    EXPECT_EQ(gd.tensors[static_cast<size_t>(gd.outputs[0])].spec.dims, (std::vector<int64_t>{batch, 10}));
+    CheckArenaDisjoint(gd);
+    widest = std::max(widest, d.gears[g].arena_size);
+  }
+  EXPECT_EQ(d.arena_size, widest);
+  // Numerically, gear by gear, against static conversions at the same batch; the weights are stored once.
+  for (size_t g = 0; g < d.gears.size(); ++g) {
+    const int64_t batch = d.gears[g].values[0];
+    const std::string name = "static" + std::to_string(batch);
+    ASSERT_TRUE(ConvertFile(Path("gears.onnx"), name, {"--input_shape=x:" + std::to_string(batch) + ",3,16,16"}).ok());
+    const om::ModelDef sd = Check(name);
+    EXPECT_EQ(sd.weight_size, d.weight_size) << "the gears share one weight region";
+    EXPECT_EQ(sd.arena_size, d.gears[g].arena_size);
+    std::mt19937 gen(static_cast<uint32_t>(g) + 5);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<float> x(static_cast<size_t>(batch) * 3 * 16 * 16);
+    for (float& v : x) v = u(gen);
+    std::vector<std::vector<uint8_t>> geared, plain;
+    const std::vector<uint8_t> selector(4, 0);
+    ASSERT_TRUE(testing::RunOmOnHost(Path("gears.om"), {Floats(x), selector}, &geared, g).ok());
+    ASSERT_TRUE(testing::RunOmOnHost(Path(name + ".om"), {Floats(x)}, &plain).ok());
+    const std::vector<float> got = AsFloats(geared[0]), want = AsFloats(plain[0]);
+    ASSERT_EQ(got.size(), static_cast<size_t>(batch) * 10);
+    for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], want[i], 1e-5f * (1.0f + std::fabs(want[i]))) << i;
+  }
+  // atc --mode=6 names the mode and lists the gears; the JSON dump carries every gear's graph.
+  auto info = ModelInfo(Path("gears.om"));
+  ASSERT_TRUE(info.ok());
+  EXPECT_NE(info->find("dynamic mode: dynamic batch"), std::string::npos) << info.value();
+  EXPECT_NE(info->find("gear[1]: values [4] (default)"), std::string::npos) << info.value();
+  ASSERT_TRUE(DumpModelJson(Path("gears.om"), 0, Path("gears.json")).ok());
+  std::ifstream in(Path("gears.json"));
+  const nlohmann::json j = nlohmann::json::parse(in);
+  ASSERT_EQ(j["dynamic"]["gears"].size(), 3u);
+  EXPECT_EQ(j["dynamic"]["gears"][0]["values"], nlohmann::json::array({1}));
+  EXPECT_FALSE(j["dynamic"]["gears"][0]["nodes"].empty());
+}
+
+TEST_F(ConvertTest, ImageSizeAndDimsGears) {
+  OnnxBuilder b;
+  b.DynamicInput("x", {1, 3});  // x: [N, 3] with a symbolic batch; reshaped per gear below
+  b.Node("Relu", {"x"}, {"y"});
+  b.Output("y");
+  ASSERT_TRUE(b.Save(Path("relu.onnx")));
+  auto r = ConvertFile(Path("relu.onnx"), "dims", {"--input_format=ND", "--input_shape=x:-1,-1",
+                                                   "--dynamic_dims=1,3;4,3;2,6"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  om::ModelDef d = Check("dims");
+  ASSERT_EQ(d.dynamic_kind, om::DynamicKind::kDims);
+  EXPECT_EQ(d.default_gear, 2u);  // 2x6 holds the most elements (ties: the later gear)
+  EXPECT_EQ(om::GearModel(d, 1).tensors[static_cast<size_t>(om::GearModel(d, 1).inputs[0])].spec.dims,
+            (std::vector<int64_t>{4, 3}));
+  const om::TensorDef& sel = d.tensors[static_cast<size_t>(d.inputs.back())];
+  EXPECT_EQ(sel.spec.dims, (std::vector<int64_t>{2}));
+  // A gear the model cannot take (a rank the ONNX graph refuses) fails with the gear named.
+  r = ConvertFile(Path("relu.onnx"), "bad", {"--input_format=ND", "--input_shape=x:-1,-1,-1", "--dynamic_dims=1,3,1;4,3,1"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_FALSE(fs::exists(Path("bad.om")));
+}
+
 TEST_F(ConvertTest, UnsupportedOpsAreAllReported) {
   OnnxBuilder b;
   b.Input("x", {1, 4});

@@ -25,12 +25,12 @@ Buffer Alloc(uint64_t bytes) {
 }  // namespace
 
 Status RunOmOnHost(const std::string& om_path, const std::vector<std::vector<uint8_t>>& inputs,
-                   std::vector<std::vector<uint8_t>>* outputs) {
+                   std::vector<std::vector<uint8_t>>* outputs, size_t gear) {
   std::string image;
   NPURT_RETURN_IF_ERROR(om::ReadFileBytes(om_path, &image));
   auto file = om::ReadModel(image.data(), image.size(), om_path);
   if (!file.ok()) return std::move(file).status();
-  const om::ModelDef& d = file->def;
+  const om::ModelDef d = om::GearModel(file->def, file->def.dynamic_kind == om::DynamicKind::kNone ? 0 : gear);
   if (inputs.size() != d.inputs.size()) return Status(1, "wrong number of inputs");
   Buffer arena = Alloc(d.arena_size), weights = Alloc(d.weight_size);
   std::memcpy(weights.get(), file->weights, d.weight_size);

@@ -12,8 +12,9 @@
 
 namespace npurt::atc::testing {
 
-// inputs[i] holds the bytes of model input i; outputs receives the bytes of each model output.
+// inputs[i] holds the bytes of model input i; outputs receives the bytes of each model output. A gear
+// model runs gear `gear`'s graph (its inputs include the selector, whose bytes are not read).
 Status RunOmOnHost(const std::string& om_path, const std::vector<std::vector<uint8_t>>& inputs,
-                   std::vector<std::vector<uint8_t>>* outputs);
+                   std::vector<std::vector<uint8_t>>* outputs, size_t gear = 0);
 
 }  // namespace npurt::atc::testing

@@ -3,6 +3,7 @@
 
 #include "aipp_config.h"
 #include "atc_options.h"
+#include "gear_options.h"
 
 namespace npurt::atc {
 namespace {
@@ -48,7 +49,7 @@ TEST(Options, Failures) {
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=x:1~4,3"}, "dynamic"},
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=x:1,a"}, "not a non-negative"},
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=1,3,224"}, "name:dim"},
-      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--dynamic_batch_size=1,2"}, "dynamic-shapes"},
+      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--dynamic_batch_size=1,2"}, "must mark the dims"},
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--output_type=INT8"}, "FP32 and FP16"},
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--precision_mode=fast"}, "force_fp32"},
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--out_nodes=conv1"}, "node_name:output_index"},
@@ -62,6 +63,72 @@ TEST(Options, Failures) {
     ASSERT_FALSE(o.ok()) << c.args.back();
     EXPECT_NE(o.status().message().find(c.expect), std::string::npos) << o.status().message();
   }
+}
+
+// Gear options (gear_options.h): what each takes, and CANN's rules with the reason for each refusal.
+TEST(Options, Gears) {
+  auto b = Parse({"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A",
+                  "--input_shape=x:-1,3,224,224;y:-1,4", "--dynamic_batch_size=1,2,4,8"});
+  ASSERT_TRUE(b.ok()) << b.status().message();
+  EXPECT_EQ(b->dynamic_kind, om::DynamicKind::kBatch);
+  ASSERT_EQ(b->gears.size(), 4u);
+  EXPECT_EQ(b->gears[3], (std::vector<int64_t>{8}));
+  EXPECT_EQ(LargestGear(b.value()), 3u);
+  auto shapes = GearShapes(b.value(), 1);
+  EXPECT_EQ(shapes[0].dims, (std::vector<int64_t>{2, 3, 224, 224}));
+  EXPECT_EQ(shapes[1].dims, (std::vector<int64_t>{2, 4}));
+
+  auto hw = Parse({"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=data:1,3,-1,-1",
+                   "--dynamic_image_size=416,416;832,832;224,960;"});
+  ASSERT_TRUE(hw.ok()) << hw.status().message();
+  EXPECT_EQ(hw->dynamic_kind, om::DynamicKind::kImageSize);
+  EXPECT_EQ(hw->gears.size(), 3u);
+  EXPECT_EQ(LargestGear(hw.value()), 1u);  // 832x832 holds the most pixels
+  EXPECT_EQ(GearShapes(hw.value(), 2)[0].dims, (std::vector<int64_t>{1, 3, 224, 960}));
+
+  auto dims = Parse({"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_format=ND",
+                     "--input_shape=data:1,-1,40,-1;mask:-1,-1", "--dynamic_dims=1,8,8,8;2,16,16,16"});
+  ASSERT_TRUE(dims.ok()) << dims.status().message();
+  EXPECT_EQ(dims->dynamic_kind, om::DynamicKind::kDims);
+  EXPECT_EQ(GearShapes(dims.value(), 1)[0].dims, (std::vector<int64_t>{1, 2, 40, 16}));
+  EXPECT_EQ(GearShapes(dims.value(), 1)[1].dims, (std::vector<int64_t>{16, 16}));
+
+  struct Case {
+    std::vector<const char*> args;
+    const char* expect;
+  };
+  const Case refused[] = {
+      {{"--input_shape=x:-1,3", "--dynamic_batch_size=1,2", "--dynamic_dims=1;2"}, "exclude each other"},
+      {{"--input_shape=x:1,3", "--dynamic_batch_size=1,2"}, "must mark the dims"},
+      {{"--input_shape=x:-1,3"}, "no gear option"},
+      {{"--input_shape=x:1,-1", "--dynamic_batch_size=1,2"}, "first dim only"},
+      {{"--input_shape=x:-1,3", "--dynamic_batch_size=2"}, "give 2 to 100"},
+      {{"--input_shape=x:-1,3", "--dynamic_batch_size=1,2,2"}, "given twice"},
+      {{"--input_shape=x:-1,3", "--dynamic_batch_size=1,0"}, "positive integer"},
+      {{"--input_shape=x:-1,3", "--dynamic_batch_size=1,-4"}, "positive integer"},
+      {{"--input_shape=x:-1,3", "--dynamic_batch_size=1,two"}, "positive integer"},
+      {{"--input_shape=x:1,3,-1,-1", "--dynamic_image_size=224,224;448"}, "each gear takes 2"},
+      {{"--input_shape=x:-1,3,-1,-1", "--dynamic_image_size=224,224;448,448"}, "H and W only"},
+      {{"--input_shape=x:1,3,-1,-1", "--input_format=ND", "--dynamic_image_size=224,224;448,448"}, "NCHW or NHWC"},
+      {{"--input_shape=x:-1,3", "--dynamic_dims=1;2"}, "--input_format=ND"},
+      {{"--input_shape=x:-1,-1", "--input_format=ND", "--dynamic_dims=1,2;3"}, "each gear takes 2"},
+      {{"--input_shape=x:-1,3", "--input_format=ND", "--insert_op_conf=a.cfg", "--dynamic_dims=1;2"}, "AIPP"},
+      {{"--input_shape=x:1~4,3", "--dynamic_batch_size=1,2"}, "ranges"},
+      {{"--input_shape_range=x:[1~4,3]"}, "not supported yet"},
+  };
+  for (const Case& c : refused) {
+    std::vector<const char*> args = {"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A"};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    auto o = Parse(args);
+    ASSERT_FALSE(o.ok()) << c.args.back();
+    EXPECT_NE(o.status().message().find(c.expect), std::string::npos) << c.expect << ": " << o.status().message();
+  }
+  std::string many = "1";
+  for (int i = 2; i <= 101; ++i) many += "," + std::to_string(i);
+  const std::string opt = "--dynamic_batch_size=" + many;
+  auto o = Parse({"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=x:-1,3", opt.c_str()});
+  ASSERT_FALSE(o.ok());
+  EXPECT_NE(o.status().message().find("101 gears"), std::string::npos) << o.status().message();
 }
 
 TEST(Options, HelpAndScalarShapes) {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -19,6 +20,39 @@ std::vector<float> RandomFloats(size_t n, uint32_t seed) {
   for (float& f : v) f = d(gen);
   return v;
 }
+
+namespace {
+
+// Conv2D 3x3, stride 1, pad 1, NCHW.
+om::NodeDef Conv3x3(std::vector<int32_t> inputs, int32_t output) {
+  om::NodeDef conv;
+  conv.name = "/conv/Conv";
+  conv.source_type = "Conv";
+  conv.op_type = "Conv2D";
+  conv.inputs = std::move(inputs);
+  conv.outputs = {output};
+  conv.attrs["strides"] = std::vector<int64_t>{1, 1, 1, 1};
+  conv.attrs["pads"] = std::vector<int64_t>{1, 1, 1, 1};
+  conv.attrs["dilations"] = std::vector<int64_t>{1, 1, 1, 1};
+  conv.attrs["groups"] = int64_t{1};
+  conv.attrs["data_format"] = std::string("NCHW");
+  return conv;
+}
+
+// The weight region (w at 0, b at b_off), the plan's figures, and the serialized file.
+std::vector<uint8_t> Finish(om::ModelDef* d, const std::vector<float>& w, const std::vector<float>& b, uint64_t b_off) {
+  d->weight_size = b_off + 64;
+  d->plan_lower_bound = d->arena_size;
+  d->plan_no_reuse = d->arena_size;
+  std::vector<uint8_t> weights(d->weight_size, 0);
+  std::memcpy(weights.data(), w.data(), w.size() * 4);
+  std::memcpy(weights.data() + b_off, b.data(), b.size() * 4);
+  auto file = om::SerializeModel(*d, weights);
+  if (!file.ok()) throw std::runtime_error(file.status().message());
+  return std::move(file).value();
+}
+
+}  // namespace
 
 ConvReluAdd MakeConvReluAdd(uint32_t seed) {
   ConvReluAdd m;
@@ -51,17 +85,7 @@ ConvReluAdd MakeConvReluAdd(uint32_t seed) {
   const int32_t out1 = tensor("sum_out", {1, 4, 8, 8}, om::Region::kOutput, 0, 1);
   d.inputs = {x, r};
   d.outputs = {out0, out1};
-  om::NodeDef conv;
-  conv.name = "/conv/Conv";
-  conv.source_type = "Conv";
-  conv.op_type = "Conv2D";
-  conv.inputs = {x, w, b};
-  conv.outputs = {y};
-  conv.attrs["strides"] = std::vector<int64_t>{1, 1, 1, 1};
-  conv.attrs["pads"] = std::vector<int64_t>{1, 1, 1, 1};
-  conv.attrs["dilations"] = std::vector<int64_t>{1, 1, 1, 1};
-  conv.attrs["groups"] = int64_t{1};
-  conv.attrs["data_format"] = std::string("NCHW");
+  om::NodeDef conv = Conv3x3({x, w, b}, y);
   conv.origin_names = {"/conv/Conv", "/bn/BatchNormalization"};
   om::NodeDef relu;
   relu.name = "/relu/Relu";
@@ -77,15 +101,7 @@ ConvReluAdd MakeConvReluAdd(uint32_t seed) {
   add.outputs = {out1};
   d.nodes = {conv, relu, add};
   d.arena_size = d.tensors[y].bytes;
-  d.weight_size = b_off + 64;
-  d.plan_lower_bound = d.arena_size;
-  d.plan_no_reuse = d.arena_size;
-  std::vector<uint8_t> weights(d.weight_size, 0);
-  std::memcpy(weights.data(), m.w.data(), m.w.size() * 4);
-  std::memcpy(weights.data() + b_off, m.b.data(), m.b.size() * 4);
-  auto file = om::SerializeModel(d, weights);
-  if (!file.ok()) throw std::runtime_error(file.status().message());
-  m.file = std::move(file).value();
+  m.file = Finish(&d, m.w, m.b, b_off);
   m.arena = d.arena_size;
   m.weights = d.weight_size;
   return m;
@@ -114,6 +130,125 @@ void ConvReluAdd::Reference(const std::vector<float>& x, const std::vector<float
       }
     }
   }
+}
+
+GearConvRelu MakeGearConvRelu(int kind, uint32_t seed) {
+  GearConvRelu m;
+  m.kind = kind;
+  m.w = RandomFloats(4 * 3 * 3 * 3, seed);
+  m.b = RandomFloats(4, seed + 1);
+  const uint64_t b_off = (m.w.size() * 4 + 63) / 64 * 64;
+  std::vector<int64_t> tpl;
+  int32_t format = ACL_FORMAT_NCHW;
+  switch (kind) {
+    case 1:
+      tpl = {-1, 3, 8, 8};
+      m.values = {{1}, {2}, {4}};
+      m.x_dims = {{1, 3, 8, 8}, {2, 3, 8, 8}, {4, 3, 8, 8}};
+      m.default_gear = 2;
+      break;
+    case 2:
+      tpl = {1, 3, -1, -1};
+      m.values = {{8, 8}, {16, 16}, {4, 12}};
+      m.x_dims = {{1, 3, 8, 8}, {1, 3, 16, 16}, {1, 3, 4, 12}};
+      m.default_gear = 1;
+      break;
+    default:
+      tpl = {-1, 3, -1, 8};
+      m.values = {{1, 8}, {2, 4}, {1, 16}};
+      m.x_dims = {{1, 3, 8, 8}, {2, 3, 4, 8}, {1, 3, 16, 8}};
+      m.default_gear = 2;
+      format = ACL_FORMAT_ND;
+      break;
+  }
+  // One gear's graph: x, W, b, the conv output (arena), y, the selector.
+  auto graph = [&](size_t g, om::ModelDef* d, uint64_t* arena) {
+    const std::vector<int64_t>& xd = m.x_dims[g];
+    auto tensor = [&](std::string name, std::vector<int64_t> dims, int32_t dtype, int32_t fmt, om::Region region,
+                      uint64_t offset, uint32_t io) {
+      om::TensorDef t;
+      t.name = std::move(name);
+      t.spec = TensorSpec{dtype, fmt, std::move(dims)};
+      t.bytes = t.spec.bytes();
+      t.region = region;
+      t.offset = offset;
+      t.io_index = io;
+      d->tensors.push_back(t);
+      return static_cast<int32_t>(d->tensors.size() - 1);
+    };
+    const int32_t x = tensor("x", xd, ACL_FLOAT, format, om::Region::kInput, 0, 0);
+    const int32_t w = tensor("conv.weight", {4, 3, 3, 3}, ACL_FLOAT, ACL_FORMAT_NCHW, om::Region::kWeight, 0, 0);
+    const int32_t b = tensor("conv.bias", {4}, ACL_FLOAT, ACL_FORMAT_ND, om::Region::kWeight, b_off, 0);
+    const std::vector<int64_t> yd = {xd[0], 4, xd[2], xd[3]};
+    const int32_t c = tensor("conv_out", yd, ACL_FLOAT, format, om::Region::kArena, 0, 0);
+    const int32_t y = tensor("y", yd, ACL_FLOAT, format, om::Region::kOutput, 0, 0);
+    const int32_t sel = tensor(om::kDynamicTensorName, {static_cast<int64_t>(m.values[g].size())}, ACL_INT32,
+                               ACL_FORMAT_ND, om::Region::kInput, 0, 1);
+    d->inputs = {x, sel};
+    d->outputs = {y};
+    const om::NodeDef conv = Conv3x3({x, w, b}, c);
+    om::NodeDef relu;
+    relu.name = "/relu/Relu";
+    relu.source_type = "Relu";
+    relu.op_type = "Relu";
+    relu.inputs = {c};
+    relu.outputs = {y};
+    d->nodes = {conv, relu};
+    *arena = d->tensors[static_cast<size_t>(c)].bytes;
+  };
+  om::ModelDef d;
+  d.name = "gear_conv_relu";
+  d.producer = "npurt tests";
+  d.soc_version = "Ascend910B1";
+  d.dynamic_kind = static_cast<om::DynamicKind>(kind);
+  d.input_templates = {{"x", tpl}};
+  d.default_gear = static_cast<uint32_t>(m.default_gear);
+  graph(m.default_gear, &d, &d.arena_size);
+  for (size_t g = 0; g < m.values.size(); ++g) {
+    om::GearDef gear;
+    gear.values = m.values[g];
+    if (g == m.default_gear) {
+      gear.arena_size = d.arena_size;
+    } else {
+      om::ModelDef gd;
+      graph(g, &gd, &gear.arena_size);
+      gear.tensors = gd.tensors;
+      gear.nodes = gd.nodes;
+      gear.inputs = gd.inputs;
+      gear.outputs = gd.outputs;
+    }
+    d.gears.push_back(gear);
+  }
+  for (const auto& g : d.gears) d.arena_size = std::max(d.arena_size, g.arena_size);
+  m.file = Finish(&d, m.w, m.b, b_off);
+  m.arena = d.arena_size;
+  return m;
+}
+
+std::vector<float> GearConvRelu::Reference(const std::vector<float>& x, const std::vector<int64_t>& xd) const {
+  const int64_t n = xd[0], hh = xd[2], ww = xd[3];
+  std::vector<float> y(static_cast<size_t>(n * 4 * hh * ww));
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t o = 0; o < 4; ++o) {
+      for (int64_t h = 0; h < hh; ++h) {
+        for (int64_t wi = 0; wi < ww; ++wi) {
+          double acc = b[o];
+          for (int64_t c = 0; c < 3; ++c) {
+            for (int64_t kh = 0; kh < 3; ++kh) {
+              for (int64_t kw = 0; kw < 3; ++kw) {
+                const int64_t ih = h + kh - 1, iw = wi + kw - 1;
+                if (ih < 0 || ih >= hh || iw < 0 || iw >= ww) continue;
+                acc += double(x[static_cast<size_t>(((i * 3 + c) * hh + ih) * ww + iw)]) *
+                       w[static_cast<size_t>(((o * 3 + c) * 3 + kh) * 3 + kw)];
+              }
+            }
+          }
+          y[static_cast<size_t>(((i * 4 + o) * hh + h) * ww + wi)] = acc > 0 ? static_cast<float>(acc) : 0.0f;
+        }
+      }
+    }
+  }
+  return y;
 }
 
 std::string WriteTemp(const std::string& name, const std::vector<uint8_t>& bytes) {

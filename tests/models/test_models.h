@@ -22,6 +22,27 @@ struct ConvReluAdd {
 };
 
 ConvReluAdd MakeConvReluAdd(uint32_t seed = 7);
+
+// gear_conv_relu: a gear model (atc --dynamic_*): input x (float32) and the hidden selector
+// ascend_mbatch_shape_data (int32, last); y = Relu(Conv2D(x, W, b; 3x3, stride 1, pad 1)), W [4,3,3,3].
+//   kind 1 batch:      x [-1,3,8,8],  gears {1} {2} {4}            (default: 4)
+//   kind 2 image size: x [1,3,-1,-1], gears {8,8} {16,16} {4,12}   (default: 16x16)
+//   kind 3 dims (ND):  x [-1,3,-1,8], gears {1,8} {2,4} {1,16}     (default: 1,16)
+// Every gear is its own graph over one weight region and one arena (sized for the largest gear).
+struct GearConvRelu {
+  int kind = 1;
+  std::vector<float> w, b;
+  std::vector<uint8_t> file;
+  std::vector<std::vector<int64_t>> values;  // per gear
+  std::vector<std::vector<int64_t>> x_dims;  // per gear: [n,3,h,w]
+  size_t default_gear = 0;
+  uint64_t arena = 0;
+  static size_t Elements(const std::vector<int64_t>& d) { return static_cast<size_t>(d[0] * d[1] * d[2] * d[3]); }
+  // y for x of dims `x_dims` ([n,4,h,w]).
+  std::vector<float> Reference(const std::vector<float>& x, const std::vector<int64_t>& x_dims) const;
+};
+
+GearConvRelu MakeGearConvRelu(int kind, uint32_t seed = 11);
 std::vector<float> RandomFloats(size_t n, uint32_t seed);
 // Writes `bytes` to a fresh file under the test's temporary directory and returns its path.
 std::string WriteTemp(const std::string& name, const std::vector<uint8_t>& bytes);

@@ -1,5 +1,7 @@
 #include "atc_options.h"
 
+#include "gear_options.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -26,24 +28,6 @@ StatusOr<int64_t> ParseInt(const std::string& option, const std::string& s) {
   return static_cast<int64_t>(v);
 }
 
-std::vector<std::string> SplitOn(const std::string& s, char sep) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    const size_t pos = s.find(sep, start);
-    parts.push_back(s.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
-    if (pos == std::string::npos) break;
-    start = pos + 1;
-  }
-  return parts;
-}
-
-std::string Trim(const std::string& s) {
-  const size_t b = s.find_first_not_of(" \t\r\n");
-  if (b == std::string::npos) return "";
-  const size_t e = s.find_last_not_of(" \t\r\n");
-  return s.substr(b, e - b + 1);
-}
 
 // Options accepted and recorded without effect: tuning knobs of CANN's compiler and runtime.
 const std::set<std::string>& RecordedOptions() {
@@ -62,10 +46,8 @@ const std::set<std::string>& RecordedOptions() {
 // Options npurt's atc refuses, with the reason.
 const std::map<std::string, std::string>& RefusedOptions() {
   static const std::map<std::string, std::string> m = {
-      {"dynamic_batch_size", "dynamic batch gears arrive with npurt's dynamic-shapes work; give static --input_shape"},
-      {"dynamic_image_size", "dynamic image-size gears arrive with npurt's dynamic-shapes work; give static --input_shape"},
-      {"dynamic_dims", "dynamic dims gears arrive with npurt's dynamic-shapes work; give static --input_shape"},
-      {"input_shape_range", "dynamic shapes arrive with npurt's dynamic-shapes work; give static --input_shape"},
+      {"input_shape_range", "shape ranges (unbounded dynamic shapes) are not supported yet; compile gears instead: "
+                            "-1 in --input_shape with --dynamic_batch_size, --dynamic_image_size or --dynamic_dims"},
       {"singleop", "single-op model generation is not supported by npurt's atc (npurt compiles single operators "
                    "at run time: aclopCompileAndExecuteV2)"},
       {"weight", "Caffe models are not supported by npurt's atc: export the model to ONNX"},
@@ -79,6 +61,25 @@ const std::map<std::string, std::string>& RefusedOptions() {
 bool IsBoolOption(const std::string& name) { return name == "help" || name == "h" || name == "fusion" || name == "blocked_layout"; }
 
 }  // namespace
+
+std::vector<std::string> SplitOn(const std::string& s, char sep) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const size_t pos = s.find(sep, start);
+    parts.push_back(s.substr(start, pos == std::string::npos ? std::string::npos : pos - start));
+    if (pos == std::string::npos) break;
+    start = pos + 1;
+  }
+  return parts;
+}
+
+std::string Trim(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  const size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
 
 void SetLogLevel(LogLevel level) { g_level = level; }
 
@@ -105,10 +106,15 @@ StatusOr<std::vector<InputShape>> ParseInputShape(const std::string& text) {
     if (!dims.empty()) {  // "name:" is a scalar
       for (const std::string& d : SplitOn(dims, ',')) {
         const std::string dim = Trim(d);
-        if (dim.find('~') != std::string::npos || dim == "-1" || dim == "?") {
+        if (dim == "-1") {  // a dim the gears set (gear_options.h checks there are gears)
+          s.dims.push_back(-1);
+          continue;
+        }
+        if (dim.find('~') != std::string::npos || dim == "?") {
           return BadValue(option, text,
-                          fmt::format("input {} has the dynamic dim '{}'; dynamic shapes and gears arrive with "
-                                      "npurt's dynamic-shapes work: give static dims", s.name, dim));
+                          fmt::format("input {} has the dynamic dim '{}': shape ranges (unbounded dynamic shapes) "
+                                      "are not supported yet; compile gears instead (-1 with --dynamic_batch_size, "
+                                      "--dynamic_image_size or --dynamic_dims)", s.name, dim));
         }
         char* end = nullptr;
         errno = 0;
@@ -185,7 +191,8 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
   static const std::set<std::string> kKnown = {
       "mode", "model", "om", "json", "framework", "output", "input_shape", "input_format", "soc_version",
       "out_nodes", "output_type", "precision_mode", "log", "insert_op_conf", "disable_reuse_memory",
-      "fusion", "blocked_layout", "help", "h", "external_weight"};
+      "fusion", "blocked_layout", "help", "h", "external_weight", "dynamic_batch_size", "dynamic_image_size",
+      "dynamic_dims"};
   for (const auto& [name, value] : given) {
     if (kKnown.count(name) != 0) continue;
     if (RecordedOptions().count(name) != 0) {
@@ -300,6 +307,10 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
       return BadValue("external_weight", *v, "external weight files are not supported yet: weights are kept in the .om (0)");
     }
   }
+  if (o.mode == 0) {
+    NPURT_RETURN_IF_ERROR(
+        ParseGearOptions({get("dynamic_batch_size"), get("dynamic_image_size"), get("dynamic_dims")}, &o));
+  }
   NPURT_RETURN_IF_ERROR(parse_bool("fusion", &o.fusion));
   NPURT_RETURN_IF_ERROR(parse_bool("blocked_layout", &o.blocked_layout));
 
@@ -341,8 +352,14 @@ example:
   --input_format       Format of the inputs: NCHW (default), NCDHW, ND (NHWC, NDHWC); recorded as the
                        inputs' format (ONNX data stays channels-first whatever is recorded)
   --input_shape        Shapes of the inputs, e.g. "input_name1:n1,c1,h1,w1;input_name2:n2,c2,h2,w2";
-                       a scalar input is written "name:". Dims must be static (-1 and ranges arrive with
-                       the dynamic-shapes work)
+                       a scalar input is written "name:". -1 marks a dim that gears set (with one
+                       of the three options below); ranges (1~8) are not supported yet
+  --dynamic_batch_size Batch gears, e.g. "1,2,4,8" (2 to 100; -1 in the first dim of --input_shape)
+  --dynamic_image_size Image-size gears "h1,w1;h2,w2" (-1 in H and W of NCHW/NHWC inputs)
+  --dynamic_dims       Dims gears "d1,d2;d3,d4", one value per -1 of --input_shape in its order
+                       (needs --input_format=ND). A program picks a gear per execution through the
+                       hidden last input ascend_mbatch_shape_data (aclmdlSetDynamicBatchSize, ...);
+                       without one the largest gear runs
 [Output]
   --output             Output file path and name; ".om" is appended
   --output_type        Data type of the outputs: FP32 (default: the model's own) or FP16 (a Cast is added)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "models/om/om_model.h"
 
 namespace npurt::atc {
 
@@ -32,7 +33,7 @@ struct Options {
   std::string json;         // --json (mode 1)
   int32_t framework = -1;   // --framework
   std::string output;       // --output (without .om)
-  std::vector<InputShape> input_shapes;  // --input_shape
+  std::vector<InputShape> input_shapes;  // --input_shape (-1: a dim the gears set)
   std::string input_format;              // --input_format ("" = the default)
   std::string soc_version;
   std::vector<OutputNode> out_nodes;
@@ -40,6 +41,9 @@ struct Options {
   std::string precision_mode;  // recorded
   LogLevel log = LogLevel::kWarning;
   std::string insert_op_conf;
+  // Gears (gear_options.h): --dynamic_batch_size / --dynamic_image_size / --dynamic_dims.
+  om::DynamicKind dynamic_kind = om::DynamicKind::kNone;
+  std::vector<std::vector<int64_t>> gears;
   bool disable_reuse_memory = false;
   bool fusion = true;  // hidden (--fusion=false turns it off): residual adds and activations as post_ops
   bool blocked_layout = true;  // hidden (--blocked_layout=false): the layout pass (layout_pass.h)
@@ -54,6 +58,10 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv);
 // Parsers of single option values (unit-tested).
 StatusOr<std::vector<InputShape>> ParseInputShape(const std::string& text);
 StatusOr<std::vector<OutputNode>> ParseOutNodes(const std::string& text);
+
+// "a;b" -> {"a", "b"} (empty parts kept), and surrounding whitespace trimmed: the option parsers' tools.
+std::vector<std::string> SplitOn(const std::string& s, char sep);
+std::string Trim(const std::string& s);
 
 // The text of --help.
 std::string HelpText(const std::string& program);

@@ -4,13 +4,17 @@
 #include <filesystem>
 #include <map>
 
+#include <fmt/ranges.h>
+
 #include "aipp_config.h"
+#include "gear_options.h"
 #include "layout_pass.h"
 #include "lowering.h"
 #include "model_assembly.h"
 #include "models/om/om_writer.h"
 #include "onnx_model.h"
 #include "passes.h"
+#include "weight_packing.h"
 
 #ifndef NPURT_VERSION
 #define NPURT_VERSION "0.0.0"
@@ -29,27 +33,30 @@ std::string MiB(uint64_t bytes) { return fmt::format("{:.2f} MiB", static_cast<d
 
 }  // namespace
 
-StatusOr<ConversionReport> ConvertModel(const Options& opts) {
-  const auto t0 = std::chrono::steady_clock::now();
-  if (!opts.insert_op_conf.empty()) {
-    auto aipp = ParseAippConfigFile(opts.insert_op_conf);
-    if (!aipp.ok()) return std::move(aipp).status();
-    NPURT_RETURN_IF_ERROR(CheckAippSupported(aipp.value()));
-  }
+namespace {
+
+// One graph built from the ONNX model at `shapes` (a static model's, or one gear's), assembled into the
+// container's form; its constants go to `packer` when gears share one.
+StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<InputShape>& shapes, WeightPacker* packer,
+                                    const std::string& label, std::chrono::steady_clock::time_point t0,
+                                    int64_t* opset) {
+  const std::string prefix = label.empty() ? "" : label + ": ";
   onnx::ModelProto model;
-  int64_t opset = 0;
-  NPURT_RETURN_IF_ERROR(LoadOnnxModel(opts.model, opts.input_shapes, &model, &opset));
-  Log(LogLevel::kInfo, fmt::format("{}: ONNX IR {}, opset {}, producer {} {}, {} nodes, {} initializers ({:.2f} s)",
-                                   opts.model, model.ir_version(), opset, model.producer_name(),
+  NPURT_RETURN_IF_ERROR(LoadOnnxModel(opts.model, shapes, &model, opset));
+  Log(LogLevel::kInfo, fmt::format("{}{}: ONNX IR {}, opset {}, producer {} {}, {} nodes, {} initializers ({:.2f} s)",
+                                   prefix, opts.model, model.ir_version(), *opset, model.producer_name(),
                                    model.producer_version(), model.graph().node_size(),
                                    model.graph().initializer_size(), Since(t0)));
   std::string dir = std::filesystem::path(opts.model).parent_path().string();
   if (dir.empty()) dir = ".";
-  auto lowered = LowerOnnxGraph(model, opset, opts, dir);
-  if (!lowered.ok()) return std::move(lowered).status();
+  auto lowered = LowerOnnxGraph(model, *opset, opts, dir);
+  if (!lowered.ok()) {
+    if (label.empty()) return std::move(lowered).status();
+    return Err(lowered.status().code(), "{}{}", prefix, lowered.status().message());
+  }
   Graph& g = lowered->graph;
-  Log(LogLevel::kInfo, fmt::format("lowering: {} ONNX nodes folded to constants, {} lowered into {} backend nodes "
-                                   "({:.2f} s)", lowered->nodes_folded, lowered->nodes_lowered, g.nodes.size(),
+  Log(LogLevel::kInfo, fmt::format("{}lowering: {} ONNX nodes folded to constants, {} lowered into {} backend nodes "
+                                   "({:.2f} s)", prefix, lowered->nodes_folded, lowered->nodes_lowered, g.nodes.size(),
                                    Since(t0)));
   const int dead = RemoveDeadNodes(g);
   auto bn = FoldBatchNormIntoConv(g);
@@ -60,28 +67,106 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
   // Residual adds first, so that Conv2D + Add + Relu becomes one node with post_ops ["add", "relu"].
   const int adds = opts.fusion ? FuseResidualAdds(g) : 0;
   const int acts = opts.fusion ? FuseActivations(g) : 0;
-  Log(LogLevel::kInfo, fmt::format("passes: {} dead nodes removed, {} BatchNorms folded into Conv2D, {} GELU patterns "
-                                   "fused, {} LayerNorm patterns fused, {} biases fused into MatMul, {} residual adds "
-                                   "and {} activations fused{}",
+  Log(LogLevel::kInfo, fmt::format("{}passes: {} dead nodes removed, {} BatchNorms folded into Conv2D, {} GELU "
+                                   "patterns fused, {} LayerNorm patterns fused, {} biases fused into MatMul, {} "
+                                   "residual adds and {} activations fused{}", prefix,
                                    dead, bn.value(), gelu, lns, linear, adds, acts, opts.fusion ? "" : " (--fusion=false)"));
   if (opts.blocked_layout) {
     auto layout = AssignBlockedLayout(g);
     if (!layout.ok()) return std::move(layout).status();
-    Log(LogLevel::kInfo, fmt::format("layout: {} activations in NC1HWC0, {} TransData nodes", layout->blocked,
+    Log(LogLevel::kInfo, fmt::format("{}layout: {} activations in NC1HWC0, {} TransData nodes", prefix, layout->blocked,
                                      layout->trans_data));
   }
   if (opts.output_type == "FP16") NPURT_RETURN_IF_ERROR(CastOutputs(g, 1 /* ACL_FLOAT16 */));
   NPURT_RETURN_IF_ERROR(EnsureOutputsWritten(g));
   if (g.outputs.empty()) return Err(kFail, "the model has no outputs");
   NPURT_RETURN_IF_ERROR(ValidateWithBackend(g, /*compile=*/true));
-  Log(LogLevel::kInfo, fmt::format("every node compiled by the backend ({:.2f} s)", Since(t0)));
+  Log(LogLevel::kInfo, fmt::format("{}every node compiled by the backend ({:.2f} s)", prefix, Since(t0)));
 
   AssemblyOptions aopts;
   aopts.disable_reuse = opts.disable_reuse_memory;
+  aopts.packer = packer;
   auto assembled = AssembleModel(g, aopts);
   if (!assembled.ok()) return std::move(assembled).status();
+  Log(LogLevel::kInfo, fmt::format("{}assembled and planned ({:.2f} s)", prefix, Since(t0)));
+  return assembled;
+}
+
+// The hidden gear selector, the last input of every gear's graph.
+void AddGearSelector(om::ModelDef* def, size_t values) {
+  om::TensorDef t;
+  t.name = om::kDynamicTensorName;
+  t.spec = TensorSpec{3 /* ACL_INT32 */, 2 /* ACL_FORMAT_ND */, {static_cast<int64_t>(values)}};
+  t.bytes = t.spec.bytes();
+  t.region = om::Region::kInput;
+  t.io_index = static_cast<uint32_t>(def->inputs.size());
+  def->tensors.push_back(std::move(t));
+  def->inputs.push_back(static_cast<int32_t>(def->tensors.size() - 1));
+}
+
+std::string GearText(const Options& opts, size_t g) {
+  const auto& v = opts.gears[g];
+  switch (opts.dynamic_kind) {
+    case om::DynamicKind::kBatch: return fmt::format("batch {}", v[0]);
+    case om::DynamicKind::kImageSize: return fmt::format("image size {}x{}", v[0], v[1]);
+    default: return fmt::format("dims {}", fmt::join(v, ","));
+  }
+}
+
+// Every gear built over one weight packer; the largest gear's graph is the model's own.
+StatusOr<AssembledModel> BuildGears(const Options& opts, std::chrono::steady_clock::time_point t0, int64_t* opset) {
+  WeightPacker packer;
+  const size_t largest = LargestGear(opts);
+  std::vector<AssembledModel> built;
+  for (size_t g = 0; g < opts.gears.size(); ++g) {
+    auto a = BuildGraph(opts, GearShapes(opts, g), &packer,
+                        fmt::format("gear {} ({})", g, GearText(opts, g)), t0, opset);
+    if (!a.ok()) return std::move(a).status();
+    AddGearSelector(&a->def, opts.gears[g].size());
+    built.push_back(std::move(a).value());
+  }
+  AssembledModel out = std::move(built[largest]);
+  om::ModelDef& def = out.def;
+  def.dynamic_kind = opts.dynamic_kind;
+  def.default_gear = static_cast<uint32_t>(largest);
+  for (const InputShape& s : opts.input_shapes) def.input_templates.push_back({s.name, s.dims});
+  const uint64_t own_arena = def.arena_size;
+  for (size_t g = 0; g < opts.gears.size(); ++g) {
+    om::GearDef gear;
+    gear.values = opts.gears[g];
+    gear.arena_size = g == largest ? own_arena : built[g].def.arena_size;
+    if (g != largest) {
+      om::ModelDef& gd = built[g].def;
+      gear.tensors = std::move(gd.tensors);
+      gear.nodes = std::move(gd.nodes);
+      gear.inputs = std::move(gd.inputs);
+      gear.outputs = std::move(gd.outputs);
+      gear.arena_size = gd.arena_size;
+      def.arena_size = std::max(def.arena_size, gd.arena_size);
+      out.weights_deduplicated += built[g].weights_deduplicated;
+    }
+    def.gears.push_back(std::move(gear));
+  }
+  out.weights = packer.TakeRegion();
+  out.weights.resize((out.weights.size() + om::kTensorAlign - 1) / om::kTensorAlign * om::kTensorAlign, 0);
+  def.weight_size = out.weights.size();
+  return out;
+}
+
+}  // namespace
+
+StatusOr<ConversionReport> ConvertModel(const Options& opts) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (!opts.insert_op_conf.empty()) {
+    auto aipp = ParseAippConfigFile(opts.insert_op_conf);
+    if (!aipp.ok()) return std::move(aipp).status();
+    NPURT_RETURN_IF_ERROR(CheckAippSupported(aipp.value()));
+  }
+  int64_t opset = 0;
+  auto assembled = opts.dynamic_kind == om::DynamicKind::kNone ? BuildGraph(opts, opts.input_shapes, nullptr, "", t0, &opset)
+                                                               : BuildGears(opts, t0, &opset);
+  if (!assembled.ok()) return std::move(assembled).status();
   om::ModelDef& def = assembled->def;
-  Log(LogLevel::kInfo, fmt::format("assembled and planned ({:.2f} s)", Since(t0)));
   def.name = std::filesystem::path(opts.output).filename().string();
   def.producer = std::string("npurt atc ") + NPURT_VERSION;
   def.soc_version = opts.soc_version;
@@ -108,11 +193,19 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
       "model {}: {} nodes ({}), {} inputs, {} outputs, {} views\n"
       "memory plan: arena {} (lower bound {}, {:.2f}x; without reuse {}; {}), weights {}{}\n"
       "converted in {:.2f} s",
-      path, def.nodes.size(), hist, def.inputs.size(), def.outputs.size(), assembled->views, MiB(p.arena),
+      path, def.nodes.size(), hist, def.inputs.size(), def.outputs.size(), assembled->views, MiB(def.arena_size),
       MiB(p.lower_bound), p.lower_bound == 0 ? 1.0 : static_cast<double>(p.arena) / static_cast<double>(p.lower_bound),
       MiB(p.no_reuse), p.strategy, MiB(def.weight_size),
       assembled->weights_deduplicated == 0 ? "" : fmt::format(" ({} shared by identical constants)", MiB(assembled->weights_deduplicated)),
       secs);
+  if (def.dynamic_kind != om::DynamicKind::kNone) {
+    std::string gears;
+    for (size_t g = 0; g < opts.gears.size(); ++g) gears += (g == 0 ? "" : ", ") + GearText(opts, g);
+    r.summary += fmt::format("\n{} gears: {}; the default (no gear chosen) is {}; the arena is sized for the largest "
+                             "gear, the weights are shared; the hidden last input {} selects a gear",
+                             om::DynamicKindName(def.dynamic_kind), gears, GearText(opts, def.default_gear),
+                             om::kDynamicTensorName);
+  }
   return r;
 }
 

@@ -122,8 +122,10 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
   }
 
   // The weight region.
-  WeightPacker packer;
-  uint64_t total = 0;
+  WeightPacker own;
+  WeightPacker& packer = opts.packer != nullptr ? *opts.packer : own;
+  const uint64_t saved_before = packer.deduplicated_bytes();
+  uint64_t total = packer.region().size();
   for (size_t i = 0; i < nt; ++i) {
     if (region[i] == om::Region::kWeight) total += g.tensors[static_cast<size_t>(kept[i])].data.size() + om::kTensorAlign;
   }
@@ -132,11 +134,12 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
     if (region[i] != om::Region::kWeight) continue;
     def.tensors[i].offset = packer.Add(g.tensors[static_cast<size_t>(kept[i])].data);
   }
+  out.weights_deduplicated = packer.deduplicated_bytes() - saved_before;
+  if (opts.packer != nullptr) return out;
   out.weights = packer.TakeRegion();
   const uint64_t padded = (out.weights.size() + om::kTensorAlign - 1) / om::kTensorAlign * om::kTensorAlign;
   out.weights.resize(padded, 0);
   def.weight_size = out.weights.size();
-  out.weights_deduplicated = packer.deduplicated_bytes();
   return out;
 }
 

@@ -15,8 +15,14 @@
 
 namespace npurt::atc {
 
+class WeightPacker;
+
 struct AssemblyOptions {
   bool disable_reuse = false;
+  // Gears share one weight region: each gear's constants go into this packer (equal bytes stored once across
+  // the gears), and the caller takes the region when every gear is in (`weights` and `weight_size` stay
+  // empty). Null: the model's own region.
+  WeightPacker* packer = nullptr;
 };
 
 struct AssembledModel {

@@ -115,6 +115,29 @@ nlohmann::json ModelToJson(const om::ModelDef& def) {
     for (const auto& [k, v] : n.attrs) d["attrs"][k] = AttrToJson(v);
     j["nodes"].push_back(std::move(d));
   }
+  if (def.dynamic_kind != om::DynamicKind::kNone) {
+    nlohmann::json g{{"kind", om::DynamicKindName(def.dynamic_kind)}, {"default_gear", def.default_gear}};
+    g["input_templates"] = nlohmann::json::array();
+    for (const om::InputTemplate& t : def.input_templates) g["input_templates"].push_back({{"name", t.name}, {"dims", t.dims}});
+    g["gears"] = nlohmann::json::array();
+    for (size_t k = 0; k < def.gears.size(); ++k) {
+      // Each gear's graph in full, as the model's own (the default gear's is the model's).
+      nlohmann::json one = k == def.default_gear ? nlohmann::json{{"graph", "the model's own"}}
+                                                 : ModelToJson(om::GearModel(def, k));
+      one.erase("name");
+      one.erase("producer");
+      one.erase("soc_version");
+      one.erase("framework");
+      one.erase("source_opset");
+      one.erase("precision_mode");
+      one.erase("command_line");
+      one.erase("stream_count");
+      if (one.contains("plan")) one["plan"] = {{"arena_size", def.gears[k].arena_size}};
+      one["values"] = def.gears[k].values;
+      g["gears"].push_back(std::move(one));
+    }
+    j["dynamic"] = std::move(g);
+  }
   return j;
 }
 
@@ -179,6 +202,18 @@ StatusOr<std::string> ModelInfo(const std::string& om_path) {
                    MiB(d.weight_size), d.weight_size);
   s += fmt::format("memory plan: arena {} (lower bound {}, {:.3f}x; without reuse {})\n", MiB(d.arena_size),
                    MiB(d.plan_lower_bound), ratio, MiB(d.plan_no_reuse));
+  // Which of CANN's four dynamic modes the model has (users ask; shared reference acl_issues).
+  s += fmt::format("dynamic mode: {}\n", om::DynamicKindName(d.dynamic_kind));
+  if (d.dynamic_kind != om::DynamicKind::kNone) {
+    for (size_t k = 0; k < d.gears.size(); ++k) {
+      const om::ModelDef g = om::GearModel(d, k);
+      std::string outs;
+      for (int32_t o : g.outputs) outs += (outs.empty() ? "" : " ") + DimsString(g.tensors[static_cast<size_t>(o)].spec.dims);
+      s += fmt::format("gear[{}]: values {}{}, {} nodes, arena {}, outputs {}\n", k, DimsString(d.gears[k].values),
+                       k == d.default_gear ? " (default)" : "", g.nodes.size(),
+                       MiB(d.gears[k].arena_size), outs);
+    }
+  }
   s += "============ Display Model Info end   ============";
   return s;
 }

@@ -37,6 +37,34 @@ struct NodeDef {
   std::vector<std::string> origin_names;  // the source nodes fused into it (empty: just `name`)
 };
 
+// How a model's inputs may change between executions (atc --dynamic_batch_size / --dynamic_image_size /
+// --dynamic_dims): each "gear" is a static graph of its own over the model's one weight region and one
+// arena, chosen per execution through the hidden last input ascend_mbatch_shape_data.
+enum class DynamicKind : uint8_t { kNone = 0, kBatch = 1, kImageSize = 2, kDims = 3 };
+const char* DynamicKindName(DynamicKind k);
+
+// A data input as --input_shape declared it: -1 where the gears set the dim. The dims of a dims gear fill
+// the -1s of these inputs in this order (the order of --input_shape).
+struct InputTemplate {
+  std::string name;
+  std::vector<int64_t> dims;
+};
+
+// One gear: its values (batch: {b}; image size: {h, w}; dims: one per -1 of the templates) and its graph.
+// The graph of the model's default gear is the ModelDef's own (tensors, nodes, inputs, outputs): its
+// GearDef keeps only the values.
+struct GearDef {
+  std::vector<int64_t> values;
+  std::vector<TensorDef> tensors;
+  std::vector<NodeDef> nodes;
+  std::vector<int32_t> inputs;
+  std::vector<int32_t> outputs;
+  uint64_t arena_size = 0;  // what this gear plans (the default gear's too), at most the model's arena_size
+};
+
+// The hidden gear-selector input (acl_mdl.h ACL_DYNAMIC_TENSOR_NAME): int32, ND, {k}, the model's last input.
+inline constexpr const char* kDynamicTensorName = "ascend_mbatch_shape_data";
+
 struct ModelDef {
   std::string name;
   std::string producer;
@@ -54,7 +82,23 @@ struct ModelDef {
   uint64_t plan_no_reuse = 0;
   uint32_t stream_count = 1;
   std::string command_line;
+  // Gears (kNone: a static model, `gears` empty).
+  DynamicKind dynamic_kind = DynamicKind::kNone;
+  std::vector<InputTemplate> input_templates;
+  std::vector<GearDef> gears;  // in the order of the atc option
+  uint32_t default_gear = 0;   // the largest: what runs when no gear is chosen; its graph is the model's own
 };
+
+// The ModelDef whose graph is gear `g`'s (a static model: g must be 0, the model itself).
+ModelDef GearModel(const ModelDef& def, size_t g);
+
+// How many values a gear of `kind` has over these templates (batch 1, image size 2, dims: the -1s).
+size_t GearValueCount(DynamicKind kind, const std::vector<InputTemplate>& templates);
+
+// The templates' dims with a gear's values in place of their -1s: batch b everywhere, image size h then w
+// in each input, dims one value per -1 in order. False if `values` has the wrong count.
+bool ApplyGear(DynamicKind kind, const std::vector<InputTemplate>& templates, const std::vector<int64_t>& values,
+               std::vector<std::vector<int64_t>>* dims);
 
 // Alignment of every tensor in the arena and the weight region (and of the weight region in the file).
 inline constexpr uint64_t kTensorAlign = 64;

@@ -10,6 +10,7 @@
 //   4. (loading) the weight region's CRC.
 #include "models/om/om_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -154,6 +155,58 @@ std::vector<T> Vec(const flatbuffers::Vector<T>* v) {
 
 std::string Str(const flatbuffers::String* s) { return s == nullptr ? std::string() : s->str(); }
 
+Status ReadTensors(const flatbuffers::Vector<flatbuffers::Offset<fb::Tensor>>* list, std::string_view source,
+                   std::vector<TensorDef>* out) {
+  if (list == nullptr) return Status::Ok();
+  out->reserve(list->size());
+  for (const fb::Tensor* t : *list) {
+    TensorDef d;
+    d.name = t->name()->str();
+    d.spec.dtype = t->dtype();
+    d.spec.format = t->format();
+    d.spec.dims = Vec(t->dims());
+    d.bytes = t->bytes();
+    if (t->region() > fb::Region::Output) {
+      return Corrupt(source, fmt::format("tensor {} has unknown region {}", d.name, static_cast<int>(t->region())));
+    }
+    d.region = static_cast<Region>(t->region());
+    d.offset = t->offset();
+    d.io_index = t->io_index();
+    out->push_back(std::move(d));
+  }
+  return Status::Ok();
+}
+
+Status ReadNodes(const flatbuffers::Vector<flatbuffers::Offset<fb::Node>>* list, std::string_view source,
+                 std::vector<NodeDef>* out) {
+  if (list == nullptr) return Status::Ok();
+  out->reserve(list->size());
+  for (const fb::Node* n : *list) {
+    NodeDef d;
+    d.name = n->name()->str();
+    d.source_type = Str(n->source_type());
+    d.op_type = n->op_type()->str();
+    d.inputs = Vec(n->inputs());
+    d.outputs = Vec(n->outputs());
+    d.stream = n->stream();
+    d.waits = Vec(n->waits());
+    if (n->origin_names() != nullptr) {
+      for (const auto* s : *n->origin_names()) d.origin_names.push_back(s->str());
+    }
+    if (n->attrs() != nullptr) {
+      for (const fb::Attr* a : *n->attrs()) {
+        auto v = ReadAttr(*a, d.name);
+        if (!v.ok()) return std::move(v).status();
+        if (!d.attrs.emplace(a->name()->str(), std::move(v).value()).second) {
+          return Corrupt(source, fmt::format("node {} has attribute {} twice", d.name, a->name()->str()));
+        }
+      }
+    }
+    out->push_back(std::move(d));
+  }
+  return Status::Ok();
+}
+
 Status Convert(const fb::Model& m, std::string_view source, ModelDef* def) {
   def->name = Str(m.name());
   def->producer = Str(m.producer());
@@ -169,48 +222,26 @@ Status Convert(const fb::Model& m, std::string_view source, ModelDef* def) {
   def->command_line = Str(m.command_line());
   def->inputs = Vec(m.inputs());
   def->outputs = Vec(m.outputs());
-  if (m.tensors() != nullptr) {
-    def->tensors.reserve(m.tensors()->size());
-    for (const fb::Tensor* t : *m.tensors()) {
-      TensorDef d;
-      d.name = t->name()->str();
-      d.spec.dtype = t->dtype();
-      d.spec.format = t->format();
-      d.spec.dims = Vec(t->dims());
-      d.bytes = t->bytes();
-      if (t->region() > fb::Region::Output) {
-        return Corrupt(source, fmt::format("tensor {} has unknown region {}", d.name, static_cast<int>(t->region())));
-      }
-      d.region = static_cast<Region>(t->region());
-      d.offset = t->offset();
-      d.io_index = t->io_index();
-      def->tensors.push_back(std::move(d));
-    }
+  NPURT_RETURN_IF_ERROR(ReadTensors(m.tensors(), source, &def->tensors));
+  NPURT_RETURN_IF_ERROR(ReadNodes(m.nodes(), source, &def->nodes));
+  if (m.dynamic_kind() > fb::DynamicKind::Dims) {
+    return Corrupt(source, fmt::format("it has unknown dynamic kind {}", static_cast<int>(m.dynamic_kind())));
   }
-  if (m.nodes() != nullptr) {
-    def->nodes.reserve(m.nodes()->size());
-    for (const fb::Node* n : *m.nodes()) {
-      NodeDef d;
-      d.name = n->name()->str();
-      d.source_type = Str(n->source_type());
-      d.op_type = n->op_type()->str();
-      d.inputs = Vec(n->inputs());
-      d.outputs = Vec(n->outputs());
-      d.stream = n->stream();
-      d.waits = Vec(n->waits());
-      if (n->origin_names() != nullptr) {
-        for (const auto* s : *n->origin_names()) d.origin_names.push_back(s->str());
-      }
-      if (n->attrs() != nullptr) {
-        for (const fb::Attr* a : *n->attrs()) {
-          auto v = ReadAttr(*a, d.name);
-          if (!v.ok()) return std::move(v).status();
-          if (!d.attrs.emplace(a->name()->str(), std::move(v).value()).second) {
-            return Corrupt(source, fmt::format("node {} has attribute {} twice", d.name, a->name()->str()));
-          }
-        }
-      }
-      def->nodes.push_back(std::move(d));
+  def->dynamic_kind = static_cast<DynamicKind>(m.dynamic_kind());
+  def->default_gear = m.default_gear();
+  if (m.input_templates() != nullptr) {
+    for (const fb::InputTemplate* t : *m.input_templates()) def->input_templates.push_back({t->name()->str(), Vec(t->dims())});
+  }
+  if (m.gears() != nullptr) {
+    for (const fb::Gear* g : *m.gears()) {
+      GearDef gd;
+      gd.values = Vec(g->values());
+      NPURT_RETURN_IF_ERROR(ReadTensors(g->tensors(), source, &gd.tensors));
+      NPURT_RETURN_IF_ERROR(ReadNodes(g->nodes(), source, &gd.nodes));
+      gd.inputs = Vec(g->inputs());
+      gd.outputs = Vec(g->outputs());
+      gd.arena_size = g->arena_size();
+      def->gears.push_back(std::move(gd));
     }
   }
   return Status::Ok();
@@ -306,6 +337,101 @@ Status CheckSemantics(const ModelDef& d, uint64_t weights_size, std::string_view
   return Status::Ok();
 }
 
+constexpr size_t kMaxGears = 256;
+
+bool SameIo(const TensorDef& a, const TensorDef& b) {
+  return a.name == b.name && a.spec.dtype == b.spec.dtype && a.spec.format == b.spec.format &&
+         a.spec.rank() == b.spec.rank();
+}
+
+// A gear model: every gear's graph is a valid static model over the shared weights and arena, with the
+// model's inputs and outputs (names, types, ranks), the dims its values give the templates, and the hidden
+// selector as its last input.
+Status CheckGears(const ModelDef& d, uint64_t weights_size, std::string_view source) {
+  if (d.dynamic_kind == DynamicKind::kNone) {
+    if (!d.gears.empty() || !d.input_templates.empty()) return Corrupt(source, "a static model carries gears");
+    return Status::Ok();
+  }
+  if (d.gears.empty() || d.gears.size() > kMaxGears) {
+    return Corrupt(source, fmt::format("it has {} gears (1 to {} are valid)", d.gears.size(), kMaxGears));
+  }
+  if (d.default_gear >= d.gears.size()) {
+    return Corrupt(source, fmt::format("its default gear {} is not one of its {}", d.default_gear, d.gears.size()));
+  }
+  const size_t k = GearValueCount(d.dynamic_kind, d.input_templates);
+  if (k == 0) return Corrupt(source, "its input templates have no dim for the gears to set");
+  const size_t ni = d.inputs.size();
+  if (ni < 2) return Corrupt(source, "a gear model needs a data input and the gear selector");
+  std::vector<int32_t> template_input(d.input_templates.size(), -1);
+  for (size_t t = 0; t < d.input_templates.size(); ++t) {
+    for (size_t i = 0; i + 1 < ni; ++i) {
+      if (d.tensors[d.inputs[i]].name == d.input_templates[t].name) template_input[t] = static_cast<int32_t>(i);
+    }
+    if (template_input[t] < 0) {
+      return Corrupt(source, fmt::format("input template {} names no input", d.input_templates[t].name));
+    }
+  }
+  for (size_t g = 0; g < d.gears.size(); ++g) {
+    const GearDef& gear = d.gears[g];
+    const std::string which = fmt::format("gear {}", g);
+    std::vector<std::vector<int64_t>> dims;
+    for (int64_t v : gear.values) {
+      if (v <= 0) return Corrupt(source, fmt::format("{} has the value {}", which, v));
+    }
+    if (!ApplyGear(d.dynamic_kind, d.input_templates, gear.values, &dims)) {
+      return Corrupt(source, fmt::format("{} has {} values, its kind takes {}", which, gear.values.size(), k));
+    }
+    if (g == d.default_gear && (!gear.tensors.empty() || !gear.nodes.empty() || !gear.inputs.empty() ||
+                                !gear.outputs.empty())) {
+      return Corrupt(source, "the default gear has a graph of its own");
+    }
+    if (gear.arena_size > d.arena_size) {
+      return Corrupt(source, fmt::format("{} uses {} arena bytes, the model has {}", which, gear.arena_size,
+                                         d.arena_size));
+    }
+    ModelDef m = GearModel(d, g);
+    if (g != d.default_gear) {
+      m.arena_size = gear.arena_size;
+      NPURT_RETURN_IF_ERROR(CheckSemantics(m, weights_size, source));
+    }
+    if (m.inputs.size() != ni || m.outputs.size() != d.outputs.size()) {
+      return Corrupt(source, fmt::format("{} has {} inputs and {} outputs, the model {} and {}", which,
+                                         m.inputs.size(), m.outputs.size(), ni, d.outputs.size()));
+    }
+    for (size_t i = 0; i < ni; ++i) {
+      if (!SameIo(m.tensors[m.inputs[i]], d.tensors[d.inputs[i]])) {
+        return Corrupt(source, fmt::format("input {} of {} differs from the model's", i, which));
+      }
+    }
+    for (size_t o = 0; o < d.outputs.size(); ++o) {
+      if (!SameIo(m.tensors[m.outputs[o]], d.tensors[d.outputs[o]])) {
+        return Corrupt(source, fmt::format("output {} of {} differs from the model's", o, which));
+      }
+    }
+    const TensorSpec& selector = m.tensors[m.inputs[ni - 1]].spec;
+    if (m.tensors[m.inputs[ni - 1]].name != kDynamicTensorName || selector.dtype != 3 /* ACL_INT32 */ ||
+        selector.dims != std::vector<int64_t>{static_cast<int64_t>(k)}) {
+      return Corrupt(source, fmt::format("the last input of {} is not the gear selector {} (int32, [{}])", which,
+                                         kDynamicTensorName, k));
+    }
+    for (size_t t = 0; t < dims.size(); ++t) {
+      const TensorSpec& in = m.tensors[m.inputs[static_cast<size_t>(template_input[t])]].spec;
+      if (in.dims != dims[t]) {
+        return Corrupt(source, fmt::format("input {} of {} is {}, its values make {}", d.input_templates[t].name,
+                                           which, DimsString(in.dims), DimsString(dims[t])));
+      }
+    }
+    for (size_t i = 0; i + 1 < ni; ++i) {  // inputs without a template are the same in every gear
+      const bool templated = std::find(template_input.begin(), template_input.end(), static_cast<int32_t>(i)) !=
+                             template_input.end();
+      if (!templated && m.tensors[m.inputs[i]].spec.dims != d.tensors[d.inputs[i]].spec.dims) {
+        return Corrupt(source, fmt::format("static input {} differs in {}", i, which));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 const char* RegionName(Region r) {
@@ -326,7 +452,8 @@ Status ReadModelPart(const uint8_t* image, std::string_view source, ModelFile* f
   flatbuffers::Verifier verifier(model, h.model_size, 64, 10'000'000);
   if (!fb::VerifyModelBuffer(verifier)) return Corrupt(source, "the model part fails the FlatBuffers verifier");
   NPURT_RETURN_IF_ERROR(Convert(*fb::GetModel(model), source, &file->def));
-  return CheckSemantics(file->def, h.weights_size, source);
+  NPURT_RETURN_IF_ERROR(CheckSemantics(file->def, h.weights_size, source));
+  return CheckGears(file->def, h.weights_size, source);
 }
 
 StatusOr<ModelFile> ReadModel(const void* data, size_t size, std::string_view source, bool check_weights) {

@@ -52,6 +52,31 @@ Offset<fb::Attr> BuildAttr(FlatBufferBuilder& b, const std::string& name, const 
       value);
 }
 
+Offset<flatbuffers::Vector<Offset<fb::Tensor>>> BuildTensors(FlatBufferBuilder& b, const std::vector<TensorDef>& list) {
+  std::vector<Offset<fb::Tensor>> tensors;
+  tensors.reserve(list.size());
+  for (const TensorDef& t : list) {
+    tensors.push_back(fb::CreateTensor(b, b.CreateString(t.name), t.spec.dtype, t.spec.format,
+                                       b.CreateVector(t.spec.dims), t.bytes, static_cast<fb::Region>(t.region),
+                                       t.offset, t.io_index));
+  }
+  return b.CreateVector(tensors);
+}
+
+Offset<flatbuffers::Vector<Offset<fb::Node>>> BuildNodes(FlatBufferBuilder& b, const std::vector<NodeDef>& list) {
+  std::vector<Offset<fb::Node>> nodes;
+  nodes.reserve(list.size());
+  for (const NodeDef& n : list) {
+    std::vector<Offset<fb::Attr>> attrs;
+    for (const auto& [name, value] : n.attrs) attrs.push_back(BuildAttr(b, name, value));
+    nodes.push_back(fb::CreateNode(b, b.CreateString(n.name), b.CreateString(n.source_type),
+                                   b.CreateString(n.op_type), b.CreateVector(n.inputs), b.CreateVector(n.outputs),
+                                   b.CreateVector(attrs), n.stream, b.CreateVector(n.waits),
+                                   b.CreateVectorOfStrings(n.origin_names)));
+  }
+  return b.CreateVector(nodes);
+}
+
 }  // namespace
 
 StatusOr<std::vector<uint8_t>> SerializeModel(const ModelDef& def, const std::vector<uint8_t>& weights) {
@@ -60,34 +85,37 @@ StatusOr<std::vector<uint8_t>> SerializeModel(const ModelDef& def, const std::ve
                def.weight_size);
   }
   FlatBufferBuilder b(1 << 16);
-  std::vector<Offset<fb::Tensor>> tensors;
-  tensors.reserve(def.tensors.size());
-  for (const TensorDef& t : def.tensors) {
-    tensors.push_back(fb::CreateTensor(b, b.CreateString(t.name), t.spec.dtype, t.spec.format,
-                                       b.CreateVector(t.spec.dims), t.bytes, static_cast<fb::Region>(t.region),
-                                       t.offset, t.io_index));
+  auto tensors = BuildTensors(b, def.tensors);
+  auto nodes = BuildNodes(b, def.nodes);
+  std::vector<Offset<fb::InputTemplate>> templates;
+  for (const InputTemplate& t : def.input_templates) {
+    templates.push_back(fb::CreateInputTemplate(b, b.CreateString(t.name), b.CreateVector(t.dims)));
   }
-  std::vector<Offset<fb::Node>> nodes;
-  nodes.reserve(def.nodes.size());
-  for (const NodeDef& n : def.nodes) {
-    std::vector<Offset<fb::Attr>> attrs;
-    for (const auto& [name, value] : n.attrs) attrs.push_back(BuildAttr(b, name, value));
-    nodes.push_back(fb::CreateNode(b, b.CreateString(n.name), b.CreateString(n.source_type),
-                                   b.CreateString(n.op_type), b.CreateVector(n.inputs), b.CreateVector(n.outputs),
-                                   b.CreateVector(attrs), n.stream, b.CreateVector(n.waits),
-                                   b.CreateVectorOfStrings(n.origin_names)));
+  std::vector<Offset<fb::Gear>> gears;
+  for (size_t g = 0; g < def.gears.size(); ++g) {
+    const GearDef& gd = def.gears[g];
+    if (g == def.default_gear) {  // its graph is the model's own
+      gears.push_back(fb::CreateGear(b, b.CreateVector(gd.values), 0, 0, 0, 0, gd.arena_size));
+      continue;
+    }
+    auto gt = BuildTensors(b, gd.tensors);
+    auto gn = BuildNodes(b, gd.nodes);
+    gears.push_back(fb::CreateGear(b, b.CreateVector(gd.values), gt, gn, b.CreateVector(gd.inputs),
+                                   b.CreateVector(gd.outputs), gd.arena_size));
   }
   auto model = fb::CreateModel(b, b.CreateString(def.name), b.CreateString(def.producer),
                                b.CreateString(def.soc_version), def.framework, def.source_opset,
-                               b.CreateString(def.precision_mode), b.CreateVector(tensors), b.CreateVector(nodes),
+                               b.CreateString(def.precision_mode), tensors, nodes,
                                b.CreateVector(def.inputs), b.CreateVector(def.outputs), def.arena_size,
                                def.weight_size, def.plan_lower_bound, def.plan_no_reuse, def.stream_count,
-                               b.CreateString(def.command_line));
+                               b.CreateString(def.command_line), static_cast<fb::DynamicKind>(def.dynamic_kind),
+                               b.CreateVector(templates), b.CreateVector(gears), def.default_gear);
   b.Finish(model, fb::ModelIdentifier());
 
   FileHeader h{};
   std::memcpy(h.magic, kMagic, sizeof(kMagic));
-  h.format_version = kFormatVersion;
+  // Static models stay readable by loaders of version 1; gear models need version 2.
+  h.format_version = def.dynamic_kind == DynamicKind::kNone ? 1 : kFormatVersion;
   h.header_size = sizeof(FileHeader);
   h.model_offset = sizeof(FileHeader);
   h.model_size = b.GetSize();

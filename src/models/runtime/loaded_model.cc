@@ -1,5 +1,6 @@
 #include "models/runtime/loaded_model.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstring>
 
@@ -26,16 +27,18 @@ struct NodeRecord {
   core::OperatorDispatch dispatch;
 };
 
+// Shared by the gears' RIs: each RI's last recorded task holds a reference (ReleaseResources at its
+// cleanup), and Load holds one until it returns.
 struct ModelResources {
   core::Context* context = nullptr;  // retained: its device's allocator frees what the model allocated
   std::vector<void*> owned;          // device memory the runtime allocated for the model
-  std::vector<NodeRecord> nodes;
+  std::vector<std::vector<NodeRecord>> nodes;  // per gear; each sized once (the RIs point into them)
+  std::atomic<int> refs{1};
 };
 
 namespace {
 
-void FreeResources(void* arg) {
-  auto* res = static_cast<ModelResources*>(arg);
+void FreeResources(ModelResources* res) {
   // The compiled operators first: an operator built with constant inputs may point into the weights.
   res->nodes.clear();
   // A destroyed context (or a reset device) already reclaimed its memory.
@@ -44,6 +47,11 @@ void FreeResources(void* arg) {
   }
   res->context->Release();
   delete res;
+}
+
+void ReleaseResources(void* arg) {
+  auto* res = static_cast<ModelResources*>(arg);
+  if (res->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) FreeResources(res);
 }
 
 StatusOr<void*> AllocateFor(ModelResources* res, uint64_t bytes) {
@@ -102,6 +110,22 @@ std::string Bytes(uint64_t n) {
 
 }  // namespace
 
+void ApplyGearsToIo(const GearTable& t, std::vector<IoDesc>* inputs, std::vector<IoDesc>* outputs) {
+  if (!t.dynamic()) return;
+  for (size_t k = 0; k < t.templates.size(); ++k) (*inputs)[t.template_inputs[k]].spec.dims = t.templates[k].dims;
+  auto widest = [](std::vector<IoDesc>* list, const std::vector<std::vector<std::vector<int64_t>>>& per_gear) {
+    for (size_t i = 0; i < list->size(); ++i) {
+      for (const auto& gear : per_gear) {
+        TensorSpec s = (*list)[i].spec;
+        s.dims = gear[i];
+        (*list)[i].bytes = std::max<uint64_t>((*list)[i].bytes, s.bytes());
+      }
+    }
+  };
+  widest(inputs, t.input_dims);
+  widest(outputs, t.output_dims);
+}
+
 std::map<std::string, std::string, std::less<>> OriginNames(const om::ModelDef& def) {
   std::map<std::string, std::string, std::less<>> names;
   for (const om::NodeDef& n : def.nodes) {
@@ -141,23 +165,28 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
   m->weight_size_ = def.weight_size;
   m->node_count_ = def.nodes.size();
   m->origin_names_ = OriginNames(def);
+  m->gears_ = MakeGearTable(def);
   for (int32_t t : def.inputs) m->inputs_.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
   for (int32_t t : def.outputs) m->outputs_.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
-  m->input_slots_.resize(def.inputs.size());
-  m->output_slots_.resize(def.outputs.size());
+  ApplyGearsToIo(m->gears_, &m->inputs_, &m->outputs_);
+  auto stream_or = core::Stream::Create(ctx, core::StreamOptions{});
+  if (!stream_or.ok()) return stream_or.status();
+  m->stream_ = stream_or.value();
+  m->stream_->Retain();
+  m->context_ = ctx;
+  ctx->Retain();
 
-  // Until the RI owns them, `res` is ours to free (on failure).
+  // Until the RIs hold references, `res` is Load's to free (on failure); Load's own reference goes when
+  // it returns.
   auto* res = new ModelResources();
   ctx->Retain();
   res->context = ctx;
   struct Guard {
     ModelResources* res;
-    ~Guard() {
-      if (res != nullptr) FreeResources(res);
-    }
+    ~Guard() { ReleaseResources(res); }
   } guard{res};
 
-  // 1. Memory: weights (uploaded once), the arena, the argument table.
+  // 1. Memory: weights (uploaded once), the arena (every gear plans into it).
   uint8_t* weights = static_cast<uint8_t*>(memory.weight);
   if (weights == nullptr && def.weight_size > 0) {
     auto p = AllocateFor(res, def.weight_size);
@@ -171,6 +200,39 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
     if (!p.ok()) return p.status();
     arena = static_cast<uint8_t*>(p.value());
   }
+
+  // 2. Each gear (a static model: the one graph) compiled and recorded.
+  const size_t gear_count = m->gears_.dynamic() ? def.gears.size() : 1;
+  res->nodes.resize(gear_count);
+  m->runs_.resize(gear_count);
+  for (size_t g = 0; g < gear_count; ++g) {
+    if (!m->gears_.dynamic()) {
+      NPURT_RETURN_IF_ERROR(m->Record(def, 0, weights, arena, res, source));
+    } else {
+      NPURT_RETURN_IF_ERROR(m->Record(om::GearModel(def, g), g, weights, arena, res, source));
+    }
+  }
+  NPURT_LOG_INFO("MODEL", "model {} loaded from {}: {} operators, {} inputs, {} outputs, weights {}{}, arena {}{}{}",
+                 id, source, def.nodes.size(), def.inputs.size(), def.outputs.size(), Bytes(def.weight_size),
+                 memory.weight != nullptr ? " (user memory)" : "", Bytes(def.arena_size),
+                 memory.work != nullptr ? " (user memory)" : "",
+                 m->gears_.dynamic() ? fmt::format(", {} gears {} (default {})", om::DynamicKindName(def.dynamic_kind),
+                                                   m->gears_.Describe(), def.default_gear)
+                                     : std::string());
+  return m;
+}
+
+// Compiles `def`'s graph (gear `gear` of the model) and records it as an RI on the model's stream, its argument
+// table in device memory of its own.
+Status LoadedModel::Record(const om::ModelDef& def, size_t gear, uint8_t* weights, uint8_t* arena, ModelResources* res,
+                           const std::string& source) {
+  core::Device* device = context_->device();
+  GearRun& run = runs_[gear];
+  run.input_slots.resize(def.inputs.size());
+  run.output_slots.resize(def.outputs.size());
+  for (int32_t t : def.inputs) run.input_bytes.push_back(def.tensors[t].bytes);
+  for (int32_t t : def.outputs) run.output_bytes.push_back(def.tensors[t].bytes);
+  const std::string where = gears_.dynamic() ? fmt::format("model {} (gear {})", source, gear) : "model " + source;
   size_t slots = 0;
   for (const om::NodeDef& n : def.nodes) slots += n.inputs.size() + n.outputs.size();
   auto table_or = AllocateFor(res, slots * sizeof(void*));
@@ -178,16 +240,17 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
   auto* table = static_cast<void**>(table_or.value());
   std::vector<void*> host_table(slots, nullptr);
 
-  // 2. Every operator compiled by the backend, its outputs checked against what the model says.
-  res->nodes.resize(def.nodes.size());
+  // Every operator compiled by the backend, its outputs checked against what the model says.
+  std::vector<NodeRecord>& records = res->nodes[gear];
+  records.resize(def.nodes.size());
   size_t slot = 0;
   auto bind = [&](int32_t t, size_t at) {
     const om::TensorDef& td = def.tensors[t];
     switch (td.region) {
       case om::Region::kArena: host_table[at] = arena + td.offset; break;
       case om::Region::kWeight: host_table[at] = weights + td.offset; break;
-      case om::Region::kInput: m->input_slots_[td.io_index].push_back(&table[at]); break;
-      case om::Region::kOutput: m->output_slots_[td.io_index].push_back(&table[at]); break;
+      case om::Region::kInput: run.input_slots[td.io_index].push_back(&table[at]); break;
+      case om::Region::kOutput: run.output_slots[td.io_index].push_back(&table[at]); break;
     }
   };
   std::vector<size_t> first_slot(def.nodes.size());
@@ -209,19 +272,19 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
     core::OperatorCall call{n.op_type, &in_specs, &out_specs, &n.attrs, true, any_constant ? &constants : nullptr};
     auto built = core::BuildOperator(call);
     if (!built.ok()) {
-      return Err(built.status().code(), "model {}: node {} ({} from {}) does not compile: {}", source, n.name,
-                 n.op_type, n.source_type, built.status().message());
+      return Err(built.status().code(), "{}: node {} ({} from {}) does not compile: {}", where, n.name, n.op_type,
+                 n.source_type, built.status().message());
     }
     const auto& inferred = built.value().outputs;
     for (size_t o = 0; o < out_specs.size(); ++o) {
       if (o >= inferred.size() || inferred[o].dtype != out_specs[o].dtype || inferred[o].dims != out_specs[o].dims) {
-        return Err(ACL_ERROR_GE_EXEC_LOAD_MODEL_PARTITION_FAILED,
-                   "model {}: node {} ({}) computes output {} as {}, the model says {}", source, n.name, n.op_type, o,
+        return Err(ACL_ERROR_GE_EXEC_LOAD_MODEL_PARTITION_FAILED, "{}: node {} ({}) computes output {} as {}, the "
+                   "model says {}", where, n.name, n.op_type, o,
                    o < inferred.size() ? Describe(inferred[o]) : std::string("nothing"), Describe(out_specs[o]));
       }
     }
-    res->nodes[i].name = n.name;
-    res->nodes[i].program = built.value().program;
+    records[i].name = n.name;
+    records[i].program = built.value().program;
     first_slot[i] = slot;
     for (int32_t t : n.inputs) {
       if (t >= 0) bind(t, slot);
@@ -231,25 +294,19 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
   }
   if (slots > 0) NPURT_RETURN_IF_ERROR(core::WriteMemory(table, host_table.data(), slots * sizeof(void*), "arguments"));
 
-  // 3. Recorded once on the model's stream.
-  auto stream_or = core::Stream::Create(ctx, core::StreamOptions{});
-  if (!stream_or.ok()) return stream_or.status();
-  m->stream_ = stream_or.value();
-  m->stream_->Retain();
-  m->context_ = ctx;
-  ctx->Retain();
-  auto ri_or = core::ModelRI::Create(ctx, core::ModelRI::State::kEmpty);
+  // Recorded once on the model's stream.
+  auto ri_or = core::ModelRI::Create(context_, core::ModelRI::State::kEmpty);
   if (!ri_or.ok()) return ri_or.status();
-  m->ri_ = ri_or.value();
-  m->ri_->SetName("model " + std::to_string(id) + " " + source);
-  NPURT_RETURN_IF_ERROR(m->ri_->BeginCapture(m->stream_, core::CaptureMode::kThreadLocal));
+  run.ri = ri_or.value();
+  run.ri->SetName(gears_.dynamic() ? fmt::format("model {} {} gear {}", id_, source, gear)
+                                   : fmt::format("model {} {}", id_, source));
+  NPURT_RETURN_IF_ERROR(run.ri->BeginCapture(stream_, core::CaptureMode::kThreadLocal));
   for (size_t i = 0; i < def.nodes.size(); ++i) {
     const om::NodeDef& n = def.nodes[i];
-    NodeRecord& r = res->nodes[i];
+    NodeRecord& r = records[i];
     const size_t s = first_slot[i];
     r.dispatch.Bind(*r.program, const_cast<const void* const*>(&table[s]), static_cast<uint32_t>(n.inputs.size()),
-                    &table[s + n.inputs.size()], static_cast<uint32_t>(n.outputs.size()), m->stream_,
-                    r.name.c_str());
+                    &table[s + n.inputs.size()], static_cast<uint32_t>(n.outputs.size()), stream_, r.name.c_str());
     const bool last = i + 1 == def.nodes.size();
     // Profiled programs see each operator under its source name and type (op_summary, the timeline): the
     // replays run the recorded tasks, whose ids are these.
@@ -259,21 +316,20 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
       dfx::ProfRecordOpInfo(task_id, dfx::ProfString(n.name),
                             dfx::ProfString(ProfileDetail(def, n, device->info().aicore_count)));
     }
-    core::SubmitOperator(m->stream_, &r.dispatch, last ? &FreeResources : nullptr, last ? res : nullptr, task_id);
-    if (last) guard.res = nullptr;  // the recorded task owns the resources now
+    // The last task holds a reference to the resources until the RI's last replay is done.
+    if (last) res->refs.fetch_add(1, std::memory_order_relaxed);
+    core::SubmitOperator(stream_, &r.dispatch, last ? &ReleaseResources : nullptr, last ? res : nullptr, task_id);
   }
   bool ended = false;
-  NPURT_RETURN_IF_ERROR(m->ri_->EndCapture(m->stream_, &ended));
-  m->patches_.reserve(slots);
-  NPURT_LOG_INFO("MODEL", "model {} loaded from {}: {} operators, {} inputs, {} outputs, weights {}{}, arena {}{}", id,
-                 source, def.nodes.size(), def.inputs.size(), def.outputs.size(), Bytes(def.weight_size),
-                 memory.weight != nullptr ? " (user memory)" : "", Bytes(def.arena_size),
-                 memory.work != nullptr ? " (user memory)" : "");
-  return m;
+  NPURT_RETURN_IF_ERROR(run.ri->EndCapture(stream_, &ended));
+  patches_.reserve(std::max(patches_.capacity(), slots));
+  return Status::Ok();
 }
 
 LoadedModel::~LoadedModel() {
-  if (ri_ != nullptr) ri_->Destroy();  // the resources go with its last replay
+  for (GearRun& run : runs_) {
+    if (run.ri != nullptr) run.ri->Destroy();  // the resources go with the last replay
+  }
   if (stream_ != nullptr) {
     if (stream_->alive() && context_ != nullptr && context_->alive()) stream_->Destroy(false);
     stream_->Release();
@@ -281,9 +337,10 @@ LoadedModel::~LoadedModel() {
   if (context_ != nullptr) context_->Release();
 }
 
-Status LoadedModel::CheckBuffers(const std::vector<UserBuffer>& buffers, const std::vector<IoDesc>& descs,
-                                 bool outputs) const {
+Status LoadedModel::CheckBuffers(const std::vector<UserBuffer>& buffers, const GearRun& run, bool outputs) const {
   const char* what = outputs ? "output" : "input";
+  const std::vector<IoDesc>& descs = outputs ? outputs_ : inputs_;
+  const std::vector<uint64_t>& needs = outputs ? run.output_bytes : run.input_bytes;
   if (buffers.size() != descs.size()) {
     return Err(ACL_ERROR_GE_FAILURE, "model {} has {} {}s, the dataset holds {} buffers", id_, descs.size(), what,
                buffers.size());
@@ -291,19 +348,23 @@ Status LoadedModel::CheckBuffers(const std::vector<UserBuffer>& buffers, const s
   for (size_t i = 0; i < buffers.size(); ++i) {
     const UserBuffer& b = buffers[i];
     const IoDesc& d = descs[i];
+    const uint64_t need = needs[i];
     if (b.data == nullptr) {
       return Err(ACL_ERROR_INVALID_PARAM, "{} {} ({}) of model {} has no memory (a null data buffer address)", what, i,
                  d.name, id_);
     }
+    // An input may be larger than this gear reads, up to the largest gear's size (CANN: only a buffer larger
+    // than the model input is refused).
     if (!outputs && b.size > d.bytes) {
       return Err(ACL_ERROR_GE_FAILURE, "input {} ({}) of model {} has {} bytes, more than the {} bytes it takes ({})", i,
                  d.name, id_, b.size, d.bytes, Describe(d.spec));
     }
-    if (b.size < d.bytes) {
-      return Err(ACL_ERROR_GE_PARAM_INVALID, "{} {} ({}) of model {} has {} bytes; it needs {} ({})", what, i, d.name,
-                 id_, b.size, d.bytes, Describe(d.spec));
+    if (b.size < need) {
+      return Err(ACL_ERROR_GE_PARAM_INVALID, "{} {} ({}) of model {} has {} bytes; it needs {} ({}{})", what, i, d.name,
+                 id_, b.size, need, Describe(d.spec),
+                 gears_.dynamic() ? fmt::format(", in the gear this execution runs") : std::string());
     }
-    auto span = core::ResolveSpanFor(b.data, d.bytes == 0 ? 1 : d.bytes, what, outputs);
+    auto span = core::ResolveSpanFor(b.data, need == 0 ? 1 : need, what, outputs);
     if (!span.ok()) {
       return Err(ACL_ERROR_INVALID_PARAM, "{} {} ({}) of model {}: {}", what, i, d.name, id_, span.status().message());
     }
@@ -320,23 +381,31 @@ Status LoadedModel::CheckBuffers(const std::vector<UserBuffer>& buffers, const s
 }
 
 Status LoadedModel::ExecuteAsync(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
-                                 core::Stream* stream) {
-  NPURT_RETURN_IF_ERROR(CheckBuffers(inputs, inputs_, false));
-  NPURT_RETURN_IF_ERROR(CheckBuffers(outputs, outputs_, true));
+                                 core::Stream* stream, int32_t gear) {
+  size_t g = 0;
+  if (gears_.dynamic()) {
+    g = gear < 0 ? gears_.default_gear : static_cast<size_t>(gear);
+    if (g >= runs_.size()) {
+      return Err(ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID, "model {} has {} gears, not gear {}", id_, runs_.size(), g);
+    }
+  }
+  const GearRun& run = runs_[g];
+  NPURT_RETURN_IF_ERROR(CheckBuffers(inputs, run, false));
+  NPURT_RETURN_IF_ERROR(CheckBuffers(outputs, run, true));
   std::lock_guard<std::mutex> lock(exec_mu_);
   patches_.clear();
   for (size_t i = 0; i < inputs.size(); ++i) {
-    for (void* w : input_slots_[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(inputs[i].data)});
+    for (void* w : run.input_slots[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(inputs[i].data)});
   }
   for (size_t i = 0; i < outputs.size(); ++i) {
-    for (void* w : output_slots_[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(outputs[i].data)});
+    for (void* w : run.output_slots[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(outputs[i].data)});
   }
-  return ri_->LaunchPatched(stream, patches_.data(), patches_.size());
+  return run.ri->LaunchPatched(stream, patches_.data(), patches_.size());
 }
 
 Status LoadedModel::Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
-                            int32_t timeout_ms) {
-  NPURT_RETURN_IF_ERROR(ExecuteAsync(inputs, outputs, stream_));
+                            int32_t timeout_ms, int32_t gear) {
+  NPURT_RETURN_IF_ERROR(ExecuteAsync(inputs, outputs, stream_, gear));
   auto st = stream_->Synchronize(timeout_ms);
   if (!st.ok()) {
     return Err(st.code() == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT ? ACL_ERROR_GE_MODEL_EXECUTE_TIMEOUT : st.code(),

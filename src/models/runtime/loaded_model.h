@@ -13,6 +13,10 @@
 //   args     the argument table: every operator's input and output addresses, patched per execution for
 //            the model's inputs and outputs
 //
+// Gears (gear_table.h): each gear is recorded as its own RI over the same weights and arena (sized for the
+// largest gear by atc); an execution replays the gear its dataset selected, the default (largest) when
+// none was chosen. Switching gears costs nothing beyond the replay.
+//
 // Lifetime: the recorded tasks keep what they point at (records, argument table, memory) until the RI's
 // last replay finished; Unload drops the model's references and never waits for the device.
 #pragma once
@@ -30,6 +34,7 @@
 #include "base/tensor_spec.h"
 #include "core/model_ri/model_ri.h"
 #include "models/om/om_reader.h"
+#include "models/runtime/gear_table.h"
 
 namespace npurt::core {
 class Context;
@@ -63,6 +68,10 @@ struct ModelResources;
 // Every node's source nodes, comma-separated (its own name when nothing was fused into it).
 std::map<std::string, std::string, std::less<>> OriginNames(const om::ModelDef& def);
 
+// A gear model's inputs and outputs as its description reports them: templated inputs with -1 where the
+// gears set the dim, and every size the largest over the gears (what programs allocate). Static: unchanged.
+void ApplyGearsToIo(const GearTable& t, std::vector<IoDesc>* inputs, std::vector<IoDesc>* outputs);
+
 class LoadedModel {
  public:
   // Loads a verified model into the calling thread's current context. `source` names it in messages.
@@ -74,29 +83,49 @@ class LoadedModel {
 
   uint32_t id() const { return id_; }
   const std::string& name() const { return name_; }
+  // Inputs and outputs as the description reports them: a gear model's templated inputs have -1 where the
+  // gears differ; sizes are the largest gear's.
   const std::vector<IoDesc>& inputs() const { return inputs_; }
   const std::vector<IoDesc>& outputs() const { return outputs_; }
   core::Context* context() const { return context_; }
   uint64_t arena_size() const { return arena_size_; }
   uint64_t weight_size() const { return weight_size_; }
   size_t node_count() const { return node_count_; }
+  const GearTable& gears() const { return gears_; }
+  // The gear of the last aclmdlSetDynamic*/SetInputDynamicDims call on this model (-1: none yet), for
+  // aclmdlGetCurOutputDims.
+  int32_t current_gear() const { return current_gear_.load(std::memory_order_relaxed); }
+  void set_current_gear(size_t g) { current_gear_.store(static_cast<int32_t>(g), std::memory_order_relaxed); }
   const std::map<std::string, std::string, std::less<>>& origin_names() const { return origin_names_; }
   // aclmdlSetAttribute's priority (0 highest .. 7): recorded and reported; the simulated NPU schedules
   // the model's operators in stream order whatever it is.
   uint32_t priority() const { return priority_.load(std::memory_order_relaxed); }
   void set_priority(uint32_t p) { priority_.store(p, std::memory_order_relaxed); }
 
-  // Enqueues one execution on `stream`: checks the buffers (count, size, device memory of the model's
-  // device), then replays. Executions of one model run one after another, whichever streams they were
-  // queued on (CANN forbids overlapping ones; npurt orders them).
+  // Enqueues one execution of gear `gear` (-1: the default) on `stream`: checks the buffers (count, size,
+  // device memory of the model's device), then replays. Executions of one model run one after another,
+  // whichever streams they were queued on (CANN forbids overlapping ones; npurt orders them).
   Status ExecuteAsync(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
-                      core::Stream* stream);
+                      core::Stream* stream, int32_t gear = -1);
   // On the model's own stream; waits up to timeout_ms (-1: forever) for the result.
-  Status Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs, int32_t timeout_ms);
+  Status Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs, int32_t timeout_ms,
+                 int32_t gear = -1);
 
  private:
+  // One recorded graph: a static model's, or one gear's.
+  struct GearRun {
+    core::ModelRI* ri = nullptr;
+    // Where each model input / output is bound: argument-table words (device addresses) per io index.
+    std::vector<std::vector<void*>> input_slots;
+    std::vector<std::vector<void*>> output_slots;
+    std::vector<uint64_t> input_bytes;  // what this gear reads of each input
+    std::vector<uint64_t> output_bytes;
+  };
+
   LoadedModel() = default;
-  Status CheckBuffers(const std::vector<UserBuffer>& buffers, const std::vector<IoDesc>& descs, bool outputs) const;
+  Status CheckBuffers(const std::vector<UserBuffer>& buffers, const GearRun& run, bool outputs) const;
+  Status Record(const om::ModelDef& def, size_t gear, uint8_t* weights, uint8_t* arena, ModelResources* res,
+                const std::string& source);
 
   uint32_t id_ = 0;
   std::string name_;
@@ -108,10 +137,9 @@ class LoadedModel {
   std::map<std::string, std::string, std::less<>> origin_names_;
   core::Context* context_ = nullptr;  // retained
   core::Stream* stream_ = nullptr;    // the model's stream (recording, synchronous executions); retained
-  core::ModelRI* ri_ = nullptr;
-  // Where each model input / output is bound: argument-table words (device addresses) per io index.
-  std::vector<std::vector<void*>> input_slots_;
-  std::vector<std::vector<void*>> output_slots_;
+  GearTable gears_;
+  std::vector<GearRun> runs_;  // one per gear (a static model: one)
+  std::atomic<int32_t> current_gear_{-1};
   std::atomic<uint32_t> priority_{0};
   std::mutex exec_mu_;
   std::vector<core::ModelRI::Patch> patches_;  // reused per execution (exec_mu_)
