@@ -9,9 +9,12 @@ same ONNX file and the same input. Writes a Google-Benchmark-style JSON that ben
   <model>_npurt_ms, <model>_ort_ms      median time per inference
   planner_<model>_arena_mib, planner_<model>_lower_bound_mib   atc's memory plan (from its summary line)
   resnet50_load_ms, resnet50_read_ms    loading the .om against reading the file
+  gear_switch_gear_ms, gear_switch_static_ms   (issue 16) ResNet-50 with batch gears 1/2/4/8 chosen at random
+                                        per execution, against static models of those batches on the same
+                                        sequence (bench/models/gear_switch; --gear-switch BINARY)
 
-collect.py derives <model>_over_ort (ORT time / npurt time: > 1 means npurt is faster) and
-planner_over_lower_bound_<model>.
+collect.py derives <model>_over_ort (ORT time / npurt time: > 1 means npurt is faster),
+planner_over_lower_bound_<model> and gear_switch_over_static.
 
   model_bench.py --atc ATC --msame MSAME --work DIR --out JSON [--rounds 3] [--runs 10] [--models ...]
 """
@@ -65,6 +68,32 @@ def median_after_first(times):
     return statistics.median(times[1:] if len(times) > 1 else times)
 
 
+def atc(args, onnx_path, output, *options):
+    r = subprocess.run([args.atc, f"--model={onnx_path}", "--framework=5", f"--output={output}",
+                        "--soc_version=Ascend310", *options], capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stdout + r.stderr, file=sys.stderr)
+        raise SystemExit(f"atc failed on {output}")
+
+
+def gear_switch(args):
+    """ResNet-50 with batch gears 1/2/4/8 against static models of those batches (issue 16)."""
+    onnx_path, _ = export("resnet50_b1", args.work)
+    gear = os.path.join(args.work, "resnet50_gears")
+    atc(args, onnx_path, gear, "--input_shape=actual_input_1:-1,3,224,224", "--dynamic_batch_size=1,2,4,8")
+    statics = []
+    for b in (1, 2, 4, 8):
+        out = os.path.join(args.work, f"resnet50_static_b{b}")
+        atc(args, onnx_path, out, f"--input_shape=actual_input_1:{b},3,224,224")
+        statics.append(f"{b}={out}.om")
+    r = subprocess.run([args.gear_switch, gear + ".om", *statics, "--steps", str(args.gear_steps)],
+                       capture_output=True, text=True, check=True)
+    m = json.loads(r.stdout.strip().splitlines()[-1])
+    print(f"gears: {m['gear_ms']:.2f} ms per execution against {m['static_ms']:.2f} ms for static models "
+          f"({m['steps']} random batches of 1/2/4/8)")
+    return {"gear_switch_gear_ms": m["gear_ms"], "gear_switch_static_ms": m["static_ms"]}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--atc", required=True)
@@ -74,6 +103,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--models", nargs="*", default=list(MODELS))
+    ap.add_argument("--gear-switch", help="bench_gear_switch: also measure batch gears against static models")
+    ap.add_argument("--gear-steps", type=int, default=40)
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     ort_dir = ensure_ort(args.work)
@@ -116,6 +147,8 @@ def main():
             m = re.search(r"load model .* success \(([\d.]+) ms\)", r.stdout)
             if m:
                 results["resnet50_load_ms"] = float(m.group(1))
+    if args.gear_switch:
+        results.update(gear_switch(args))
     doc = {"context": {"load_avg": list(os.getloadavg())},
            "benchmarks": [{"name": k, "run_name": k, "run_type": "iteration", "real_time": v,
                            "time_unit": "ms" if k.endswith("_ms") else "ns"} for k, v in results.items()]}

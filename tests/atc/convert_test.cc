@@ -690,7 +690,8 @@ TEST_F(ConvertTest, BatchGearsShareWeightsAndMatchStaticConversions) {
   BuildCnn(b);
   auto r = Convert(b, "gears", {"--input_shape=x:-1,3,16,16", "--dynamic_batch_size=1,4,2"});
   ASSERT_TRUE(r.ok()) << r.status().message();
-  EXPECT_NE(r->summary.find("default (no gear chosen) is batch 4"), std::string::npos) << r->summary;
+  EXPECT_NE(r->summary.find("dynamic batch: 3 gears [1] [4] [2]; with none chosen the largest runs (batch 4)"),
+            std::string::npos) << r->summary;
   om::ModelDef d = Check("gears");
   ASSERT_EQ(d.dynamic_kind, om::DynamicKind::kBatch);
   ASSERT_EQ(d.gears.size(), 3u);

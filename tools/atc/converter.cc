@@ -200,11 +200,11 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
       secs);
   if (def.dynamic_kind != om::DynamicKind::kNone) {
     std::string gears;
-    for (size_t g = 0; g < opts.gears.size(); ++g) gears += (g == 0 ? "" : ", ") + GearText(opts, g);
-    r.summary += fmt::format("\n{} gears: {}; the default (no gear chosen) is {}; the arena is sized for the largest "
-                             "gear, the weights are shared; the hidden last input {} selects a gear",
-                             om::DynamicKindName(def.dynamic_kind), gears, GearText(opts, def.default_gear),
-                             om::kDynamicTensorName);
+    for (size_t g = 0; g < opts.gears.size(); ++g) gears += fmt::format("{}[{}]", g == 0 ? "" : " ", fmt::join(opts.gears[g], ","));
+    r.summary += fmt::format("\n{}: {} gears {}; with none chosen the largest runs ({}); one arena (the largest "
+                             "gear's), shared weights; the hidden last input {} selects a gear",
+                             om::DynamicKindName(def.dynamic_kind), opts.gears.size(), gears,
+                             GearText(opts, def.default_gear), om::kDynamicTensorName);
   }
   return r;
 }

@@ -1,12 +1,14 @@
 // msame: run an offline model on binary input files (or zeros) and write its outputs, with per-run times.
 //
 //   msame --model m.om [--input a.bin,b.bin | --input dir1,dir2] --output out/ [--outfmt BIN|TXT]
-//         [--loop N] [--device D] [--debug true]
+//         [--loop N] [--device D] [--debug true] [--dymBatch B | --dymHW H,W | --dymDims "x:1,3,224,224;..."]
 //
 // Inputs are files (one per model input, comma-separated) or directories holding files of the same names
 // (one inference per file name; --loop is ignored then). Without --input every input is zeros. Outputs go
 // to <output>/<date_time>/<model>_output_<i>.{bin,txt} (with a _<file> suffix per input file in directory
-// mode). Exit status 0 on success.
+// mode). A gear model (atc --dynamic_*) runs the gear --dym* names, else its largest; its selector input
+// (ascend_mbatch_shape_data) is set by msame, so --input names the data inputs only (or all of them), and the
+// outputs hold the gear's output dims (aclmdlGetCurOutputDims). Exit status 0 on success.
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -34,6 +36,9 @@ struct Options {
   int loop = 1;
   int device = 0;
   bool debug = false;
+  uint64_t dym_batch = 0;                // --dymBatch
+  uint64_t dym_h = 0, dym_w = 0;         // --dymHW
+  std::vector<int64_t> dym_dims;         // --dymDims: every dim of every input, in the order given
 };
 
 std::vector<std::string> Split(const std::string& s, char sep) {
@@ -57,7 +62,10 @@ void Usage() {
       "  --outfmt  TXT (values as text) or BIN (raw bytes); default TXT\n"
       "  --loop    inferences on the same inputs (1..100, default 1; ignored with input directories)\n"
       "  --device  the device (default 0)\n"
-      "  --debug   print the model's description\n");
+      "  --debug   print the model's description\n"
+      "  --dymBatch  a gear model's batch gear (atc --dynamic_batch_size), e.g. 4\n"
+      "  --dymHW     a gear model's image-size gear (atc --dynamic_image_size), e.g. 416,416\n"
+      "  --dymDims   a gear model's dims gear (atc --dynamic_dims), every input's dims: \"x:1,3,224,224;y:1,8\"\n");
 }
 
 bool Parse(int argc, char** argv, Options* o) {
@@ -108,9 +116,27 @@ bool Parse(int argc, char** argv, Options* o) {
         ERROR("%s: use msprof (profiling) or an acl.json dump configuration with npurt", arg.c_str());
         return false;
       }
-    } else if (arg == "--dymBatch" || arg == "--dymHW" || arg == "--dymDims" || arg == "--dymShape" ||
-               arg == "--outputSize") {
-      ERROR("%s: dynamic gears and shapes are not supported by this npurt yet", arg.c_str());
+    } else if (arg == "--dymBatch") {
+      o->dym_batch = std::strtoull(value.c_str(), nullptr, 10);
+      if (o->dym_batch == 0) return (ERROR("--dymBatch takes a positive batch size, not %s", value.c_str()), false);
+    } else if (arg == "--dymHW") {
+      const std::vector<std::string> hw = Split(value, ',');
+      if (hw.size() == 2) {
+        o->dym_h = std::strtoull(hw[0].c_str(), nullptr, 10);
+        o->dym_w = std::strtoull(hw[1].c_str(), nullptr, 10);
+      }
+      if (o->dym_h == 0 || o->dym_w == 0) return (ERROR("--dymHW takes height,width, not %s", value.c_str()), false);
+    } else if (arg == "--dymDims") {
+      for (const std::string& input : Split(value, ';')) {
+        const size_t colon = input.rfind(':');
+        for (const std::string& d : Split(colon == std::string::npos ? input : input.substr(colon + 1), ',')) {
+          o->dym_dims.push_back(std::strtoll(d.c_str(), nullptr, 10));
+        }
+      }
+      if (o->dym_dims.empty()) return (ERROR("--dymDims takes \"name:d,d,...;name:d,...\", not %s", value.c_str()), false);
+    } else if (arg == "--dymShape" || arg == "--outputSize") {
+      ERROR("%s: unbounded dynamic shapes are not supported by this npurt yet (gears are: --dymBatch, --dymHW, "
+            "--dymDims)", arg.c_str());
       return false;
     } else {
       ERROR("unknown option %s (msame --help)", arg.c_str());
@@ -194,6 +220,7 @@ class Runner {
     if (aclmdlGetDesc(desc_, model_id_) != ACL_SUCCESS) return Fail("aclmdlGetDesc");
     if (o_.debug) PrintDesc();
     if (!CreateBuffers()) return 1;
+    if (!SelectGear()) return 1;
     std::string base = o_.model.substr(o_.model.find_last_of('/') + 1);
     if (base.size() > 3 && base.compare(base.size() - 3, 3, ".om") == 0) base.resize(base.size() - 3);
     mkdir(o_.output.c_str(), 0775);
@@ -233,6 +260,43 @@ class Runner {
     return 1;
   }
 
+  // A gear model: its selector input, and the gear --dym* asks for.
+  bool SelectGear() {
+    size_t index = 0;
+    gear_model_ = aclmdlGetInputIndexByName(desc_, ACL_DYNAMIC_TENSOR_NAME, &index) == ACL_SUCCESS;
+    const bool asked = o_.dym_batch != 0 || o_.dym_h != 0 || !o_.dym_dims.empty();
+    if (!gear_model_) {
+      if (asked) ERROR("--dymBatch/--dymHW/--dymDims: the model has no gears (it was converted without --dynamic_*)");
+      return !asked;
+    }
+    selector_ = index;
+    aclError ret = ACL_SUCCESS;
+    if (o_.dym_batch != 0) {
+      ret = aclmdlSetDynamicBatchSize(model_id_, input_, index, o_.dym_batch);
+    } else if (o_.dym_h != 0) {
+      ret = aclmdlSetDynamicHWSize(model_id_, input_, index, o_.dym_h, o_.dym_w);
+    } else if (!o_.dym_dims.empty()) {
+      aclmdlIODims dims{};
+      if (o_.dym_dims.size() > ACL_MAX_DIM_CNT) return (ERROR("--dymDims has too many dims"), false);
+      for (int64_t d : o_.dym_dims) dims.dims[dims.dimCount++] = d;
+      ret = aclmdlSetInputDynamicDims(model_id_, input_, index, &dims);
+    } else {
+      INFO("gear model: no --dymBatch/--dymHW/--dymDims, the largest gear runs");
+      return true;
+    }
+    if (ret != ACL_SUCCESS) return Fail("selecting the gear") == 0;
+    INFO("gear selected");
+    return true;
+  }
+
+  // The bytes of output i in the gear that runs.
+  size_t OutputBytes(size_t i, aclmdlIODims* dims) {
+    if (aclmdlGetCurOutputDims(desc_, i, dims) != ACL_SUCCESS) aclmdlGetOutputDims(desc_, i, dims);
+    size_t n = aclDataTypeSize(aclmdlGetOutputDataType(desc_, i));
+    for (size_t k = 0; k < dims->dimCount; ++k) n *= dims->dims[k] > 0 ? static_cast<size_t>(dims->dims[k]) : 1;
+    return std::min(n, aclmdlGetOutputSizeByIndex(desc_, i));
+  }
+
   void PrintDesc() {
     for (int output = 0; output < 2; ++output) {
       const size_t n = output ? aclmdlGetNumOutputs(desc_) : aclmdlGetNumInputs(desc_);
@@ -253,8 +317,11 @@ class Runner {
     input_ = aclmdlCreateDataset();
     output_ = aclmdlCreateDataset();
     const size_t ni = aclmdlGetNumInputs(desc_), no = aclmdlGetNumOutputs(desc_);
-    if (!o_.inputs.empty() && o_.inputs.size() != ni) {
-      ERROR("the model has %zu inputs, --input names %zu", ni, o_.inputs.size());
+    size_t selector = 0;
+    const bool gears = aclmdlGetInputIndexByName(desc_, ACL_DYNAMIC_TENSOR_NAME, &selector) == ACL_SUCCESS;
+    if (!o_.inputs.empty() && o_.inputs.size() != ni && !(gears && o_.inputs.size() == ni - 1)) {
+      ERROR("the model has %zu inputs%s, --input names %zu", ni, gears ? " (the last: the gear selector)" : "",
+            o_.inputs.size());
       return false;
     }
     for (size_t i = 0; i < ni + no; ++i) {
@@ -273,6 +340,7 @@ class Runner {
     for (size_t i = 0; i < aclmdlGetNumInputs(desc_); ++i) {
       const size_t size = aclmdlGetInputSizeByIndex(desc_, i);
       void* dst = memory_[i];
+      if (gear_model_ && i == selector_) continue;  // SelectGear wrote it
       if (o_.inputs.empty()) {
         if (aclrtMemset(dst, size, 0, size) != ACL_SUCCESS) return Fail("aclrtMemset") == 0;
         continue;
@@ -280,12 +348,14 @@ class Runner {
       const std::string path = name.empty() ? o_.inputs[i] : o_.inputs[i] + "/" + name;
       std::vector<char> bytes;
       if (!ReadFile(path, &bytes)) return (ERROR("cannot read input file %s", path.c_str()), false);
-      if (bytes.size() != size) {
-        ERROR("input file %s has %zu bytes; input %zu of the model takes %zu", path.c_str(), bytes.size(), i, size);
+      // A gear reads up to the largest gear's bytes (the runtime checks the gear's own).
+      if (gear_model_ ? bytes.size() > size : bytes.size() != size) {
+        ERROR("input file %s has %zu bytes; input %zu of the model takes %s%zu", path.c_str(), bytes.size(), i,
+              gear_model_ ? "at most " : "", size);
         return false;
       }
       if (!name.empty()) INFO("start to process file:%s", path.c_str());
-      if (aclrtMemcpy(dst, size, bytes.data(), size, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) {
+      if (aclrtMemcpy(dst, size, bytes.data(), bytes.size(), ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) {
         return Fail("aclrtMemcpy") == 0;
       }
     }
@@ -295,7 +365,8 @@ class Runner {
   bool WriteOutputs(const std::string& dir, const std::string& base, const std::string& name) {
     const size_t ni = aclmdlGetNumInputs(desc_);
     for (size_t i = 0; i < aclmdlGetNumOutputs(desc_); ++i) {
-      const size_t size = aclmdlGetOutputSizeByIndex(desc_, i);
+      aclmdlIODims d{};
+      const size_t size = OutputBytes(i, &d);
       std::vector<char> host(size);
       if (aclrtMemcpy(host.data(), size, memory_[ni + i], size, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS) {
         return Fail("aclrtMemcpy") == 0;
@@ -309,8 +380,6 @@ class Runner {
       } else {
         const aclDataType dt = aclmdlGetOutputDataType(desc_, i);
         const size_t es = aclDataTypeSize(dt);
-        aclmdlIODims d{};
-        aclmdlGetOutputDims(desc_, i, &d);
         const size_t row = d.dimCount > 0 && d.dims[d.dimCount - 1] > 0 ? static_cast<size_t>(d.dims[d.dimCount - 1]) : 1;
         for (size_t k = 0; es > 0 && k < size / es; ++k) {
           WriteValue(out, host.data() + k * es, dt);
@@ -342,6 +411,8 @@ class Runner {
   std::vector<aclDataBuffer*> buffers_;
   std::vector<void*> memory_;
   bool inited_ = false, device_set_ = false, loaded_ = false;
+  bool gear_model_ = false;
+  size_t selector_ = 0;
 };
 
 }  // namespace
