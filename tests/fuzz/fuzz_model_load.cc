@@ -1,6 +1,7 @@
 // Fuzz target: offline models from memory, through aclmdlQuerySizeFromMem, aclmdlGetDescFromMem and
 // aclmdlLoadFromMem (the container's header checks, the FlatBuffers verifier and the semantic checks of
-// src/models/om/om_reader.cc), then one execution on zero inputs and an unload when the load succeeds.
+// src/models/om/om_reader.cc), then one execution on zero inputs (and, for a gear model, one of its first
+// gear) and an unload when the load succeeds.
 //
 // The container carries CRCs, so almost every mutation would stop at the first checksum. Each input is
 // therefore tried twice: as it is, and with its header's and parts' CRCs recomputed, which lets the
@@ -56,6 +57,20 @@ void RunOnce(uint32_t id) {
     }
   }
   if (ok) npurt_fuzz::Check(aclmdlExecute(id, sets[0], sets[1]), "aclmdlExecute");
+  // A gear model: its first gear too, chosen through the selector (the last input).
+  aclmdlBatch batch{};
+  aclmdlHW hw{};
+  const size_t selector = aclmdlGetNumInputs(desc) - 1;
+  if (ok && aclmdlGetDynamicBatch(desc, &batch) == ACL_SUCCESS && batch.batchCount > 0 &&
+      npurt_fuzz::Check(aclmdlSetDynamicBatchSize(id, sets[0], selector, batch.batch[0]), "aclmdlSetDynamicBatchSize") ==
+          ACL_SUCCESS) {
+    npurt_fuzz::Check(aclmdlExecute(id, sets[0], sets[1]), "aclmdlExecute (gear)");
+  }
+  if (ok && aclmdlGetDynamicHW(desc, static_cast<size_t>(-1), &hw) == ACL_SUCCESS && hw.hwCount > 0 &&
+      npurt_fuzz::Check(aclmdlSetDynamicHWSize(id, sets[0], selector, hw.hw[0][0], hw.hw[0][1]),
+                        "aclmdlSetDynamicHWSize") == ACL_SUCCESS) {
+    npurt_fuzz::Check(aclmdlExecute(id, sets[0], sets[1]), "aclmdlExecute (gear)");
+  }
   for (aclmdlDataset* s : sets) aclmdlDestroyDataset(s);
   for (aclDataBuffer* b : bufs) aclDestroyDataBuffer(b);
   for (void* p : mem) aclrtFree(p);

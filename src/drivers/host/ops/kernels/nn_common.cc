@@ -70,6 +70,13 @@ StatusOr<Window> ReadWindow(const OpBuild& b, bool nhwc, const char* strides_att
   if (win.sh < 1 || win.sw < 1 || win.dh < 1 || win.dw < 1 || kh < 1 || kw < 1) {
     return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: strides, dilations and window sizes must be positive", b.type);
   }
+  // Bounds that keep every size below in range (and oneDNN's own arithmetic: a pad of 2^31 crashed it).
+  constexpr int64_t kMaxStep = int64_t{1} << 20;
+  if (win.sh > kMaxStep || win.sw > kMaxStep || win.dh > kMaxStep || win.dw > kMaxStep || kh > kMaxStep ||
+      kw > kMaxStep) {
+    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: strides, dilations and window sizes must be at most {}", b.type,
+               kMaxStep);
+  }
   const int64_t ekh = (kh - 1) * win.dh + 1, ekw = (kw - 1) * win.dw + 1;
   auto padding = GetString(*b.attrs, "padding", "");
   if (!padding.ok()) return std::move(padding).status();
@@ -101,6 +108,11 @@ StatusOr<Window> ReadWindow(const OpBuild& b, bool nhwc, const char* strides_att
     win.pr = (*p)[3];
     if (win.pt < 0 || win.pb < 0 || win.pl < 0 || win.pr < 0) {
       return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: pads must not be negative", b.type);
+    }
+    // A pad beyond the window's extent only adds outputs computed from padding alone: no model has one.
+    if (win.pt > ekh || win.pb > ekh || win.pl > ekw || win.pr > ekw) {
+      return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: pads [{}, {}, {}, {}] exceed the window's extent {}x{}", b.type,
+                 win.pt, win.pb, win.pl, win.pr, ekh, ekw);
     }
   }
   win.oh = (h + win.pt + win.pb - ekh) / win.sh + 1;
