@@ -50,8 +50,9 @@ std::string DimsName(const Desc& d, size_t index, bool output) {
 }
 
 // `gear`: a gear model's output dims in that gear (-1: as the description has them).
+// `image`: an input with static AIPP shows its image (aclmdlGetInputDims), else its buffer (...V2).
 aclError FillDims(const char* fn, const aclmdlDesc* desc, size_t index, aclmdlIODims* dims, bool output,
-                  int32_t gear = -1) {
+                  int32_t gear = -1, bool image = false) {
   NPURT_API_NOT_NULL(dims);
   const IoDesc* found = Io(fn, desc, index, output);
   if (found == nullptr) return ACL_ERROR_INVALID_PARAM;
@@ -61,6 +62,11 @@ aclError FillDims(const char* fn, const aclmdlDesc* desc, size_t index, aclmdlIO
   if (gear >= 0 && output && static_cast<size_t>(gear) < gears.output_dims.size()) {
     geared = *found;
     geared.spec.dims = gears.output_dims[static_cast<size_t>(gear)][index];
+    io = &geared;
+  }
+  if (image && !output && !found->image_dims.empty()) {
+    geared = *found;
+    geared.spec.dims = found->image_dims;
     io = &geared;
   }
   if (io->spec.dims.size() > ACL_MAX_DIM_CNT) {
@@ -163,12 +169,13 @@ size_t aclmdlGetOutputSizeByIndex(aclmdlDesc* modelDesc, size_t index) {
 
 aclError aclmdlGetInputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
   NPURT_HANDLE_SCOPE();
-  return FillDims(__func__, modelDesc, index, dims, false);
+  return FillDims(__func__, modelDesc, index, dims, false, -1, /*image=*/true);
 }
 
 aclError aclmdlGetInputDimsV2(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
   NPURT_HANDLE_SCOPE();
-  // Without static AIPP the two views are the same.
+  // The buffer's view: for an input with static AIPP, e.g. [N, H, W, 3] (RGB888_U8); otherwise the same
+  // as aclmdlGetInputDims.
   return FillDims(__func__, modelDesc, index, dims, false);
 }
 

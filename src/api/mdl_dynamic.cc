@@ -1,10 +1,13 @@
 // Entry points: dynamic gears (atc --dynamic_batch_size / --dynamic_image_size / --dynamic_dims;
-// models/runtime/gear_table.h) and AIPP, as far as npurt's models have it. A Set call checks the request
+// models/runtime/gear_table.h) and AIPP: static AIPP compiled into a model (models/runtime/static_aipp.h)
+// is reported; dynamic AIPP is not supported. A Set call checks the request
 // against the model's gears, writes the values into the hidden selector input (ACL_DYNAMIC_TENSOR_NAME,
 // the last) as CANN does, and records the request in the dataset: the execution with that dataset runs
 // the gear, one without a request the largest. Static models answer "no gears" exactly as CANN does for
 // them, so programs that probe (the samples, msame, ais_bench) take their static path.
+#include <algorithm>
 #include <cstring>
+#include <variant>
 
 #include <fmt/ranges.h>
 
@@ -223,9 +226,89 @@ aclError aclmdlGetAippType(uint32_t modelId, size_t index, aclmdlInputAippType* 
                                             index, modelId, m->inputs().size()));
   }
   *type = ACL_DATA_WITHOUT_AIPP;
+  for (const npurt::models::StaticAipp& a : m->aipp()) {
+    if (a.input == index) *type = ACL_DATA_WITH_STATIC_AIPP;
+  }
   *dynamicAttachedDataIndex = ACL_INVALID_NODE_INDEX;
   return ACL_SUCCESS;
 }
+
+namespace {
+
+int32_t AippIntAt(const npurt::AttrMap& a, const char* name, size_t i, int64_t def) {
+  auto v = npurt::GetInts(a, name, {});
+  return static_cast<int32_t>(v.ok() && i < v->size() ? (*v)[i] : def);
+}
+
+float AippFloatAt(const npurt::AttrMap& a, const char* name, size_t i, float def) {
+  auto it = a.find(name);
+  if (it == a.end()) return def;
+  if (const auto* f = std::get_if<std::vector<float>>(&it->second)) return i < f->size() ? (*f)[i] : def;
+  return def;
+}
+
+aclmdlIODims Dims(const std::string& name, const std::vector<int64_t>& d) {
+  aclmdlIODims out{};
+  std::memcpy(out.name, name.data(), std::min(name.size(), sizeof out.name - 1));
+  for (int64_t v : d) {
+    if (out.dimCount < ACL_MAX_DIM_CNT) out.dims[out.dimCount++] = v;
+  }
+  return out;
+}
+
+void FillAippInfo(const npurt::models::StaticAipp& s, const std::string& name, aclAippInfo* info) {
+  const npurt::AttrMap& a = s.attrs;
+  std::memset(info, 0, sizeof *info);
+  const auto format = npurt::GetString(a, "input_format", "");
+  const std::string f = format.ok() ? format.value() : "";
+  info->inputFormat = f == "YUV420SP_U8" ? ACL_YUV420SP_U8 : f == "XRGB8888_U8" ? ACL_XRGB8888_U8
+                      : f == "YUV400_U8" ? ACL_YUV400_U8 : ACL_RGB888_U8;
+  const auto w = npurt::GetInt(a, "src_image_size_w", 0), h = npurt::GetInt(a, "src_image_size_h", 0);
+  info->srcImageSizeW = static_cast<int32_t>(w.ok() ? w.value() : 0);
+  info->srcImageSizeH = static_cast<int32_t>(h.ok() ? h.value() : 0);
+  info->loadStartPosW = AippIntAt(a, "crop", 0, 0);
+  info->loadStartPosH = AippIntAt(a, "crop", 1, 0);
+  info->cropSizeW = AippIntAt(a, "crop", 2, info->srcImageSizeW);
+  info->cropSizeH = AippIntAt(a, "crop", 3, info->srcImageSizeH);
+  info->cropSwitch = info->loadStartPosW != 0 || info->loadStartPosH != 0 || info->cropSizeW != info->srcImageSizeW ||
+                     info->cropSizeH != info->srcImageSizeH;
+  info->topPaddingSize = AippIntAt(a, "padding", 0, 0);
+  info->bottomPaddingSize = AippIntAt(a, "padding", 1, 0);
+  info->leftPaddingSize = AippIntAt(a, "padding", 2, 0);
+  info->rightPaddingSize = AippIntAt(a, "padding", 3, 0);
+  info->paddingSwitch = info->topPaddingSize + info->bottomPaddingSize + info->leftPaddingSize + info->rightPaddingSize > 0;
+  auto flag = [&](const char* n) { auto v = npurt::GetBool(a, n, false); return static_cast<int8_t>(v.ok() && v.value()); };
+  info->cscSwitch = flag("csc_switch");
+  info->rbuvSwapSwitch = flag("rbuv_swap_switch");
+  info->axSwapSwitch = flag("ax_swap_switch");
+  int32_t* matrix[9] = {&info->matrixR0C0, &info->matrixR0C1, &info->matrixR0C2, &info->matrixR1C0, &info->matrixR1C1,
+                        &info->matrixR1C2, &info->matrixR2C0, &info->matrixR2C1, &info->matrixR2C2};
+  for (size_t i = 0; i < 9; ++i) *matrix[i] = AippIntAt(a, "csc_matrix", i, 0);
+  int32_t* out_bias[3] = {&info->outputBias0, &info->outputBias1, &info->outputBias2};
+  int32_t* in_bias[3] = {&info->inputBias0, &info->inputBias1, &info->inputBias2};
+  int32_t* mean[3] = {&info->meanChn0, &info->meanChn1, &info->meanChn2};
+  float* min[3] = {&info->minChn0, &info->minChn1, &info->minChn2};
+  float* var[3] = {&info->varReciChn0, &info->varReciChn1, &info->varReciChn2};
+  for (size_t i = 0; i < 3; ++i) {
+    *out_bias[i] = AippIntAt(a, "output_bias", i, 0);
+    *in_bias[i] = AippIntAt(a, "input_bias", i, 0);
+    *mean[i] = AippIntAt(a, "mean_chn", i, 0);
+    *min[i] = AippFloatAt(a, "min_chn", i, 0.0f);
+    *var[i] = AippFloatAt(a, "var_reci_chn", i, 1.0f);
+  }
+  info->varReciChn3 = 1.0f;
+  info->srcFormat = static_cast<aclFormat>(s.model_input.format);
+  info->srcDatatype = static_cast<aclDataType>(s.model_input.dtype);
+  info->srcDimNum = s.model_input.dims.size();
+  info->shapeCount = 1;
+  info->outDims[0].srcDims = Dims(name, s.model_input.dims);
+  info->outDims[0].srcSize = s.model_input.bytes();
+  info->outDims[0].aippOutdims = Dims(name, s.model_input.dims);
+  info->outDims[0].aippOutSize = s.model_input.bytes();
+  info->aippExtend = nullptr;
+}
+
+}  // namespace
 
 aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* aippInfo) {
   NPURT_HANDLE_SCOPE();
@@ -234,6 +317,11 @@ aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo* aip
   if (index >= m->inputs().size()) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "input index {} is out of range: model {} has {}",
                                             index, modelId, m->inputs().size()));
+  }
+  for (const npurt::models::StaticAipp& a : m->aipp()) {
+    if (a.input != index) continue;
+    FillAippInfo(a, m->inputs()[index].name, aippInfo);
+    return ACL_SUCCESS;
   }
   // Programs probe with this: CANN logs it at INFO only.
   return npurt::api::Report(__func__, Err(ACL_ERROR_GE_AIPP_NOT_EXIST, "input {} of model {} has no AIPP", index, modelId));

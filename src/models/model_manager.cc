@@ -35,11 +35,13 @@ ModelInfo InfoOf(const om::ModelDef& def, uint32_t id) {
   ModelInfo info;
   info.model_id = id;
   info.name = def.name;
-  for (int32_t t : def.inputs) info.inputs.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
-  for (int32_t t : def.outputs) info.outputs.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
+  for (int32_t t : def.inputs) info.inputs.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes, {}});
+  for (int32_t t : def.outputs) info.outputs.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes, {}});
   info.origin_names = OriginNames(def);
   info.gears = MakeGearTable(def);
   ApplyGearsToIo(info.gears, &info.inputs, &info.outputs);
+  info.aipp = FindStaticAipp(def);
+  ApplyAippToIo(info.aipp, &info.inputs);
   return info;
 }
 
@@ -97,6 +99,7 @@ StatusOr<ModelInfo> DescribeLoaded(uint32_t id) {
   info.outputs = m.value()->outputs();
   info.origin_names = m.value()->origin_names();
   info.gears = m.value()->gears();
+  info.aipp = m.value()->aipp();
   return info;
 }
 

@@ -24,6 +24,7 @@ struct ModelInfo {
   // Node name -> the source nodes it came from (aclmdlGetOpAttr's _datadump_original_op_names).
   std::map<std::string, std::string, std::less<>> origin_names;
   GearTable gears;  // kNone for a static model
+  std::vector<StaticAipp> aipp;
 };
 
 StatusOr<uint32_t> LoadFromFile(const std::string& path, const LoadMemory& memory);

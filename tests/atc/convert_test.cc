@@ -768,6 +768,62 @@ TEST_F(ConvertTest, ImageSizeAndDimsGears) {
   EXPECT_FALSE(fs::exists(Path("bad.om")));
 }
 
+// Static AIPP (--insert_op_conf): an Aipp node in front of the CNN; the model input becomes the 8-bit
+// image. Numerically, the converted model on an image equals the plain model on the image pre-processed
+// here (crop, padding, normalisation written out in the test).
+TEST_F(ConvertTest, StaticAippFeedsTheModelFromAnImage) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  ASSERT_TRUE(b.Save(Path("cnn.onnx")));
+  {
+    std::ofstream cfg(Path("aipp.cfg"));
+    cfg << "aipp_op {\n aipp_mode: static\n input_format: RGB888_U8\n src_image_size_w: 20\n src_image_size_h: 18\n"
+           " crop: true\n load_start_pos_w: 3\n load_start_pos_h: 2\n crop_size_w: 14\n crop_size_h: 16\n"
+           " padding: true\n left_padding_size: 1\n right_padding_size: 1\n rbuv_swap_switch: true\n"
+           " mean_chn_0: 10\n mean_chn_1: 20\n mean_chn_2: 30\n min_chn_0: 1.5\n var_reci_chn_0: 0.01\n"
+           " var_reci_chn_1: 0.02\n var_reci_chn_2: 0.03\n}\n";
+  }
+  auto r = ConvertFile(Path("cnn.onnx"), "aipp", {"--insert_op_conf=" + Path("aipp.cfg")});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  om::ModelDef d = Check("aipp");
+  ASSERT_EQ(d.nodes.front().op_type, "Aipp");
+  const om::TensorDef& in = d.tensors[static_cast<size_t>(d.inputs[0])];
+  EXPECT_EQ(in.name, "x");
+  EXPECT_EQ(in.spec.dtype, ACL_UINT8);
+  EXPECT_EQ(in.spec.dims, (std::vector<int64_t>{1, 18, 20, 3}));
+  ASSERT_TRUE(ConvertFile(Path("cnn.onnx"), "plain").ok());
+  std::mt19937 gen(9);
+  std::vector<uint8_t> image(18 * 20 * 3);
+  for (auto& v : image) v = static_cast<uint8_t>(gen());
+  // The pre-processing by hand: BGR image (rbuv swap), crop 14x16 at (3, 2), one column of zero padding
+  // left and right, (v - mean - min) * var_reci per channel.
+  const float mean[3] = {10, 20, 30}, min[3] = {1.5f, 0, 0}, var[3] = {0.01f, 0.02f, 0.03f};
+  std::vector<float> x(3 * 16 * 16, 0.0f);
+  for (int c = 0; c < 3; ++c) {
+    for (int y = 0; y < 16; ++y) {
+      for (int xo = 1; xo < 15; ++xo) {
+        const int sy = y + 2, sx = xo - 1 + 3;
+        const float px = image[static_cast<size_t>((sy * 20 + sx) * 3 + (2 - c))];
+        x[static_cast<size_t>((c * 16 + y) * 16 + xo)] = (px - mean[c] - min[c]) * var[c];
+      }
+    }
+  }
+  std::vector<std::vector<uint8_t>> got, want;
+  ASSERT_TRUE(testing::RunOmOnHost(Path("aipp.om"), {image}, &got).ok());
+  ASSERT_TRUE(testing::RunOmOnHost(Path("plain.om"), {Floats(x)}, &want).ok());
+  const std::vector<float> g = AsFloats(got[0]), w = AsFloats(want[0]);
+  ASSERT_EQ(g.size(), w.size());
+  for (size_t i = 0; i < g.size(); ++i) ASSERT_NEAR(g[i], w[i], 1e-4f * (1.0f + std::fabs(w[i]))) << i;
+  // A config whose crop and padding do not make the model's H x W is refused with both sizes.
+  {
+    std::ofstream cfg(Path("bad.cfg"));
+    cfg << "aipp_op { aipp_mode: static input_format: RGB888_U8 src_image_size_w: 20 src_image_size_h: 18 }";
+  }
+  r = ConvertFile(Path("cnn.onnx"), "bad", {"--insert_op_conf=" + Path("bad.cfg")});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("18x20"), std::string::npos) << r.status().message();
+}
+
 TEST_F(ConvertTest, UnsupportedOpsAreAllReported) {
   OnnxBuilder b;
   b.Input("x", {1, 4});

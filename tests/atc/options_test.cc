@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "aipp_config.h"
+#include "aipp_insert.h"
 #include "atc_options.h"
 #include "gear_options.h"
 
@@ -148,7 +149,7 @@ TEST(Options, HelpAndScalarShapes) {
   EXPECT_EQ((*n)[1].index, 1);
 }
 
-TEST(Aipp, ParsesAndRefusesStaticAipp) {
+TEST(Aipp, ParsesAndChecksWhatRuns) {
   const char* text = R"(# AIPP for resnet
 aipp_op {
   aipp_mode: static
@@ -165,11 +166,28 @@ aipp_op {
   ASSERT_TRUE(cfg.ok()) << cfg.status().message();
   ASSERT_EQ(cfg->ops.size(), 1u);
   EXPECT_EQ(cfg->ops[0].fields.at("input_format"), "YUV420SP_U8");
-  Status st = CheckAippSupported(cfg.value());
+  EXPECT_TRUE(CheckAippSupported(cfg.value(), false).ok());
+  EXPECT_TRUE(CheckAippSupported(AippConfig{}, false).ok());
+  Status st = CheckAippSupported(cfg.value(), true);
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.message().find("static AIPP"), std::string::npos) << st.message();
-  EXPECT_NE(st.message().find("not yet supported"), std::string::npos);
-  EXPECT_TRUE(CheckAippSupported(AippConfig{}).ok());
+  EXPECT_NE(st.message().find("--dynamic_batch_size"), std::string::npos) << st.message();
+  struct Refused {
+    const char* text;
+    const char* expect;
+  };
+  const Refused refused[] = {
+      {"aipp_op { aipp_mode: dynamic max_src_image_size: 1000 }", "dynamic AIPP is not supported"},
+      {"aipp_op { aipp_mode: static input_format: YUYV_U8 }", "YUYV_U8 is not supported"},
+      {"aipp_op { aipp_mode: static input_format: RGB888_U8 resize: true }", "resize: true"},
+      {"aipp_op { aipp_mode: static }", "(not given)"},
+  };
+  for (const Refused& r : refused) {
+    auto c = ParseAippConfig(r.text, "f");
+    ASSERT_TRUE(c.ok()) << c.status().message();
+    Status s = CheckAippSupported(c.value(), false);
+    ASSERT_FALSE(s.ok()) << r.text;
+    EXPECT_NE(s.message().find(r.expect), std::string::npos) << s.message();
+  }
 }
 
 TEST(Aipp, SyntaxErrors) {

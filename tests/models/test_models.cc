@@ -251,6 +251,65 @@ std::vector<float> GearConvRelu::Reference(const std::vector<float>& x, const st
   return y;
 }
 
+std::vector<uint8_t> MakeAippRelu() {
+  om::ModelDef d;
+  d.name = "aipp_relu";
+  d.soc_version = "Ascend310";
+  auto tensor = [&](const char* name, int32_t dtype, int32_t format, std::vector<int64_t> dims, om::Region region) {
+    om::TensorDef t;
+    t.name = name;
+    t.spec = TensorSpec{dtype, format, std::move(dims)};
+    t.bytes = t.spec.bytes();
+    t.region = region;
+    d.tensors.push_back(t);
+    return static_cast<int32_t>(d.tensors.size() - 1);
+  };
+  const int32_t image = tensor("image", ACL_UINT8, ACL_FORMAT_NHWC, {1, 8, 8, 3}, om::Region::kInput);
+  const int32_t x = tensor("x", ACL_FLOAT, ACL_FORMAT_NCHW, {1, 3, 8, 8}, om::Region::kArena);
+  const int32_t y = tensor("y", ACL_FLOAT, ACL_FORMAT_NCHW, {1, 3, 8, 8}, om::Region::kOutput);
+  d.inputs = {image};
+  d.outputs = {y};
+  om::NodeDef aipp;
+  aipp.name = "aipp_0";
+  aipp.source_type = "Aipp";
+  aipp.op_type = "Aipp";
+  aipp.inputs = {image};
+  aipp.outputs = {x};
+  aipp.attrs["input_format"] = std::string("RGB888_U8");
+  aipp.attrs["src_image_size_w"] = int64_t{8};
+  aipp.attrs["src_image_size_h"] = int64_t{8};
+  aipp.attrs["crop"] = std::vector<int64_t>{1, 0, 6, 8};
+  aipp.attrs["padding"] = std::vector<int64_t>{0, 0, 1, 1};
+  aipp.attrs["mean_chn"] = std::vector<int64_t>{10, 20, 30};
+  aipp.attrs["var_reci_chn"] = std::vector<float>{0.5f, 0.25f, 0.125f};
+  om::NodeDef relu;
+  relu.name = "relu";
+  relu.source_type = "Relu";
+  relu.op_type = "Relu";
+  relu.inputs = {x};
+  relu.outputs = {y};
+  d.nodes = {aipp, relu};
+  d.arena_size = d.tensors[static_cast<size_t>(x)].bytes;
+  d.plan_lower_bound = d.plan_no_reuse = d.arena_size;
+  auto file = om::SerializeModel(d, {});
+  if (!file.ok()) throw std::runtime_error(file.status().message());
+  return std::move(file).value();
+}
+
+std::vector<float> AippReluReference(const std::vector<uint8_t>& image) {
+  const float mean[3] = {10, 20, 30}, var[3] = {0.5f, 0.25f, 0.125f};
+  std::vector<float> y(3 * 8 * 8, 0.0f);
+  for (int c = 0; c < 3; ++c) {
+    for (int h = 0; h < 8; ++h) {
+      for (int w = 1; w < 7; ++w) {  // columns 0 and 7 are padding (0)
+        const float v = (static_cast<float>(image[static_cast<size_t>((h * 8 + (w - 1 + 1)) * 3 + c)]) - mean[c]) * var[c];
+        y[static_cast<size_t>((c * 8 + h) * 8 + w)] = v > 0 ? v : 0.0f;
+      }
+    }
+  }
+  return y;
+}
+
 std::string WriteTemp(const std::string& name, const std::vector<uint8_t>& bytes) {
   const char* dir = std::getenv("TMPDIR");
   const std::string path = std::string(dir != nullptr ? dir : "/tmp") + "/npurt_mdl_" + std::to_string(getpid()) +

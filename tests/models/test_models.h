@@ -43,6 +43,12 @@ struct GearConvRelu {
 };
 
 GearConvRelu MakeGearConvRelu(int kind, uint32_t seed = 11);
+
+// aipp_relu: static AIPP in front of a Relu: input "image" uint8 [1,8,8,3] (RGB888_U8) -> Aipp (crop 6x8 at
+// (1, 0), padding left 1 and right 1, mean 10/20/30, var_reci 0.5/0.25/0.125) -> "x" [1,3,8,8] -> Relu -> "y".
+std::vector<uint8_t> MakeAippRelu();
+// The reference of aipp_relu.
+std::vector<float> AippReluReference(const std::vector<uint8_t>& image);
 std::vector<float> RandomFloats(size_t n, uint32_t seed);
 // Writes `bytes` to a fresh file under the test's temporary directory and returns its path.
 std::string WriteTemp(const std::string& name, const std::vector<uint8_t>& bytes);

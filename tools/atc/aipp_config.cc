@@ -162,18 +162,4 @@ StatusOr<AippConfig> ParseAippConfigFile(const std::string& path) {
   return ParseAippConfig(ss.str(), path);
 }
 
-Status CheckAippSupported(const AippConfig& config) {
-  if (config.ops.empty()) return Status::Ok();
-  const AippOp& op = config.ops[0];
-  auto field = [&](const char* k, const char* def) {
-    auto it = op.fields.find(k);
-    return it == op.fields.end() ? std::string(def) : it->second;
-  };
-  return Err(kFail, "E10001: parameter [--insert_op_conf]: {} AIPP (input {}, input_format {}) is not yet supported "
-             "by npurt's atc: npurt has no AIPP pre-processing operator yet; convert without --insert_op_conf and do "
-             "the colour conversion and normalisation before the model", field("aipp_mode", "?"),
-             field("related_input_rank", "0"),
-             field("input_format", "(not given)"));
-}
-
 }  // namespace npurt::atc

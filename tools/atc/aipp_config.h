@@ -1,7 +1,7 @@
 // --insert_op_conf: the AIPP configuration file (text protobuf of domi.InsertNewOps, shared reference
 // models.md §3.5): `aipp_op { aipp_mode: static  input_format: YUV420SP_U8  src_image_size_w: 224 ... }`.
-// The parser checks the syntax, the field names and the field values' kinds; the converter then refuses
-// AIPP as not yet supported (npurt has no AIPP pre-processing operator yet), naming what was asked for.
+// The parser checks the syntax, the field names and the field values' kinds; aipp_insert.h checks what
+// npurt runs (static AIPP) and inserts it.
 #pragma once
 
 #include <map>
@@ -22,8 +22,5 @@ struct AippConfig {
 
 StatusOr<AippConfig> ParseAippConfig(const std::string& text, const std::string& source);
 StatusOr<AippConfig> ParseAippConfigFile(const std::string& path);
-
-// OK for a file without aipp_op; otherwise the "not yet supported" error naming the mode and input.
-Status CheckAippSupported(const AippConfig& config);
 
 }  // namespace npurt::atc

@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 
 #include "aipp_config.h"
+#include "aipp_insert.h"
 #include "gear_options.h"
 #include "layout_pass.h"
 #include "lowering.h"
@@ -39,7 +40,7 @@ namespace {
 // container's form; its constants go to `packer` when gears share one.
 StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<InputShape>& shapes, WeightPacker* packer,
                                     const std::string& label, std::chrono::steady_clock::time_point t0,
-                                    int64_t* opset) {
+                                    int64_t* opset, const AippConfig& aipp = {}) {
   const std::string prefix = label.empty() ? "" : label + ": ";
   onnx::ModelProto model;
   NPURT_RETURN_IF_ERROR(LoadOnnxModel(opts.model, shapes, &model, opset));
@@ -58,6 +59,11 @@ StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<Input
   Log(LogLevel::kInfo, fmt::format("{}lowering: {} ONNX nodes folded to constants, {} lowered into {} backend nodes "
                                    "({:.2f} s)", prefix, lowered->nodes_folded, lowered->nodes_lowered, g.nodes.size(),
                                    Since(t0)));
+  if (!aipp.ops.empty()) {
+    NPURT_RETURN_IF_ERROR(InsertStaticAipp(aipp, &g));
+    Log(LogLevel::kInfo, fmt::format("{}AIPP: {} static Aipp node(s) in front of the model inputs", prefix,
+                                     aipp.ops.size()));
+  }
   const int dead = RemoveDeadNodes(g);
   auto bn = FoldBatchNormIntoConv(g);
   if (!bn.ok()) return std::move(bn).status();
@@ -157,14 +163,17 @@ StatusOr<AssembledModel> BuildGears(const Options& opts, std::chrono::steady_clo
 
 StatusOr<ConversionReport> ConvertModel(const Options& opts) {
   const auto t0 = std::chrono::steady_clock::now();
+  AippConfig aipp;
   if (!opts.insert_op_conf.empty()) {
-    auto aipp = ParseAippConfigFile(opts.insert_op_conf);
-    if (!aipp.ok()) return std::move(aipp).status();
-    NPURT_RETURN_IF_ERROR(CheckAippSupported(aipp.value()));
+    auto parsed = ParseAippConfigFile(opts.insert_op_conf);
+    if (!parsed.ok()) return std::move(parsed).status();
+    aipp = std::move(parsed).value();
+    NPURT_RETURN_IF_ERROR(CheckAippSupported(aipp, opts.dynamic_kind != om::DynamicKind::kNone));
   }
   int64_t opset = 0;
-  auto assembled = opts.dynamic_kind == om::DynamicKind::kNone ? BuildGraph(opts, opts.input_shapes, nullptr, "", t0, &opset)
-                                                               : BuildGears(opts, t0, &opset);
+  auto assembled = opts.dynamic_kind == om::DynamicKind::kNone
+                       ? BuildGraph(opts, opts.input_shapes, nullptr, "", t0, &opset, aipp)
+                       : BuildGears(opts, t0, &opset);
   if (!assembled.ok()) return std::move(assembled).status();
   om::ModelDef& def = assembled->def;
   def.name = std::filesystem::path(opts.output).filename().string();

@@ -126,6 +126,12 @@ void ApplyGearsToIo(const GearTable& t, std::vector<IoDesc>* inputs, std::vector
   widest(outputs, t.output_dims);
 }
 
+void ApplyAippToIo(const std::vector<StaticAipp>& aipp, std::vector<IoDesc>* inputs) {
+  for (const StaticAipp& a : aipp) {
+    if (a.input < inputs->size()) (*inputs)[a.input].image_dims = a.image_dims;
+  }
+}
+
 std::map<std::string, std::string, std::less<>> OriginNames(const om::ModelDef& def) {
   std::map<std::string, std::string, std::less<>> names;
   for (const om::NodeDef& n : def.nodes) {
@@ -166,9 +172,11 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
   m->node_count_ = def.nodes.size();
   m->origin_names_ = OriginNames(def);
   m->gears_ = MakeGearTable(def);
-  for (int32_t t : def.inputs) m->inputs_.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
-  for (int32_t t : def.outputs) m->outputs_.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes});
+  for (int32_t t : def.inputs) m->inputs_.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes, {}});
+  for (int32_t t : def.outputs) m->outputs_.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes, {}});
   ApplyGearsToIo(m->gears_, &m->inputs_, &m->outputs_);
+  m->aipp_ = FindStaticAipp(def);
+  ApplyAippToIo(m->aipp_, &m->inputs_);
   auto stream_or = core::Stream::Create(ctx, core::StreamOptions{});
   if (!stream_or.ok()) return stream_or.status();
   m->stream_ = stream_or.value();

@@ -35,6 +35,7 @@
 #include "core/model_ri/model_ri.h"
 #include "models/om/om_reader.h"
 #include "models/runtime/gear_table.h"
+#include "models/runtime/static_aipp.h"
 
 namespace npurt::core {
 class Context;
@@ -47,6 +48,9 @@ struct IoDesc {
   std::string name;
   TensorSpec spec;
   uint64_t bytes = 0;
+  // An input pre-processed by static AIPP: the image as aclmdlGetInputDims shows it ([N, C, H, W]); `spec`
+  // is the buffer (aclmdlGetInputDimsV2). Empty: both views are `spec`.
+  std::vector<int64_t> image_dims;
 };
 
 // Memory the caller provides (aclmdlLoadFrom*WithMem); null: the runtime allocates that part.
@@ -71,6 +75,8 @@ std::map<std::string, std::string, std::less<>> OriginNames(const om::ModelDef& 
 // A gear model's inputs and outputs as its description reports them: templated inputs with -1 where the
 // gears set the dim, and every size the largest over the gears (what programs allocate). Static: unchanged.
 void ApplyGearsToIo(const GearTable& t, std::vector<IoDesc>* inputs, std::vector<IoDesc>* outputs);
+// The image view of inputs with static AIPP (IoDesc::image_dims).
+void ApplyAippToIo(const std::vector<StaticAipp>& aipp, std::vector<IoDesc>* inputs);
 
 class LoadedModel {
  public:
@@ -92,6 +98,7 @@ class LoadedModel {
   uint64_t weight_size() const { return weight_size_; }
   size_t node_count() const { return node_count_; }
   const GearTable& gears() const { return gears_; }
+  const std::vector<StaticAipp>& aipp() const { return aipp_; }
   // The gear of the last aclmdlSetDynamic*/SetInputDynamicDims call on this model (-1: none yet), for
   // aclmdlGetCurOutputDims.
   int32_t current_gear() const { return current_gear_.load(std::memory_order_relaxed); }
@@ -138,6 +145,7 @@ class LoadedModel {
   core::Context* context_ = nullptr;  // retained
   core::Stream* stream_ = nullptr;    // the model's stream (recording, synchronous executions); retained
   GearTable gears_;
+  std::vector<StaticAipp> aipp_;
   std::vector<GearRun> runs_;  // one per gear (a static model: one)
   std::atomic<int32_t> current_gear_{-1};
   std::atomic<uint32_t> priority_{0};

@@ -129,6 +129,7 @@ void RegisterNnOps(OpTable& t) {
   RegisterPoolOps(t);
   RegisterNormOps(t);
   RegisterTransDataOps(t);
+  RegisterAippOps(t);
 }
 
 }  // namespace npurt::drivers::host

@@ -38,5 +38,6 @@ void RegisterConvOps(OpTable& t);
 void RegisterPoolOps(OpTable& t);
 void RegisterNormOps(OpTable& t);
 void RegisterTransDataOps(OpTable& t);
+void RegisterAippOps(OpTable& t);
 
 }  // namespace npurt::drivers::host
