@@ -1,6 +1,8 @@
 // Entry points: model descriptions (aclmdlDesc), filled from a loaded model, a file or memory, and their
 // getters. Getters returning sizes, names, formats or types answer 0 / NULL / UNDEFINED on bad input and
 // record why (aclGetRecentErrMsg), as CANN's do.
+#include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "api/api_common.h"
@@ -184,11 +186,21 @@ aclError aclmdlGetInputDimsRange(const aclmdlDesc* modelDesc, size_t index, aclm
   NPURT_API_NOT_NULL(dimsRange);
   const IoDesc* io = Io(__func__, modelDesc, index, false);
   if (io == nullptr) return ACL_ERROR_INVALID_PARAM;
-  // A static input's range is its dims.
+  // A static input's range is its dims; a gear model's dims that gears set span the gears' values.
+  const auto& gears = Desc::From(modelDesc)->info.gears;
   dimsRange->rangeCount = std::min<size_t>(io->spec.dims.size(), ACL_MAX_DIM_CNT);
   for (size_t i = 0; i < dimsRange->rangeCount; ++i) {
-    dimsRange->range[i][0] = io->spec.dims[i];
-    dimsRange->range[i][1] = io->spec.dims[i];
+    int64_t lo = io->spec.dims[i], hi = io->spec.dims[i];
+    if (lo == -1) {
+      lo = INT64_MAX;
+      hi = 0;
+      for (const auto& gear : gears.input_dims) {
+        lo = std::min(lo, gear[index][i]);
+        hi = std::max(hi, gear[index][i]);
+      }
+    }
+    dimsRange->range[i][0] = lo;
+    dimsRange->range[i][1] = hi;
   }
   return ACL_SUCCESS;
 }

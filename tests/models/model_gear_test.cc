@@ -95,6 +95,13 @@ TEST_F(GearModelTest, BatchDescriptionHasTheSelectorAndTheLargestSizes) {
   EXPECT_EQ(dims.dims[1], 3);
   ASSERT_EQ(aclmdlGetOutputDims(desc_, 0, &dims), ACL_SUCCESS);
   EXPECT_EQ(dims.dims[0], 4);
+  aclmdlIODimsRange range{};
+  ASSERT_EQ(aclmdlGetInputDimsRange(desc_, 0, &range), ACL_SUCCESS);
+  ASSERT_EQ(range.rangeCount, 4u);
+  EXPECT_EQ(range.range[0][0], 1);  // the batch gears span 1 to 4
+  EXPECT_EQ(range.range[0][1], 4);
+  EXPECT_EQ(range.range[2][0], 8);
+  EXPECT_EQ(range.range[2][1], 8);
   aclmdlBatch batch{};
   ASSERT_EQ(aclmdlGetDynamicBatch(desc_, &batch), ACL_SUCCESS);
   ASSERT_EQ(batch.batchCount, 3u);
