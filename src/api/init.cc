@@ -11,6 +11,7 @@
 #include "core/runtime.h"
 #include "core/thread_state.h"
 #include "dfx/log.h"
+#include "ops/compile_cache.h"
 
 using npurt::Err;
 using npurt::core::Runtime;
@@ -33,6 +34,18 @@ bool KnownPackage(const char* name) {
   return false;
 }
 
+// The operator compile cache's statistics of the process so far, at INFO (CANN users look for the hit rate
+// when shapes vary): logged at each finalize that follows operator work.
+void LogOpCacheStats() {
+  const npurt::ops::CacheStats s = npurt::ops::CompileCache::Get().Stats();
+  const uint64_t lookups = s.hits + s.misses;
+  if (lookups == 0) return;
+  NPURT_LOG_INFO("OP", "operator compile cache: {} hits, {} misses, {} evictions (hit rate {:.1f}%), {:.1f} ms "
+                 "compiling, {} of {} entries", s.hits, s.misses, s.evictions,
+                 100.0 * static_cast<double>(s.hits) / static_cast<double>(lookups),
+                 static_cast<double>(s.compile_ns) / 1e6, s.size, s.capacity);
+}
+
 }  // namespace
 
 aclError aclInit(const char* configPath) {
@@ -43,6 +56,7 @@ aclError aclInit(const char* configPath) {
 
 aclError aclFinalize(void) {
   NPURT_HANDLE_SCOPE();
+  LogOpCacheStats();
   NPURT_API_CHECK(Runtime::Get().Finalize());
   return ACL_SUCCESS;
 }

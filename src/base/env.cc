@@ -28,6 +28,8 @@ constexpr VarInfo kTable[] = {
     {Var::kRacecheck, "NPURT_RACECHECK", "1: the device-memory race detector (docs/racecheck.md)"},
     {Var::kTmpDir, "TMPDIR", "system: where kernel binaries loaded from memory are staged (/tmp)"},
     {Var::kOpCacheCapacity, "NPURT_OP_CACHE_CAPACITY", "compiled operators kept in the compile cache (1024)"},
+    {Var::kAscendOpCacheMaxSize, "ASCEND_OP_CACHE_MAX_SIZE",
+     "compiled operators kept in the compile cache (entries); wins over NPURT_OP_CACHE_CAPACITY"},
     {Var::kOpCacheStats, "NPURT_OP_CACHE_STATS", "1: log every compile-cache hit and miss"},
     {Var::kProcessLogPath, "ASCEND_PROCESS_LOG_PATH", "directory of the plog files (docs/logging.md)"},
     {Var::kWorkPath, "ASCEND_WORK_PATH", "root of logs (<path>/log) and dumps when their own paths are unset"},

@@ -31,6 +31,7 @@ enum class Var : uint8_t {
   kTmpDir,
   // Operators (ops/compile_cache.cc).
   kOpCacheCapacity,
+  kAscendOpCacheMaxSize,
   kOpCacheStats,
   // Logging (dfx/log.cc) and the status file (dfx/status_file.cc, api/prof_device_status.cc).
   kProcessLogPath,

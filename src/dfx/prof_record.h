@@ -20,6 +20,8 @@ enum class RecordType : uint8_t {
   kOpInfo = 9,     // an operator task `task_id` (aclop*, aclnn*, CBLAS): a = string id of its name, b = string
                    // id of "<op type>|<block num>|<inputs>|<outputs>", tensors ';'-separated, each
                    // "<aclDataType>:<aclFormat>:<dims, comma-separated>" (what op_summary shows)
+  kOpCache = 10,   // an operator compile-cache event: kind 0 hit, 1 miss (t1 - t0 = the compile time), 2 an
+                   // eviction; a = string id of the op type
 };
 
 struct Record {

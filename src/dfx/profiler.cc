@@ -535,6 +535,19 @@ void ProfRecordOpInfo(uint32_t task_id, uint64_t name_id, uint64_t detail_id) {
   Push(r);
 }
 
+void ProfRecordOpCache(std::string_view op_type, uint8_t event, uint64_t compile_ns) {
+  if (!ProfOn(prof_bits::kAnyTaskTime)) return;
+  Record r{};
+  r.type = RecordType::kOpCache;
+  r.kind = event;
+  r.stream = -1;
+  r.tid = CurrentTid();
+  r.t1 = NowNs();
+  r.t0 = r.t1 - compile_ns;
+  r.a = ProfString(op_type);
+  Push(r);
+}
+
 void ProfRecordMark(std::string_view message, int32_t stream) {
   if (!ProfOn(prof_bits::kMsproftx)) return;
   Record r{};

@@ -4,6 +4,7 @@
 
 #include "base/env.h"
 #include "dfx/log.h"
+#include "dfx/profiler.h"
 
 namespace npurt::ops {
 namespace {
@@ -28,9 +29,12 @@ CompileCache& CompileCache::Get() {
 }
 
 CompileCache::CompileCache() : capacity_(1024) {
-  if (const char* v = npurt::env::Raw(npurt::env::Var::kOpCacheCapacity)) {
-    const long n = std::strtol(v, nullptr, 10);
-    if (n > 0) capacity_ = static_cast<size_t>(n);
+  // ASCEND_OP_CACHE_MAX_SIZE wins over npurt's own NPURT_OP_CACHE_CAPACITY; both count entries.
+  for (auto var : {npurt::env::Var::kOpCacheCapacity, npurt::env::Var::kAscendOpCacheMaxSize}) {
+    if (const char* v = npurt::env::Raw(var)) {
+      const long n = std::strtol(v, nullptr, 10);
+      if (n > 0) capacity_ = static_cast<size_t>(n);
+    }
   }
   if (const char* v = npurt::env::Raw(npurt::env::Var::kOpCacheStats)) log_each_ = v[0] == '1';
 }
@@ -60,6 +64,7 @@ StatusOr<CompiledOpRef> CompileCache::GetOrCompile(const OpCall& call, bool* hit
         lru_.splice(lru_.begin(), lru_, it->second);
         ++stats_.hits;
         if (hit) *hit = true;
+        dfx::ProfRecordOpCache(call.type, 0, 0);
         return it->second->op;
       }
       lru_.erase(it->second);  // force: recompile this key
@@ -70,6 +75,7 @@ StatusOr<CompiledOpRef> CompileCache::GetOrCompile(const OpCall& call, bool* hit
   if (hit) *hit = false;
   auto compiled = CompileOp(call);
   if (!compiled.ok()) return compiled;
+  dfx::ProfRecordOpCache(call.type, 1, compiled.value()->compile_ns);
   std::lock_guard<std::mutex> lock(mu_);
   stats_.compile_ns += compiled.value()->compile_ns;
   if (log_each_) {
@@ -92,6 +98,7 @@ void CompileCache::EvictLocked() {
   while (lru_.size() > capacity_) {
     Entry& victim = lru_.back();
     if (log_each_) NPURT_LOG_INFO("OP", "op cache eviction: {}", victim.op->type);
+    dfx::ProfRecordOpCache(victim.op->type, 2, 0);
     index_.erase(victim.key);
     lru_.pop_back();  // running launches keep their own reference to the compiled op
     ++stats_.evictions;

@@ -1,10 +1,11 @@
 // The op compile cache: compiled operators keyed by op type + input specs + output descriptors +
 // attributes, bounded by an LRU policy, so that steady-state execution never recompiles.
 //
-// Capacity: NPURT_OP_CACHE_CAPACITY (default 1024 entries). Mode (ACL_OP_COMPILER_CACHE_MODE):
+// Capacity: ASCEND_OP_CACHE_MAX_SIZE or NPURT_OP_CACHE_CAPACITY (default 1024 entries). Mode (ACL_OP_COMPILER_CACHE_MODE):
 // "enable" (default) caches; "disable" compiles every call and keeps nothing; "force" drops the cached
 // entry of the key and recompiles it. Statistics (hits, misses, evictions, compile time) are logged at
-// finalize and readable through Stats(); NPURT_OP_CACHE_STATS=1 logs each miss and eviction at INFO.
+// finalize and readable through Stats(); NPURT_OP_CACHE_STATS=1 logs each miss and eviction at INFO; under
+// msprof every hit, miss (with its compile time) and eviction is a record (op_compile_cache_*.csv).
 // Thread-safe; compilation runs outside the lock, so two threads missing on one key may both compile
 // (the first to finish wins; both results are correct).
 #pragma once

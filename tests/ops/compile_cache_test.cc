@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdlib>
+#include <vector>
 #include <thread>
 
 #include "ops/compile_cache.h"
@@ -132,6 +134,43 @@ TEST_F(CompileCacheTest, ConcurrentLookupsAreConsistent) {
   const CacheStats s = cache().Stats();
   EXPECT_EQ(s.hits + s.misses, 800u);
   EXPECT_LE(s.size, 8u);
+}
+
+// ASCEND_OP_CACHE_MAX_SIZE (over NPURT_OP_CACHE_CAPACITY) bounds the cache: run by the ctest entry
+// ops.compile_cache_env, which sets both and NPURT_EXPECT_OP_CACHE_CAPACITY; skipped elsewhere. Under the small
+// capacity, shapes cycling through more entries than it holds are evicted, compiled again, and still compute
+// the right sums.
+TEST(CompileCacheEnv, CapacityFromTheEnvironmentAndResultsAfterEviction) {
+  const char* expect = std::getenv("NPURT_EXPECT_OP_CACHE_CAPACITY");
+  if (expect == nullptr) GTEST_SKIP() << "run by ops.compile_cache_env";
+  CompileCache& cache = CompileCache::Get();
+  ASSERT_EQ(cache.Stats().capacity, static_cast<size_t>(std::atoi(expect)));
+  cache.Clear();
+  AttrMap none;
+  for (int round = 0; round < 3; ++round) {
+    for (int64_t n : {3, 5, 7, 9, 11}) {
+      bool hit = true;
+      auto op = cache.GetOrCompile(AddCall(n, none), &hit);
+      ASSERT_TRUE(op.ok()) << op.status().message();
+      std::vector<float> a(static_cast<size_t>(n)), b(static_cast<size_t>(n)), y(static_cast<size_t>(n), 0.0f);
+      for (int64_t i = 0; i < n; ++i) {
+        a[static_cast<size_t>(i)] = static_cast<float>(i * 3 + round);
+        b[static_cast<size_t>(i)] = static_cast<float>(n - i);
+      }
+      BoundBuffers bound;
+      bound.inputs = {a.data(), b.data()};
+      bound.outputs = {y.data()};
+      ASSERT_TRUE(RunNow(*op.value(), bound, 1).ok());
+      for (int64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(y[static_cast<size_t>(i)], a[static_cast<size_t>(i)] + b[static_cast<size_t>(i)]);
+      }
+    }
+  }
+  const CacheStats s = cache.Stats();
+  EXPECT_EQ(s.size, s.capacity);
+  EXPECT_EQ(s.misses, 15u);  // an LRU cycling 5 keys through fewer entries misses every time
+  EXPECT_EQ(s.hits, 0u);
+  EXPECT_EQ(s.evictions, 15u - s.capacity);
 }
 
 }  // namespace

@@ -60,6 +60,9 @@ op_summary_{ts}.csv     one row per operator or kernel task (AI_CORE): op name a
                         NPU has no hardware counters (--aic-metrics is accepted).
 communication_statistic_{ts}.csv  (only when the job ran collectives) per collective type (HcclAllReduce, ...): count, total and average time,
                         bytes received per rank (MB), and their average bandwidth (bytes / time, GB/s).
+op_compile_cache_{ts}.csv  (only when the job compiled single operators: aclop*, aclnn*, CBLAS) per OP Type:
+                        compile-cache hits, misses, evictions, hit rate (%) and time spent compiling
+                        the misses (us); a last row "total".
 op_statistic_{ts}.csv   per OP Type and core type: count, total, min, avg, max time and share of the
                         device's operator time (the sum of op_summary's rows).
 api_statistic_{ts}.csv  per host API (Level AscendCL): total time, count, avg, min, max, variance (us^2).
@@ -244,6 +247,31 @@ def task_time_rows(tasks):
              us3(r["start"]) + "\t", us3(r["end"]) + "\t"] for r in tasks]
 
 
+OP_CACHE_COLUMNS = ["OP Type", "Hits", "Misses", "Evictions", "Hit Rate(%)", "Compile Time(us)"]
+
+
+def op_cache_rows(procs):
+    """Per op type: the operator compile cache's hits, misses, evictions, hit rate and compile time."""
+    per = {}
+    for p in procs:
+        for e in getattr(p, "op_cache", []):
+            row = per.setdefault(e["type"], [0, 0, 0, 0])
+            if e["event"] in (0, 1, 2):
+                row[e["event"]] += 1
+            if e["event"] == 1:
+                row[3] += e["ns"]
+    rows = []
+    total = [0, 0, 0, 0]
+    for op in sorted(per):
+        h, m, ev, ns = per[op]
+        total = [total[0] + h, total[1] + m, total[2] + ev, total[3] + ns]
+        rows.append([op, h, m, ev, "%.2f" % (100.0 * h / (h + m) if h + m else 0.0), us3(ns)])
+    if rows:
+        h, m, ev, ns = total
+        rows.append(["total", h, m, ev, "%.2f" % (100.0 * h / (h + m) if h + m else 0.0), us3(ns)])
+    return rows
+
+
 def write_all(out_dir, stamp, procs, kind_info, task_name):
     """Writes the four CSV files and README.txt into out_dir; returns {file name: rows}."""
     tasks = describe_tasks(procs, kind_info, task_name)
@@ -257,6 +285,9 @@ def write_all(out_dir, stamp, procs, kind_info, task_name):
     comm = communication_rows(tasks)
     if comm:  # as CANN's msprof: only for a job that communicated
         files["communication_statistic_%s.csv" % stamp] = (COMMUNICATION_COLUMNS, comm)
+    cache = op_cache_rows(procs)
+    if cache:  # only for a job that compiled single operators
+        files["op_compile_cache_%s.csv" % stamp] = (OP_CACHE_COLUMNS, cache)
     for name, (cols, rows) in files.items():
         write_csv(os.path.join(out_dir, name), cols, rows)
     with open(os.path.join(out_dir, "README.txt"), "w") as f:

@@ -91,11 +91,16 @@ def output_files(prof):
     stamps = {m.group(1) for n in names for m in [re.match(r"msprof_(\d{14})\.json$", n)] if m}
     check(len(stamps) == 1, "one msprof_{YYYYmmddHHMMSS}.json (got %s)" % names)
     stamp = stamps.pop() if stamps else "?"
-    want = sorted([f.format(stamp) for f in CANN_FILES] + ["README.txt"])
+    # op_compile_cache_{ts}.csv: npurt's, present when task times were on and single operators compiled.
+    cache = "op_compile_cache_%s.csv" % stamp
+    want = sorted([f.format(stamp) for f in CANN_FILES] + ["README.txt"] + ([cache] if cache in names else []))
     check(names == want, "mindstudio_profiler_output holds %s (got %s)" % (want, names))
     for old in ("timeline.json", "task_summary.csv", "op_summary.csv", "api_statistic.csv"):
         check(not os.path.exists(os.path.join(prof, old)), "no pre-CANN %s" % old)
-    return {f.split("_{}")[0]: os.path.join(out, f.format(stamp)) for f in CANN_FILES}
+    files = {f.split("_{}")[0]: os.path.join(out, f.format(stamp)) for f in CANN_FILES}
+    if cache in names:
+        files["op_compile_cache"] = os.path.join(out, cache)
+    return files
 
 
 def check_trace(path, with_tx_and_memory):
@@ -283,12 +288,35 @@ def check_summaries(files, trace_tasks, expect_apis, trace=None):
     return apis
 
 
+OP_CACHE = ["OP Type", "Hits", "Misses", "Evictions", "Hit Rate(%)", "Compile Time(us)"]
+
+
+def check_op_cache(files):
+    """The compile cache's view of the program's ROUNDS Adds and ROUNDS Muls (one shape each): every lookup
+    counted, the first a miss that took compile time, the rest hits."""
+    check("op_compile_cache" in files, "op_compile_cache_{ts}.csv is written for a job that compiled operators")
+    if "op_compile_cache" not in files:
+        return
+    rows = {r["OP Type"]: r for r in load_csv(files["op_compile_cache"], OP_CACHE)}
+    check(sorted(rows) == ["Add", "Mul", "total"], "op_compile_cache rows Add, Mul, total (got %s)" % sorted(rows))
+    for op in ("Add", "Mul"):
+        r = rows.get(op, {})
+        hits, misses = int(r.get("Hits", -1)), int(r.get("Misses", -1))
+        check(hits + misses == ROUNDS and misses >= 1 and float(r.get("Compile Time(us)", 0)) > 0,
+              "op_compile_cache %s: %d lookups, a miss that compiled (got %s)" % (op, ROUNDS, r))
+    t = rows.get("total", {})
+    check(int(t.get("Hits", -1)) == sum(int(rows[o]["Hits"]) for o in ("Add", "Mul") if o in rows),
+          "op_compile_cache total sums the rows")
+
+
 def check_prof(prof, with_tx_and_memory=True, expect_apis=True):
     files = output_files(prof)
     if not os.path.isfile(files.get("msprof", "")):
         return None
     trace, tasks = check_trace(files["msprof"], with_tx_and_memory)
     apis = check_summaries(files, tasks, expect_apis, trace)
+    if with_tx_and_memory:
+        check_op_cache(files)
     with open(os.path.join(prof, "mindstudio_profiler_output", "README.txt")) as f:
         readme = f.read()
     check(all(n in readme for n in ("op_summary_", "op_statistic_", "api_statistic_", "task_time_", "msprof_")),
