@@ -8,7 +8,9 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "api/api_common.h"
 #include "api/op_common.h"
+#include "dfx/log.h"
 #include "ops/compile_cache.h"
+#include "ops/tensor_desc.h"
 
 using npurt::Err;
 
@@ -42,6 +44,47 @@ npurt::Status CheckOpt(int opt) {
   return npurt::Status::Ok();
 }
 
+// A dynamic-shape compile (CANN compiles one kernel for a range of shapes): npurt's kernels are compiled per
+// concrete shape by the op compile cache when an execution first meets the shape, so here the operator is
+// validated at a representative shape: each -1 dim at its range's lower bound (aclSetTensorShapeRange), else 1.
+// Unknown-rank inputs (-2) cannot be represented: the call is then checked for what does not depend on
+// shapes only (a known operator type).
+npurt::Status CompileDynamic(npurt::api::UnwrappedCall* u, const aclTensorDesc* const inputDesc[],
+                             const aclTensorDesc* const outputDesc[]) {
+  bool unknown_rank = false;
+  auto represent = [&](const aclTensorDesc* handle, npurt::TensorSpec* spec) {
+    const npurt::ops::TensorDesc* d = npurt::ops::TensorDesc::From(handle);
+    unknown_rank = unknown_rank || (d != nullptr && d->unknown_rank);
+    for (size_t k = 0; k < spec->dims.size(); ++k) {
+      if (spec->dims[k] >= 0) continue;
+      const int64_t lo = d != nullptr && k < d->shape_range.size() ? d->shape_range[k][0] : 1;
+      spec->dims[k] = lo >= 1 ? lo : 1;
+    }
+  };
+  for (size_t i = 0; i < u->call.inputs.size(); ++i) represent(inputDesc[i], &u->call.inputs[i]);
+  for (auto& r : u->call.requested) {
+    for (int64_t& d : r.dims) d = d >= 0 ? d : -1;  // outputs: inferred from the representative inputs
+  }
+  (void)outputDesc;
+  if (unknown_rank) {
+    // Only the operator type can be checked: an unknown type fails before any shape is looked at.
+    for (auto& in : u->call.inputs) in.dims = {1};
+    auto probe = npurt::ops::InferOp(u->call);
+    if (!probe.ok() && probe.status().code() == ACL_ERROR_OP_NOT_FOUND) return probe.status();
+    NPURT_LOG_INFO("OP", "aclopCompile {} with unknown-rank inputs: each concrete shape compiles on first execution",
+                   u->call.type);
+    return npurt::Status::Ok();
+  }
+  auto op = npurt::ops::CompileCache::Get().GetOrCompile(u->call);
+  if (!op.ok()) {
+    return Err(op.status().code(), "{} (validated with every -1 dim at its range's lower bound, or 1)",
+               op.status().message());
+  }
+  NPURT_LOG_INFO("OP", "aclopCompile {} with dynamic shapes: validated; each concrete shape compiles on its first "
+                 "execution and stays in the op compile cache", u->call.type);
+  return npurt::Status::Ok();
+}
+
 }  // namespace
 
 aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* const inputDesc[], int numOutputs,
@@ -52,6 +95,15 @@ aclError aclopCompile(const char* opType, int numInputs, const aclTensorDesc* co
   NPURT_API_CHECK(CheckEngine(npurt::RawEnum(engineType), npurt::RawEnum(compileFlag)));
   npurt::api::UnwrappedCall u;
   NPURT_API_CHECK(npurt::api::Unwrap(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, &u));
+  bool dynamic = false;
+  for (int i = 0; i < numInputs; ++i) {
+    const npurt::ops::TensorDesc* d = npurt::ops::TensorDesc::From(inputDesc[i]);
+    dynamic = dynamic || u.call.inputs[static_cast<size_t>(i)].dynamic() || (d != nullptr && d->unknown_rank);
+  }
+  if (dynamic) {
+    NPURT_API_CHECK(CompileDynamic(&u, inputDesc, outputDesc));
+    return ACL_SUCCESS;
+  }
   NPURT_API_ASSIGN(op, npurt::ops::CompileCache::Get().GetOrCompile(u.call));
   (void)op;
   return ACL_SUCCESS;

@@ -78,6 +78,48 @@ TEST_F(OpApiTest, CompileThenExecuteAndCompileAndExecuteV2) {
             ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 }
 
+// A dynamic-shape compile (-1 dims with shape ranges), then executions at shapes of the range (one seen twice):
+// every result is right (the op compile cache compiles each new shape once, keyed by shape).
+TEST_F(OpApiTest, DynamicShapeCompileThenExecutionsOfNewShapes) {
+  const int64_t dyn[] = {-1, 16};
+  aclTensorDesc* d = aclCreateTensorDesc(ACL_FLOAT, 2, dyn, ACL_FORMAT_ND);
+  int64_t range[][ACL_TENSOR_SHAPE_RANGE_NUM] = {{2, 64}, {16, 16}};
+  ASSERT_EQ(aclSetTensorShapeRange(d, 2, range), ACL_SUCCESS);
+  const aclTensorDesc* in_desc[] = {d, d};
+  const aclTensorDesc* out_desc[] = {d};
+  ASSERT_EQ(aclopCompile("Add", 2, in_desc, 1, out_desc, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_SUCCESS)
+      << RecentError();
+  for (int64_t rows : {5, 33, 5, 64}) {
+    DevTensor a(Random(ACL_FLOAT, {rows, 16}, rng_)), b(Random(ACL_FLOAT, {rows, 16}, rng_));
+    DevTensor out(HostTensor(ACL_FLOAT, {rows, 16}));
+    aclTensorDesc* in2[] = {a.desc, b.desc};
+    aclTensorDesc* out2[] = {out.desc};
+    aclDataBuffer* ib[] = {a.buf, b.buf};
+    aclDataBuffer* ob[] = {out.buf};
+    ASSERT_EQ(aclopExecuteV2("Add", 2, in2, ib, 1, out2, ob, nullptr, stream_), ACL_SUCCESS) << RecentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    ExpectClose(out.Read(), AddRef(a.host, b.host), TolFor(ACL_FLOAT), "Add");
+  }
+  // What cannot compile at any shape is refused at compile time, with the representative shape named.
+  const int64_t other[] = {-1, 8};
+  aclTensorDesc* e = aclCreateTensorDesc(ACL_FLOAT, 2, other, ACL_FORMAT_ND);
+  const aclTensorDesc* bad_in[] = {d, e};
+  EXPECT_NE(aclopCompile("Add", 2, bad_in, 1, out_desc, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_SUCCESS);
+  EXPECT_NE(RecentError().find("lower bound"), std::string::npos) << RecentError();
+  // Unknown rank (-2): only the operator type can be checked.
+  const int64_t unknown[] = {-2};
+  aclTensorDesc* u = aclCreateTensorDesc(ACL_FLOAT, 1, unknown, ACL_FORMAT_ND);
+  const aclTensorDesc* u_in[] = {u, u};
+  const aclTensorDesc* u_out[] = {u};
+  EXPECT_EQ(aclopCompile("Add", 2, u_in, 1, u_out, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << RecentError();
+  EXPECT_EQ(aclopCompile("NoSuchOp", 2, u_in, 1, u_out, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_NOT_FOUND);
+  for (aclTensorDesc* t : {d, e, u}) aclDestroyTensorDesc(t);
+}
+
 TEST_F(OpApiTest, HandlesRunRepeatedlyAndRejectMismatchedBuffers) {
   DevTensor x(Random(ACL_FLOAT, {4, 16}, rng_)), w(Random(ACL_FLOAT, {16, 8}, rng_)), y(HostTensor(ACL_FLOAT, {4, 8}));
   const aclTensorDesc* in_desc[] = {x.desc, w.desc};
