@@ -181,6 +181,36 @@ TEST_F(GearModelTest, AsyncExecutionsOfDifferentGearsQueueInOrder) {
   for (size_t i = 0; i < ins.size(); ++i) ExpectNear(Download(ys[i], wants[i].size()), wants[i], "y");
 }
 
+// Executions of different gears share the model's arena: queued on two streams, alternating gears, each must
+// still run after the previous one (as a static model's replays do), so every result is right.
+TEST_F(GearModelTest, GearsQueuedOnTwoStreamsRunOneAfterAnother) {
+  LoadGears(2);  // image-size gears: different sizes write the shared arena differently
+  aclrtStream second = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&second), ACL_SUCCESS);
+  std::vector<std::vector<float>> wants;
+  std::vector<void*> ys;
+  std::vector<aclmdlDataset*> ins, outs;
+  for (int i = 0; i < 12; ++i) {
+    const size_t g = static_cast<size_t>(i) % gm_.values.size();
+    const auto& xd = gm_.x_dims[g];
+    const std::vector<float> x = RandomFloats(GearConvRelu::Elements(xd), 700 + static_cast<uint32_t>(i));
+    wants.push_back(gm_.Reference(x, xd));
+    void* xbuf = Upload(x);
+    ys.push_back(Device(wants.back().size() * 4));
+    ins.push_back(Dataset({xbuf, Device(8)}, {x.size() * 4, 8}));
+    outs.push_back(Dataset({ys.back()}, {wants.back().size() * 4}));
+    ASSERT_EQ(aclmdlSetDynamicHWSize(id_, ins.back(), 1, static_cast<uint64_t>(gm_.values[g][0]),
+                                     static_cast<uint64_t>(gm_.values[g][1])),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclmdlExecuteAsync(id_, ins.back(), outs.back(), i % 2 == 0 ? stream_ : second), ACL_SUCCESS)
+        << Message();
+  }
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(second), ACL_SUCCESS);
+  for (size_t i = 0; i < ins.size(); ++i) ExpectNear(Download(ys[i], wants[i].size()), wants[i], "y");
+  ASSERT_EQ(aclrtDestroyStream(second), ACL_SUCCESS);
+}
+
 TEST_F(GearModelTest, BatchRefusals) {
   LoadGears(1);
   EXPECT_EQ(aclmdlSetDynamicBatchSize(id_, in_, 1, 3), ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID);

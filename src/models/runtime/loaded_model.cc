@@ -13,6 +13,8 @@
 #include "core/device.h"
 #include "core/memory/memory_ops.h"
 #include "core/operators.h"
+#include "core/runtime.h"
+#include "core/sync/event.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "dfx/profiler.h"
@@ -209,6 +211,12 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
     arena = static_cast<uint8_t*>(p.value());
   }
 
+  if (m->gears_.dynamic()) {
+    auto ev = core::Event::Create(ctx, 0, true);
+    if (!ev.ok()) return ev.status();
+    m->order_event_ = ev.value();
+  }
+
   // 2. Each gear (a static model: the one graph) compiled and recorded.
   const size_t gear_count = m->gears_.dynamic() ? def.gears.size() : 1;
   res->nodes.resize(gear_count);
@@ -335,6 +343,7 @@ Status LoadedModel::Record(const om::ModelDef& def, size_t gear, uint8_t* weight
 }
 
 LoadedModel::~LoadedModel() {
+  if (order_event_ != nullptr && context_ != nullptr && context_->alive()) order_event_->Destroy();
   for (GearRun& run : runs_) {
     if (run.ri != nullptr) run.ri->Destroy();  // the resources go with the last replay
   }
@@ -408,7 +417,15 @@ Status LoadedModel::ExecuteAsync(const std::vector<UserBuffer>& inputs, const st
   for (size_t i = 0; i < outputs.size(); ++i) {
     for (void* w : run.output_slots[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(outputs[i].data)});
   }
-  return run.ri->LaunchPatched(stream, patches_.data(), patches_.size());
+  if (order_event_ == nullptr) return run.ri->LaunchPatched(stream, patches_.data(), patches_.size());
+  // Gears: after the previous execution, whichever stream and gear it had.
+  if (last_stream_ != nullptr && last_stream_ != stream) {
+    const uint64_t wait_ms = core::Runtime::Get().op_wait_timeout_ms.load();
+    NPURT_RETURN_IF_ERROR(order_event_->StreamWait(stream, static_cast<int64_t>(wait_ms)));
+  }
+  NPURT_RETURN_IF_ERROR(run.ri->LaunchPatched(stream, patches_.data(), patches_.size()));
+  last_stream_ = stream;
+  return order_event_->Record(stream);
 }
 
 Status LoadedModel::Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,

@@ -39,6 +39,7 @@
 
 namespace npurt::core {
 class Context;
+class Event;
 class Stream;
 }  // namespace npurt::core
 
@@ -148,6 +149,11 @@ class LoadedModel {
   std::vector<StaticAipp> aipp_;
   std::vector<GearRun> runs_;  // one per gear (a static model: one)
   std::atomic<int32_t> current_gear_{-1};
+  // A gear model's executions share one arena but replay different RIs, which do not order each other: the
+  // last execution's stream and an event recorded after it, which an execution on another stream waits for
+  // (exec_mu_). A static model's single RI orders its replays itself.
+  core::Event* order_event_ = nullptr;
+  const core::Stream* last_stream_ = nullptr;
   std::atomic<uint32_t> priority_{0};
   std::mutex exec_mu_;
   std::vector<core::ModelRI::Patch> patches_;  // reused per execution (exec_mu_)
