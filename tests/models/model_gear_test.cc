@@ -3,6 +3,8 @@
 // against the reference on random data, the default gear, random gear sequences, aclmdlGetCurOutputDims,
 // and every refusal with its code: no such gear, the wrong selector index, a selector buffer too small,
 // a dims request of the wrong length or with a static dim changed, a request of the wrong kind.
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 
 #include "acl/error_codes/ge_error_codes.h"
@@ -209,6 +211,44 @@ TEST_F(GearModelTest, GearsQueuedOnTwoStreamsRunOneAfterAnother) {
   ASSERT_EQ(aclrtSynchronizeStream(second), ACL_SUCCESS);
   for (size_t i = 0; i < ins.size(); ++i) ExpectNear(Download(ys[i], wants[i].size()), wants[i], "y");
   ASSERT_EQ(aclrtDestroyStream(second), ACL_SUCCESS);
+}
+
+// msame on a gear model: --dymBatch picks the gear, the input file is that gear's size, and the output file
+// holds that gear's output (aclmdlGetCurOutputDims), equal to the reference; a batch that is no gear fails.
+TEST_F(GearModelTest, MsameRunsTheGearDymBatchNames) {
+  gm_ = MakeGearConvRelu(1);
+  const std::string model = WriteTemp("msame_gears.om", gm_.file);
+  const std::string dir = model + "_out";
+  const std::vector<float> x = RandomFloats(GearConvRelu::Elements(gm_.x_dims[1]), 77);  // batch 2
+  const std::vector<uint8_t> bytes(reinterpret_cast<const uint8_t*>(x.data()),
+                                   reinterpret_cast<const uint8_t*>(x.data()) + x.size() * 4);
+  const std::string input = WriteTemp("msame_gears_x.bin", bytes);
+  const std::string cmd = std::string(MSAME_BINARY) + " --model " + model + " --input " + input + " --output " + dir +
+                          " --outfmt BIN --dymBatch 2 > " + dir + ".log 2>&1";
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  FILE* p = popen(("ls " + dir + "/*/*_output_0.bin").c_str(), "r");
+  char path[4096] = {0};
+  ASSERT_NE(p, nullptr);
+  ASSERT_NE(std::fgets(path, sizeof path, p), nullptr);
+  pclose(p);
+  std::string out_path(path);
+  out_path.erase(out_path.find_last_not_of("\n") + 1);
+  FILE* f = std::fopen(out_path.c_str(), "rb");
+  ASSERT_NE(f, nullptr) << out_path;
+  const std::vector<float> want = gm_.Reference(x, gm_.x_dims[1]);
+  std::vector<float> got(want.size() + 1);
+  const size_t n = std::fread(got.data(), 4, got.size(), f);
+  std::fclose(f);
+  ASSERT_EQ(n, want.size()) << "the output file holds the batch-2 gear's output";
+  got.resize(n);
+  ExpectNear(got, want, "y");
+  const std::string bad = std::string(MSAME_BINARY) + " --model " + model + " --output " + dir +
+                          " --dymBatch 3 > /dev/null 2>&1";
+  EXPECT_NE(std::system(bad.c_str()), 0);
+  std::system(("rm -rf " + dir + " " + dir + ".log").c_str());
+  std::remove(model.c_str());
+  std::remove(input.c_str());
 }
 
 TEST_F(GearModelTest, BatchRefusals) {
