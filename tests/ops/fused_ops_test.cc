@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/operators.h"
+#include "drivers/host/ops/dnnl_util.h"
 #include "ref_util.h"
 
 namespace npurt {
@@ -354,6 +355,39 @@ TEST(ConstantInputs, Conv2DWeightsArePrepackedOnce) {
     CheckConstantWeights({"Conv2D", {&xh, &fh}, ah, {ACL_FORMAT_NHWC, ACL_FORMAT_HWCN}}, 1, "Conv2D NHWC HWCN" + t,
                          true, true);
   }
+}
+
+// Kernels that pack the same constant weights into the same layout share one packed copy (the gears of a
+// gear model compile each weight once per gear); new bytes at the same address are packed anew.
+TEST(ConstantInputs, KernelsPackingTheSameWeightsShareOneCopy) {
+  std::mt19937 rng(808);
+  HostTensor f = Random(ACL_FLOAT, {32, 16, 3, 3}, rng, -1, 1, true);
+  const AttrMap attrs{{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"data_format", std::string("NCHW")}};
+  const std::vector<int32_t> fmt(2, ACL_FORMAT_NCHW);
+  HostTensor x1 = Random(ACL_FLOAT, {1, 16, 12, 12}, rng, -1, 1, true);
+  HostTensor x1b = Random(ACL_FLOAT, {1, 16, 12, 12}, rng, -1, 1, true);
+  Call a{"Conv2D", {&x1, &f}, attrs, fmt};
+  a.constants = {nullptr, f.bytes.data()};
+  const size_t before = drivers::host::dnnl_util::PackedConstantCount();
+  const Built first = Build(a);
+  ASSERT_TRUE(first.status.ok()) << first.status.message();
+  const size_t one = drivers::host::dnnl_util::PackedConstantCount();
+  EXPECT_EQ(one, before + 1);
+  Call a2 = a;
+  a2.inputs = {&x1b, &f};
+  const Built second = Build(a2);  // the same shape and weights: the same packed copy
+  ASSERT_TRUE(second.status.ok());
+  EXPECT_EQ(drivers::host::dnnl_util::PackedConstantCount(), one);
+  ExpectBitwise(RunBuilt(second, a2.inputs), RunCall({"Conv2D", {&x1b, &f}, attrs, fmt}), "shared packed filter");
+  // Other bytes at the same address: a new packed copy, and each kernel computes with its own weights.
+  const HostTensor old_f = f;
+  const HostTensor want_old = RunCall({"Conv2D", {&x1, &old_f}, attrs, fmt});
+  for (auto& byte : f.bytes) byte = static_cast<uint8_t>(byte ^ 0x11);
+  const Built third = Build(a);
+  ASSERT_TRUE(third.status.ok());
+  EXPECT_EQ(drivers::host::dnnl_util::PackedConstantCount(), one + 1);
+  ExpectBitwise(RunBuilt(third, a.inputs), RunCall({"Conv2D", {&x1, &f}, attrs, fmt}), "repacked filter");
+  ExpectBitwise(RunBuilt(first, a.inputs), want_old, "the first kernel keeps its packed filter");
 }
 
 TEST(ConstantInputs, MatMulAndGemmWeightsArePrepackedOnce) {

@@ -1,5 +1,11 @@
 #include "drivers/host/ops/dnnl_util.h"
 
+#include <functional>
+#include <mutex>
+#include <string_view>
+#include <vector>
+
+
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "drivers/host/ops/host_op.h"
@@ -14,6 +20,53 @@ dnnl::engine& Engine() {
 dnnl::stream& ThreadStream() {
   thread_local dnnl::stream s(Engine());
   return s;
+}
+
+namespace {
+
+struct PackedEntry {
+  const void* src;
+  dnnl::memory::desc from, to;
+  size_t hash;
+  std::weak_ptr<dnnl::memory> packed;
+};
+
+struct PackedCache {
+  std::mutex mu;
+  std::vector<PackedEntry> entries;
+};
+
+PackedCache& Packed() {
+  static auto* c = new PackedCache();  // never destroyed: kernels may outlive static destruction
+  return *c;
+}
+
+}  // namespace
+
+std::shared_ptr<dnnl::memory> PackConstant(const void* src, const dnnl::memory::desc& from,
+                                           const dnnl::memory::desc& to) {
+  const size_t hash = std::hash<std::string_view>{}(std::string_view(static_cast<const char*>(src), from.get_size()));
+  PackedCache& c = Packed();
+  std::lock_guard<std::mutex> lock(c.mu);
+  for (const PackedEntry& e : c.entries) {
+    if (e.src != src || e.hash != hash || e.from != from || e.to != to) continue;
+    if (auto live = e.packed.lock()) return live;
+  }
+  auto packed = std::make_shared<dnnl::memory>(to, Engine());
+  dnnl::memory user(from, Engine(), const_cast<void*>(src));
+  dnnl::reorder(user, *packed).execute(ThreadStream(), user, *packed);
+  ThreadStream().wait();
+  std::erase_if(c.entries, [](const PackedEntry& e) { return e.packed.expired(); });
+  c.entries.push_back(PackedEntry{src, from, to, hash, packed});
+  return packed;
+}
+
+size_t PackedConstantCount() {
+  PackedCache& c = Packed();
+  std::lock_guard<std::mutex> lock(c.mu);
+  size_t n = 0;
+  for (const PackedEntry& e : c.entries) n += e.packed.expired() ? 0 : 1;
+  return n;
 }
 
 namespace {

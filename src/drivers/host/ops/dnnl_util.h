@@ -4,6 +4,7 @@
 
 #include <oneapi/dnnl/dnnl.hpp>
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 
@@ -27,6 +28,15 @@ int NativeC0();
 // The oneDNN desc of a logical [n, c, h, w] activation stored as NC1HWC0 with block c0 (8 or 16):
 // nChw{c0}c, channels padded to a multiple of c0 (the padding holds zeros).
 dnnl::memory::desc BlockedDesc(int64_t n, int64_t c, int64_t h, int64_t w, int64_t c0, dnnl::memory::data_type dt);
+
+// A constant (a model's weights) reordered from `from` into `to`, shared by every kernel that packs the same
+// bytes into the same layout while any of them lives: the gears of a gear model compile the same weights
+// once per gear, and keep one packed copy between them. Keyed by the source address, both layouts and a
+// hash of the source bytes (so new data at a reused address is packed anew).
+std::shared_ptr<dnnl::memory> PackConstant(const void* src, const dnnl::memory::desc& from,
+                                           const dnnl::memory::desc& to);
+// Live packed constants and their bytes (tests).
+size_t PackedConstantCount();
 
 // oneDNN data type of an ACL dtype (undef if oneDNN has none).
 dnnl::memory::data_type ToDnnl(int32_t dtype);

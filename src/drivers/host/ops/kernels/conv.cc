@@ -163,12 +163,11 @@ class ConvKernel final : public Kernel {
       // weight region is loaded once and outlives its executables). Such a kernel is specific to that data:
       // the aclop compile cache (src/ops/compile_cache.*) must not share it between calls with other
       // constants, and cannot: the op layer never passes constants, so its kernels all reorder per run.
-      packed_w_ = memory(pd_.weights_desc(), du::Engine());
-      memory user_w(user_w_, du::Engine(), const_cast<void*>(constant_filter_));
-      w_re_.execute(du::ThreadStream(), user_w, packed_w_);
-      du::ThreadStream().wait();
+      // The packed copy is shared with other kernels packing the same weights the same way (a gear model's
+      // gears; du::PackConstant).
+      packed_w_ = du::PackConstant(constant_filter_, user_w_, pd_.weights_desc());
       w_re_ = dnnl::reorder();
-      packed_w_data_ = packed_w_.get_data_handle();
+      packed_w_data_ = packed_w_->get_data_handle();
     }
     // Internal buffers for reordered tensors sit after the scratchpad in one per-thread block.
     off_src_ = Align(pd_.scratchpad_desc().get_size());
@@ -230,7 +229,7 @@ class ConvKernel final : public Kernel {
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward prim_;
   dnnl::reorder src_re_, w_re_, dst_re_, add_re_;
-  memory packed_w_;  // the constant filter in pd_'s layout; empty when the filter is a runtime input
+  std::shared_ptr<memory> packed_w_;  // the constant filter in pd_'s layout (shared: du::PackConstant); null when the filter is a runtime input
   void* packed_w_data_ = nullptr;  // its data (runs read only this)
   size_t off_src_ = 0, off_w_ = 0, off_dst_ = 0, off_add_ = 0, total_ = 0;
 };

@@ -114,15 +114,12 @@ class MatmulKernel final : public Kernel {
     }
   }
 
-  // B in the layout `want` in memory the kernel owns (`keep`), or null when B's own layout is `want` (the
-  // input is read as it is).
-  void* Pack(const memory::desc& user, const memory::desc& want, memory* keep) {
+  // B in the layout `want` (kept in `keep`, shared with other kernels packing the same B the same way:
+  // du::PackConstant), or null when B's own layout is `want` (the input is read as it is).
+  void* Pack(const memory::desc& user, const memory::desc& want, std::shared_ptr<memory>* keep) {
     if (want == user) return nullptr;
-    *keep = memory(want, du::Engine());
-    memory from(user, du::Engine(), const_cast<void*>(c_.b_constant));
-    dnnl::reorder(from, *keep).execute(du::ThreadStream(), from, *keep);
-    du::ThreadStream().wait();
-    return keep->get_data_handle();
+    *keep = du::PackConstant(c_.b_constant, user, want);
+    return (*keep)->get_data_handle();
   }
 
   // dst = beta * C (in place when C and dst are one buffer) so that the sum post-op adds alpha*A*B.
@@ -149,7 +146,7 @@ class MatmulKernel final : public Kernel {
   bool runtime_scale_ = false;
   dnnl::matmul::primitive_desc pd_, pd_sum_;
   dnnl::matmul prim_, prim_sum_;
-  memory packed_, packed_sum_;                             // a constant B in the primitives' layouts
+  std::shared_ptr<memory> packed_, packed_sum_;            // a constant B in the primitives' layouts
   void* packed_b_ = nullptr, *packed_b_sum_ = nullptr;     // their data, or null: read B from the input
 };
 
