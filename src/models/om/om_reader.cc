@@ -97,6 +97,17 @@ Status CheckHeader(const uint8_t* p, uint64_t file_size, std::string_view source
   return Status::Ok();
 }
 
+// A vector's elements, copied as bytes: FlatBuffers' verifier checks a vector's 4-byte alignment only, so a
+// vector of 8-byte scalars in a (mutated) file may sit at a 4-byte boundary, where reading an element as an
+// int64_t is undefined (UBSan found it). The container is little-endian, as the hosts npurt runs on.
+template <typename T>
+std::vector<T> Vec(const flatbuffers::Vector<T>* v) {
+  if (v == nullptr) return {};
+  std::vector<T> out(v->size());
+  if (!out.empty()) std::memcpy(out.data(), v->Data(), out.size() * sizeof(T));
+  return out;
+}
+
 StatusOr<AttrValue> ReadAttr(const fb::Attr& a, std::string_view node) {
   auto missing = [&](const char* field) {
     return Err(ACL_ERROR_GE_EXEC_LOAD_MODEL_PARTITION_FAILED, "attribute {} of node {} has no {} value",
@@ -115,10 +126,10 @@ StatusOr<AttrValue> ReadAttr(const fb::Attr& a, std::string_view node) {
       return AttrValue(std::vector<uint8_t>(a.bytes()->begin(), a.bytes()->end()));
     case fb::AttrKind::Ints:
       if (a.ints() == nullptr) return missing("ints");
-      return AttrValue(std::vector<int64_t>(a.ints()->begin(), a.ints()->end()));
+      return AttrValue(Vec(a.ints()));
     case fb::AttrKind::Floats:
       if (a.floats() == nullptr) return missing("floats");
-      return AttrValue(std::vector<float>(a.floats()->begin(), a.floats()->end()));
+      return AttrValue(Vec(a.floats()));
     case fb::AttrKind::Strings: {
       if (a.strings() == nullptr) return missing("strings");
       std::vector<std::string> v;
@@ -128,7 +139,7 @@ StatusOr<AttrValue> ReadAttr(const fb::Attr& a, std::string_view node) {
     case fb::AttrKind::DataTypes: {
       if (a.ints() == nullptr) return missing("data types");
       std::vector<int32_t> v;
-      for (int64_t d : *a.ints()) {
+      for (int64_t d : Vec(a.ints())) {
         if (d < std::numeric_limits<int32_t>::min() || d > std::numeric_limits<int32_t>::max()) return missing("data type");
         v.push_back(static_cast<int32_t>(d));
       }
@@ -139,7 +150,7 @@ StatusOr<AttrValue> ReadAttr(const fb::Attr& a, std::string_view node) {
       std::vector<std::vector<int64_t>> v;
       for (const auto* l : *a.lists()) {
         if (l->values() == nullptr) return missing("int list");
-        v.emplace_back(l->values()->begin(), l->values()->end());
+        v.push_back(Vec(l->values()));
       }
       return AttrValue(std::move(v));
     }
@@ -148,10 +159,7 @@ StatusOr<AttrValue> ReadAttr(const fb::Attr& a, std::string_view node) {
              a.name()->str(), node, static_cast<int>(a.kind()));
 }
 
-template <typename T>
-std::vector<T> Vec(const flatbuffers::Vector<T>* v) {
-  return v == nullptr ? std::vector<T>{} : std::vector<T>(v->begin(), v->end());
-}
+
 
 std::string Str(const flatbuffers::String* s) { return s == nullptr ? std::string() : s->str(); }
 
