@@ -399,7 +399,7 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
       exit = static_cast<int>(BlockExit::kTimeout);
     } else {
       // The code handle is the kernel's generated entry (drivers/host/host_kernel_module.h).
-      reinterpret_cast<npurt_kernel_entry>(launch->code)(launch->args, &ctx);
+      reinterpret_cast<npurt_kernel_entry>(const_cast<void*>(launch->code))(launch->args, &ctx);
       st.active = 0;
     }
   }
