@@ -208,7 +208,10 @@ TEST_F(GearModelTest, GearsQueuedOnTwoStreamsRunOneAfterAnother) {
   }
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(second), ACL_SUCCESS);
-  for (size_t i = 0; i < ins.size(); ++i) ExpectNear(Download(ys[i], wants[i].size()), wants[i], "y");
+  for (size_t i = 0; i < ins.size(); ++i) {
+    SCOPED_TRACE("execution " + std::to_string(i) + ", gear " + std::to_string(i % gm_.values.size()));
+    ExpectNear(Download(ys[i], wants[i].size()), wants[i], "y");
+  }
   ASSERT_EQ(aclrtDestroyStream(second), ACL_SUCCESS);
 }
 
