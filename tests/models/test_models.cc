@@ -39,6 +39,20 @@ om::NodeDef Conv3x3(std::vector<int32_t> inputs, int32_t output) {
   return conv;
 }
 
+// Appends a tensor to `d` and returns its index.
+int32_t AddTensor(om::ModelDef* d, std::string name, int32_t dtype, int32_t format, std::vector<int64_t> dims,
+                  om::Region region, uint64_t offset = 0, uint32_t io = 0) {
+  om::TensorDef t;
+  t.name = std::move(name);
+  t.spec = TensorSpec{dtype, format, std::move(dims)};
+  t.bytes = t.spec.bytes();
+  t.region = region;
+  t.offset = offset;
+  t.io_index = io;
+  d->tensors.push_back(std::move(t));
+  return static_cast<int32_t>(d->tensors.size() - 1);
+}
+
 // The weight region (w at 0, b at b_off), the plan's figures, and the serialized file.
 std::vector<uint8_t> Finish(om::ModelDef* d, const std::vector<float>& w, const std::vector<float>& b, uint64_t b_off) {
   d->weight_size = b_off + 64;
@@ -62,17 +76,8 @@ ConvReluAdd MakeConvReluAdd(uint32_t seed) {
   d.name = "conv_relu_add";
   d.producer = "npurt tests";
   d.soc_version = "Ascend910B1";
-  auto tensor = [&](std::string name, std::vector<int64_t> dims, om::Region region, uint64_t offset,
-                    uint32_t io) {
-    om::TensorDef t;
-    t.name = std::move(name);
-    t.spec = TensorSpec{ACL_FLOAT, ACL_FORMAT_NCHW, std::move(dims)};
-    t.bytes = t.spec.bytes();
-    t.region = region;
-    t.offset = offset;
-    t.io_index = io;
-    d.tensors.push_back(t);
-    return static_cast<int32_t>(d.tensors.size() - 1);
+  auto tensor = [&](std::string name, std::vector<int64_t> dims, om::Region region, uint64_t offset, uint32_t io) {
+    return AddTensor(&d, std::move(name), ACL_FLOAT, ACL_FORMAT_NCHW, std::move(dims), region, offset, io);
   };
   const int32_t x = tensor("x", {1, 3, 8, 8}, om::Region::kInput, 0, 0);
   const int32_t r = tensor("residual", {1, 4, 8, 8}, om::Region::kInput, 0, 1);
@@ -166,15 +171,7 @@ GearConvRelu MakeGearConvRelu(int kind, uint32_t seed) {
     const std::vector<int64_t>& xd = m.x_dims[g];
     auto tensor = [&](std::string name, std::vector<int64_t> dims, int32_t dtype, int32_t fmt, om::Region region,
                       uint64_t offset, uint32_t io) {
-      om::TensorDef t;
-      t.name = std::move(name);
-      t.spec = TensorSpec{dtype, fmt, std::move(dims)};
-      t.bytes = t.spec.bytes();
-      t.region = region;
-      t.offset = offset;
-      t.io_index = io;
-      d->tensors.push_back(t);
-      return static_cast<int32_t>(d->tensors.size() - 1);
+      return AddTensor(d, std::move(name), dtype, fmt, std::move(dims), region, offset, io);
     };
     const int32_t x = tensor("x", xd, ACL_FLOAT, format, om::Region::kInput, 0, 0);
     const int32_t w = tensor("conv.weight", {4, 3, 3, 3}, ACL_FLOAT, ACL_FORMAT_NCHW, om::Region::kWeight, 0, 0);
@@ -256,13 +253,7 @@ std::vector<uint8_t> MakeAippRelu() {
   d.name = "aipp_relu";
   d.soc_version = "Ascend310";
   auto tensor = [&](const char* name, int32_t dtype, int32_t format, std::vector<int64_t> dims, om::Region region) {
-    om::TensorDef t;
-    t.name = name;
-    t.spec = TensorSpec{dtype, format, std::move(dims)};
-    t.bytes = t.spec.bytes();
-    t.region = region;
-    d.tensors.push_back(t);
-    return static_cast<int32_t>(d.tensors.size() - 1);
+    return AddTensor(&d, name, dtype, format, std::move(dims), region);
   };
   const int32_t image = tensor("image", ACL_UINT8, ACL_FORMAT_NHWC, {1, 8, 8, 3}, om::Region::kInput);
   const int32_t x = tensor("x", ACL_FLOAT, ACL_FORMAT_NCHW, {1, 3, 8, 8}, om::Region::kArena);
