@@ -1,5 +1,6 @@
-// op_add: the classic single-operator Add, twice: aclopExecuteV2 (built-in operator, no model file
-// needed) and aclopCompileAndExecuteV2, on fp16 tensors, checked against a host reference.
+// op_add: the classic single-operator Add, twice: aclopExecuteV2 with the single-operator model that
+// `atc --singleop=add_op.json --output=op_models` built (CMakeLists.txt runs it) loaded by aclopSetModelDir,
+// and aclopCompileAndExecuteV2, on fp16 tensors, checked against a host reference.
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -23,7 +24,7 @@ int main() {
   CHECK(aclrtSetDevice(0));
   aclrtStream stream = nullptr;
   CHECK(aclrtCreateStream(&stream));
-  CHECK(aclopSetModelDir("op_models"));  // what the CANN sample does; built-in operators need no models
+  CHECK(aclopSetModelDir("op_models"));  // the Add model atc built: compiled here, before its first execution
 
   std::vector<aclFloat16> ha(n), hb(n), hc(n);
   for (size_t i = 0; i < n; ++i) {

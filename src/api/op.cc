@@ -1,13 +1,9 @@
 // Entry points: single-operator execution (acl_op.h).
-#include <sys/stat.h>
-
-#include <mutex>
-#include <string>
-
 #include "acl/acl.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "api/api_common.h"
 #include "api/op_common.h"
+#include "api/op_models.h"
 #include "dfx/log.h"
 #include "ops/compile_cache.h"
 #include "ops/tensor_desc.h"
@@ -16,9 +12,6 @@ using npurt::Err;
 using npurt::api::OpHandle;
 
 namespace {
-
-std::mutex g_model_mu;
-std::string g_model_dir;  // recorded for diagnostics: built-in operators need no model files
 
 aclError NoCustomKernels(const char* fn) {
   return npurt::api::Report(fn, Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
@@ -31,12 +24,9 @@ aclError NoCustomKernels(const char* fn) {
 aclError aclopSetModelDir(const char* modelDir) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(modelDir);
-  struct stat st{};
-  if (stat(modelDir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    NPURT_LOG_INFO("OP", "aclopSetModelDir: '{}' is not a directory; built-in operators need no model files", modelDir);
-  }
-  std::lock_guard<std::mutex> lock(g_model_mu);
-  g_model_dir = modelDir;
+  size_t loaded = 0;
+  NPURT_API_CHECK(npurt::api::LoadOpModelDir(modelDir, &loaded));
+  NPURT_LOG_INFO("OP", "aclopSetModelDir: {} single-operator model(s) loaded from '{}'", loaded, modelDir);
   return ACL_SUCCESS;
 }
 
@@ -44,7 +34,7 @@ aclError aclopLoad(const void* model, size_t modelSize) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_NOT_NULL(model);
   if (modelSize == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "modelSize is 0"));
-  NPURT_LOG_INFO("OP", "aclopLoad: {} bytes accepted; built-in operators need no model files", modelSize);
+  NPURT_API_CHECK(npurt::api::LoadOpModel(model, modelSize, "in memory"));
   return ACL_SUCCESS;
 }
 

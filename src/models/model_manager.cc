@@ -31,6 +31,16 @@ StatusOr<uint32_t> Register(const om::ModelFile& file, const LoadMemory& memory,
   return id;
 }
 
+// aclmdl* run models; a single-operator model (atc --singleop) is for aclopSetModelDir / aclopLoad.
+StatusOr<om::ModelFile> AsModel(StatusOr<om::ModelFile> file) {
+  if (file.ok() && file.value().def.single_op) {
+    return Err(ACL_ERROR_GE_EXEC_MODEL_DATA_SIZE_INVALID,
+               "the file is a single-operator model of {} (atc --singleop), not a model: load it with "
+               "aclopSetModelDir or aclopLoad", file.value().def.nodes.empty() ? "?" : file.value().def.nodes[0].op_type);
+  }
+  return file;
+}
+
 ModelInfo InfoOf(const om::ModelDef& def, uint32_t id) {
   ModelInfo info;
   info.model_id = id;
@@ -50,19 +60,19 @@ ModelInfo InfoOf(const om::ModelDef& def, uint32_t id) {
 StatusOr<uint32_t> LoadFromFile(const std::string& path, const LoadMemory& memory) {
   std::string bytes;
   NPURT_RETURN_IF_ERROR(om::ReadFileBytes(path, &bytes));
-  auto file = om::ReadModel(bytes.data(), bytes.size(), path);
+  auto file = AsModel(om::ReadModel(bytes.data(), bytes.size(), path));
   if (!file.ok()) return file.status();
   return Register(file.value(), memory, path);
 }
 
 StatusOr<uint32_t> LoadFromMemory(const void* data, size_t size, const LoadMemory& memory) {
-  auto file = om::ReadModel(data, size, "in memory");
+  auto file = AsModel(om::ReadModel(data, size, "in memory"));
   if (!file.ok()) return file.status();
   return Register(file.value(), memory, "in memory");
 }
 
 Status QuerySizeFromFile(const std::string& path, size_t* work, size_t* weight) {
-  auto file = om::ReadModelDescFromFile(path);
+  auto file = AsModel(om::ReadModelDescFromFile(path));
   if (!file.ok()) return file.status();
   *work = file.value().def.arena_size;
   *weight = file.value().def.weight_size;
@@ -70,7 +80,7 @@ Status QuerySizeFromFile(const std::string& path, size_t* work, size_t* weight) 
 }
 
 Status QuerySizeFromMemory(const void* data, size_t size, size_t* work, size_t* weight) {
-  auto file = om::ReadModel(data, size, "in memory", false);
+  auto file = AsModel(om::ReadModel(data, size, "in memory", false));
   if (!file.ok()) return file.status();
   *work = file.value().def.arena_size;
   *weight = file.value().def.weight_size;
@@ -78,13 +88,13 @@ Status QuerySizeFromMemory(const void* data, size_t size, size_t* work, size_t* 
 }
 
 StatusOr<ModelInfo> DescribeFile(const std::string& path) {
-  auto file = om::ReadModelDescFromFile(path);
+  auto file = AsModel(om::ReadModelDescFromFile(path));
   if (!file.ok()) return file.status();
   return InfoOf(file.value().def, 0);
 }
 
 StatusOr<ModelInfo> DescribeMemory(const void* data, size_t size) {
-  auto file = om::ReadModel(data, size, "in memory", false);
+  auto file = AsModel(om::ReadModel(data, size, "in memory", false));
   if (!file.ok()) return file.status();
   return InfoOf(file.value().def, 0);
 }

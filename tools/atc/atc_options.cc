@@ -48,8 +48,6 @@ const std::map<std::string, std::string>& RefusedOptions() {
   static const std::map<std::string, std::string> m = {
       {"input_shape_range", "shape ranges (unbounded dynamic shapes) are not supported yet; compile gears instead: "
                             "-1 in --input_shape with --dynamic_batch_size, --dynamic_image_size or --dynamic_dims"},
-      {"singleop", "single-op model generation is not supported by npurt's atc (npurt compiles single operators "
-                   "at run time: aclopCompileAndExecuteV2)"},
       {"weight", "Caffe models are not supported by npurt's atc: export the model to ONNX"},
       {"input_fp16_nodes", "fp16 model inputs are not supported yet (inputs keep the model's data type)"},
       {"is_input_adjust_hw_layout", "NC1HWC0 model inputs are not supported by npurt"},
@@ -192,7 +190,7 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
       "mode", "model", "om", "json", "framework", "output", "input_shape", "input_format", "soc_version",
       "out_nodes", "output_type", "precision_mode", "log", "insert_op_conf", "disable_reuse_memory",
       "fusion", "blocked_layout", "help", "h", "external_weight", "dynamic_batch_size", "dynamic_image_size",
-      "dynamic_dims"};
+      "dynamic_dims", "singleop"};
   for (const auto& [name, value] : given) {
     if (kKnown.count(name) != 0) continue;
     if (RecordedOptions().count(name) != 0) {
@@ -253,6 +251,7 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
     o.framework = static_cast<int32_t>(f.value());
   }
   if (const std::string* v = get("model")) o.model = *v;
+  if (const std::string* v = get("singleop")) o.singleop = *v;
   if (const std::string* v = get("om")) o.om = *v;
   if (const std::string* v = get("json")) o.json = *v;
   if (const std::string* v = get("output")) o.output = *v;
@@ -319,7 +318,11 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
     return Err(kFail, "E10054: The required parameter [--{}] for ATC is empty. Check whether the parameter is "
                "specified and whether it is enclosed by quotation marks", name);
   };
-  if (o.mode == 0) {
+  if (o.mode == 0 && !o.singleop.empty()) {
+    if (!o.model.empty()) return Err(kFail, "E10001: --singleop and --model cannot be given together");
+    NPURT_RETURN_IF_ERROR(required(o.output, "output"));
+    NPURT_RETURN_IF_ERROR(required(o.soc_version, "soc_version"));
+  } else if (o.mode == 0) {
     NPURT_RETURN_IF_ERROR(required(o.model, "model"));
     if (o.framework < 0) NPURT_RETURN_IF_ERROR(required("", "framework"));
     NPURT_RETURN_IF_ERROR(required(o.output, "output"));
@@ -348,6 +351,9 @@ example:
 [Input]
   --model              Model file (ONNX .onnx)
   --om                 The model file for --mode=1 and --mode=6
+  --singleop           A JSON list of single operators (CANN's format: op, input_desc, output_desc, attr);
+                       each is compiled and written to the --output directory as a single-operator .om
+                       for aclopSetModelDir / aclopLoad (instead of --model)
   --framework          Framework type. 5: ONNX (0 Caffe, 1 MindSpore, 3 TensorFlow are not supported)
   --input_format       Format of the inputs: NCHW (default), NCDHW, ND (NHWC, NDHWC); recorded as the
                        inputs' format (ONNX data stays channels-first whatever is recorded)
@@ -361,7 +367,7 @@ example:
                        hidden last input ascend_mbatch_shape_data (aclmdlSetDynamicBatchSize, ...);
                        without one the largest gear runs
 [Output]
-  --output             Output file path and name; ".om" is appended
+  --output             Output file path and name; ".om" is appended (with --singleop: a directory)
   --output_type        Data type of the outputs: FP32 (default: the model's own) or FP16 (a Cast is added)
   --out_nodes          Outputs of the model, e.g. "node_name1:0;node_name2:1" (default: the graph outputs)
   --json               The JSON file of --mode=1

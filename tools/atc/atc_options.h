@@ -29,6 +29,7 @@ struct OutputNode {
 struct Options {
   int32_t mode = 0;         // 0 convert, 1 to JSON, 6 model info
   std::string model;        // --model
+  std::string singleop;     // --singleop (mode 0): a JSON op list -> single-operator models in --output (a directory)
   std::string om;           // --om (mode 1 / 6)
   std::string json;         // --json (mode 1)
   int32_t framework = -1;   // --framework

@@ -7,6 +7,7 @@
 #include "atc_options.h"
 #include "converter.h"
 #include "model_dump.h"
+#include "single_op.h"
 
 namespace {
 
@@ -41,6 +42,10 @@ int Run(int argc, char** argv) {
     auto info = ModelInfo(o.om);
     if (!info.ok()) return Fail(info.status());
     std::printf("%s\n", info->c_str());
+  } else if (!o.singleop.empty()) {
+    auto r = BuildSingleOpModels(o);
+    if (!r.ok()) return Fail(r.status());
+    std::printf("%s\n", r->summary.c_str());
   } else {
     auto r = ConvertModel(o);
     if (!r.ok()) return Fail(r.status());

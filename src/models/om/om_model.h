@@ -87,6 +87,9 @@ struct ModelDef {
   std::vector<InputTemplate> input_templates;
   std::vector<GearDef> gears;  // in the order of the atc option
   uint32_t default_gear = 0;   // the largest: what runs when no gear is chosen; its graph is the model's own
+  // A single-operator model (atc --singleop, single_op.h): one node over the model's inputs and outputs,
+  // no weights, no arena. aclopSetModelDir / aclopLoad read it; aclmdlLoad* refuses it.
+  bool single_op = false;
 };
 
 // The ModelDef whose graph is gear `g`'s (a static model: g must be 0, the model itself).

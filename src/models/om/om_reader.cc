@@ -237,6 +237,7 @@ Status Convert(const fb::Model& m, std::string_view source, ModelDef* def) {
   }
   def->dynamic_kind = static_cast<DynamicKind>(m.dynamic_kind());
   def->default_gear = m.default_gear();
+  def->single_op = m.single_op();
   if (m.input_templates() != nullptr) {
     for (const fb::InputTemplate* t : *m.input_templates()) def->input_templates.push_back({t->name()->str(), Vec(t->dims())});
   }
@@ -440,6 +441,24 @@ Status CheckGears(const ModelDef& d, uint64_t weights_size, std::string_view sou
   return Status::Ok();
 }
 
+// A single-operator model (atc --singleop): one node that reads the model's inputs and writes its outputs,
+// in order, with nothing else (no weights, no arena, no gears).
+Status CheckSingleOp(const ModelDef& d, std::string_view source) {
+  if (!d.single_op) return Status::Ok();
+  if (d.dynamic_kind != DynamicKind::kNone || d.nodes.size() != 1 || d.weight_size != 0 || d.arena_size != 0 ||
+      d.stream_count != 1) {
+    return Corrupt(source, fmt::format("a single-operator model must hold one operator and nothing else (it has {} "
+                                       "nodes, {} weight bytes, {} arena bytes, {} streams)",
+                                       d.nodes.size(), d.weight_size, d.arena_size, d.stream_count));
+  }
+  const NodeDef& n = d.nodes[0];
+  if (n.inputs != d.inputs || n.outputs != d.outputs) {
+    return Corrupt(source, fmt::format("the operator {} of a single-operator model must read the model's inputs and "
+                                       "write its outputs, in order", n.op_type));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 const char* RegionName(Region r) {
@@ -461,7 +480,8 @@ Status ReadModelPart(const uint8_t* image, std::string_view source, ModelFile* f
   if (!fb::VerifyModelBuffer(verifier)) return Corrupt(source, "the model part fails the FlatBuffers verifier");
   NPURT_RETURN_IF_ERROR(Convert(*fb::GetModel(model), source, &file->def));
   NPURT_RETURN_IF_ERROR(CheckSemantics(file->def, h.weights_size, source));
-  return CheckGears(file->def, h.weights_size, source);
+  NPURT_RETURN_IF_ERROR(CheckGears(file->def, h.weights_size, source));
+  return CheckSingleOp(file->def, source);
 }
 
 StatusOr<ModelFile> ReadModel(const void* data, size_t size, std::string_view source, bool check_weights) {

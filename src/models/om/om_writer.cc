@@ -109,13 +109,14 @@ StatusOr<std::vector<uint8_t>> SerializeModel(const ModelDef& def, const std::ve
                                b.CreateVector(def.inputs), b.CreateVector(def.outputs), def.arena_size,
                                def.weight_size, def.plan_lower_bound, def.plan_no_reuse, def.stream_count,
                                b.CreateString(def.command_line), static_cast<fb::DynamicKind>(def.dynamic_kind),
-                               b.CreateVector(templates), b.CreateVector(gears), def.default_gear);
+                               b.CreateVector(templates), b.CreateVector(gears), def.default_gear, def.single_op);
   b.Finish(model, fb::ModelIdentifier());
 
   FileHeader h{};
   std::memcpy(h.magic, kMagic, sizeof(kMagic));
-  // Static models stay readable by loaders of version 1; gear models need version 2.
-  h.format_version = def.dynamic_kind == DynamicKind::kNone ? 1 : kFormatVersion;
+  // Static models stay readable by loaders of version 1; gear models need version 2, single-op models 3 (an
+  // older loader must refuse them rather than run them as models).
+  h.format_version = def.single_op ? 3 : def.dynamic_kind == DynamicKind::kNone ? 1 : 2;
   h.header_size = sizeof(FileHeader);
   h.model_offset = sizeof(FileHeader);
   h.model_size = b.GetSize();
