@@ -109,7 +109,7 @@ npurt_check_package() {
              lib64/libascendcl.so lib64/libacl_rt.so lib64/libacl_rt_impl.so \
              runtime/lib64/libascendcl.so lib64/stub/libascendcl.so lib64/stub/libacl_rt.so \
              runtime/lib64/stub/libascendcl.so compiler/lib64/stub/libascendcl.so \
-             lib64/libacl_mdl.so devlib/libascendcl.so bin/atc bin/msame \
+             lib64/libacl_mdl.so lib64/libacl_op_executor.so lib64/libopapi_nn.so devlib/libascendcl.so bin/atc bin/msame \
              include/hccl/hccl.h lib64/libhccl.so bin/hccl_test bin/all_reduce_test \
              set_env.sh bin/setenv.bash share/npurt/version.info; do
         if [[ ! -e "$pkg/$f" ]]; then

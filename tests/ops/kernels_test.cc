@@ -238,6 +238,38 @@ TEST(OpKernels, MatMulAndBatchMatMulWithTransposesAndBias) {
   EXPECT_EQ(RunOp("MatMul", {&a, &b}, {HostTensor(ACL_FLOAT, {3, 6})}).status.code(), ACL_ERROR_OP_INPUT_NOT_MATCH);
 }
 
+// A 16-bit float GEMM rounds each step to C's type, as the NPU's GEMM does: bit for bit the MatMul, the two
+// Muls and the Add that aclnn users compose it from (hicann/ge's GEMM sample compares the two exactly).
+TEST(OpKernels, HalfGemmRoundsLikeItsComposition) {
+  std::mt19937 rng(23);
+  for (aclDataType dt : {ACL_FLOAT16, ACL_BF16}) {
+    for (int beta_case = 0; beta_case < 2; ++beta_case) {
+      const int64_t m = 33, n = 20, k = 64;
+      HostTensor a = Random(dt, {m, k}, rng, -1, 1), b = Random(dt, {n, k}, rng, -1, 1), c = Random(dt, {m, n}, rng);
+      HostTensor alpha(dt, {}), beta(dt, {});
+      alpha.set(0, 1.75);
+      beta.set(0, beta_case == 0 ? 0.0 : -2.5);
+      auto gemm = RunOp("GEMM", {&a, &b, &c, &alpha, &beta}, {HostTensor(dt, {m, n})},
+                        AttrMap{{"transpose_a", false}, {"transpose_b", true}});
+      ASSERT_TRUE(gemm.status.ok()) << gemm.status.message();
+      auto ab = RunOp("MatMul", {&a, &b}, {HostTensor(dt, {m, n})}, AttrMap{{"transpose_x2", true}});
+      ASSERT_TRUE(ab.status.ok()) << ab.status.message();
+      auto scaled = RunOp("Mul", {&ab.outputs[0], &alpha}, {HostTensor(dt, {m, n})});
+      ASSERT_TRUE(scaled.status.ok()) << scaled.status.message();
+      auto bc = RunOp("Mul", {&c, &beta}, {HostTensor(dt, {m, n})});
+      ASSERT_TRUE(bc.status.ok()) << bc.status.message();
+      auto want = RunOp("Add", {&scaled.outputs[0], &bc.outputs[0]}, {HostTensor(dt, {m, n})});
+      ASSERT_TRUE(want.status.ok()) << want.status.message();
+      const auto& got = gemm.outputs[0].bytes;
+      const auto& exp = want.outputs[0].bytes;
+      ASSERT_EQ(got.size(), exp.size());
+      for (size_t i = 0; i < static_cast<size_t>(m * n); ++i) {
+        ASSERT_EQ(gemm.outputs[0].at(i), want.outputs[0].at(i)) << DTypeName(dt) << " beta " << beta_case << " at " << i;
+      }
+    }
+  }
+}
+
 TEST(OpKernels, GemmAlphaBeta) {
   std::mt19937 rng(11);
   for (aclDataType dt : kFloatTypes) {

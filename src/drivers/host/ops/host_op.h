@@ -45,6 +45,9 @@ struct OpBuild {
   // what it keeps from it at build (weights in its primitive's layout) and then ignore that input's pointer
   // at run time. Read it through ConstantInput.
   const std::vector<const void*>* constants = nullptr;
+  // The call's input specs before the backend widened them (fp16_via_fp32), or null when `inputs` are
+  // the call's own: for kernels whose rounding follows the stored types (GEMM's steps).
+  const std::vector<TensorSpec>* stored_inputs = nullptr;
 
   std::vector<TensorSpec> outputs;
   std::unique_ptr<Kernel> kernel;

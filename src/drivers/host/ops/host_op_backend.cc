@@ -278,6 +278,7 @@ class HostOpBackend final : public hal::OpBackend {
     b.requested = widen ? Widen(*call.requested, wide) : *call.requested;
     b.attrs = call.attrs;
     b.compile = call.compile;
+    if (widen) b.stored_inputs = call.inputs;
     // Constants reach the build in its types: a widened input's constant data is widened here, once.
     std::vector<const void*> constants;
     WideConstants wide_constants;

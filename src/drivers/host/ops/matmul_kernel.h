@@ -27,6 +27,9 @@ struct MatmulConfig {
   // B's data when it is constant for the kernel's lifetime (OpBuild::constants), else null: then B is
   // reordered once, at build, into the layout the primitive prefers.
   const void* b_constant = nullptr;
+  // GEMM: the 16-bit float type C is stored in (fp16, bf16; also when the kernel computes in fp32 for it),
+  // whose rounding each step follows (matmul.cc); 0 for none.
+  int32_t round_dtype = 0;
 };
 
 StatusOr<std::unique_ptr<Kernel>> MakeMatmulKernel(const MatmulConfig& config);

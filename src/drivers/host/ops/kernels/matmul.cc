@@ -7,7 +7,13 @@
 // 2.x fixes the sum scale at creation while beta is only known when the run starts. post_ops
 // (kernels/post_ops.h) follow that sum inside the primitive; a constant B (OpBuild::constants) is
 // reordered once, at build, into the layout oneDNN prefers for it.
+//
+// A GEMM whose C is 16-bit floating point (fp16, bf16) without post-ops rounds each step to C's type, as
+// the NPU's GEMM does (a matrix unit writing A*B in C's type, then vector multiplies and an add):
+// C = round(round(alpha * round(A*B)) + round(beta * C)). So aclblasGemmEx, aclopExecuteV2("GEMM") and
+// aclnnMatmul + aclnnMuls + aclnnAdd agree bit for bit (hicann/ge's GEMM sample checks that).
 #include <cstring>
+#include <vector>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "drivers/host/ops/dnnl_util.h"
@@ -46,6 +52,7 @@ class MatmulKernel final : public Kernel {
     if (c_.beta_input >= 0) beta = static_cast<float>(LoadAsDouble(a.inputs[c_.beta_input], c_.scalar_dtype, 0));
     const bool sum = c_.c_input >= 0 && beta != 0.0f;
     if (sum) PrepareAccumulator(a.inputs[c_.c_input], dst, beta, a.threads);
+    if (rounded_steps_) return RunRoundedSteps(a, dst, alpha, sum);
     std::unordered_map<int, memory> args;
     const auto& pd = sum ? pd_sum_ : pd_;
     // A packed B (a constant) replaces the input, whose pointer is then not read.
@@ -95,6 +102,14 @@ class MatmulKernel final : public Kernel {
       auto d = c_.bias_input >= 0 ? dnnl::matmul::desc(a_md, w_md, bias_md, d_md) : dnnl::matmul::desc(a_md, w_md, d_md);
       return dnnl::matmul::primitive_desc(d, attr, du::Engine());
     };
+    rounded_steps_ = c_.alpha_input >= 0 && c_.round_dtype != 0 && c_.post.empty() && c_.addend_input < 0;
+    if (rounded_steps_) {
+      runtime_scale_ = false;  // the product alone, in C's type; alpha and beta*C follow in RunRoundedSteps
+      pd_ = make(false);
+      prim_ = dnnl::matmul(pd_);
+      if (c_.b_constant != nullptr) packed_b_ = Pack(b_md, pd_.weights_desc(), &packed_);
+      return;
+    }
     pd_ = make(false);
     prim_ = dnnl::matmul(pd_);
     if (c_.c_input >= 0) {
@@ -122,6 +137,40 @@ class MatmulKernel final : public Kernel {
     return (*keep)->get_data_handle();
   }
 
+  // dst (holding round(beta * C) when `sum`) = round(round(alpha * round(A*B)) + dst): the product goes to a
+  // per-thread scratch buffer of C's type, kept between runs (grown, never shrunk: no allocation in the
+  // steady state).
+  Status RunRoundedSteps(const OpRunArgs& a, void* dst, float alpha, bool sum) const {
+    const int64_t n = c_.m * c_.n * std::max(c_.batch_a, c_.batch_b);
+    thread_local std::vector<uint8_t> scratch;
+    const size_t bytes = static_cast<size_t>(n) * DTypeSize(c_.c_dtype);
+    if (scratch.size() < bytes) scratch.resize(bytes);
+    std::unordered_map<int, memory> args;
+    args.emplace(DNNL_ARG_SRC, memory(pd_.src_desc(), du::Engine(), const_cast<void*>(a.inputs[c_.a_input])));
+    void* weights = packed_b_ != nullptr ? packed_b_ : const_cast<void*>(a.inputs[c_.b_input]);
+    args.emplace(DNNL_ARG_WEIGHTS, memory(pd_.weights_desc(), du::Engine(), weights));
+    args.emplace(DNNL_ARG_DST, memory(pd_.dst_desc(), du::Engine(), scratch.data()));
+    NPURT_RETURN_IF_ERROR(du::Execute(prim_, pd_.scratchpad_desc(), args, "matmul"));
+    const bool bf16 = c_.round_dtype == ACL_BF16;
+    DispatchNumeric(c_.c_dtype, [&]<typename Tag>() {
+      using IO = Io<Tag>;
+      using S = typename IO::S;
+      using C = typename IO::C;
+      const S* t = reinterpret_cast<const S*>(scratch.data());
+      S* d = static_cast<S*>(dst);
+#pragma omp parallel for num_threads(a.threads) if (n > kParallelGrain)
+      for (int64_t i = 0; i < n; ++i) {
+        // In float, as the elementwise Mul and Add compute, each result rounded to the stored type (a no-op
+        // for values already of it): the same roundings as the separate operators.
+        const auto round = [bf16](float x) { return bf16 ? Bf16ToFloat(FloatToBf16(x)) : HalfToFloat(FloatToHalf(x)); };
+        const float scaled = round(round(static_cast<float>(IO::Ld(t[i]))) * alpha);
+        const float out = sum ? round(scaled + round(static_cast<float>(IO::Ld(d[i])))) : scaled;
+        d[i] = IO::St(static_cast<C>(out));
+      }
+    });
+    return Status::Ok();
+  }
+
   // dst = beta * C (in place when C and dst are one buffer) so that the sum post-op adds alpha*A*B.
   void PrepareAccumulator(const void* c, void* dst, float beta, int threads) const {
     const int64_t n = c_.m * c_.n * std::max(c_.batch_a, c_.batch_b);
@@ -144,6 +193,7 @@ class MatmulKernel final : public Kernel {
 
   MatmulConfig c_;
   bool runtime_scale_ = false;
+  bool rounded_steps_ = false;  // 16-bit float GEMM: RunRoundedSteps
   dnnl::matmul::primitive_desc pd_, pd_sum_;
   dnnl::matmul prim_, prim_sum_;
   std::shared_ptr<memory> packed_, packed_sum_;            // a constant B in the primitives' layouts
@@ -286,6 +336,8 @@ Status BuildGemm(OpBuild& b) {
   c.alpha_input = 3;
   c.beta_input = 4;
   c.scalar_dtype = b.inputs[3].dtype;
+  const int32_t stored_c = b.stored_inputs != nullptr ? (*b.stored_inputs)[2].dtype : c_dt;
+  if (stored_c == ACL_FLOAT16 || stored_c == ACL_BF16) c.round_dtype = stored_c;
   b.outputs = {b.inputs[2]};
   b.outputs[0].format = RequestedFormat(b, 0, b.inputs[2].format);
   auto post = ReadPostOps(b);
