@@ -1,7 +1,8 @@
 // Fuzz target: offline models from memory, through aclmdlQuerySizeFromMem, aclmdlGetDescFromMem and
 // aclmdlLoadFromMem (the container's header checks, the FlatBuffers verifier and the semantic checks of
 // src/models/om/om_reader.cc), then one execution on zero inputs (and, for a gear model, one of its first
-// gear) and an unload when the load succeeds.
+// gear) and an unload when the load succeeds. Each input goes to aclopLoad too (single-operator models, atc
+// --singleop: the same container, then the operator compiled into the op compile cache).
 //
 // The container carries CRCs, so almost every mutation would stop at the first checksum. Each input is
 // therefore tried twice: as it is, and with its header's and parts' CRCs recomputed, which lets the
@@ -86,6 +87,7 @@ void Try(const std::vector<uint8_t>& bytes) {
     for (size_t i = 0; i < aclmdlGetNumInputs(desc); ++i) (void)aclmdlGetInputNameByIndex(desc, i);
   }
   aclmdlDestroyDesc(desc);
+  npurt_fuzz::Check(aclopLoad(bytes.data(), bytes.size()), "aclopLoad");
   if (work > (256u << 20) || weight > (256u << 20)) return;  // legal, but too much memory for a fuzz run
   uint32_t id = 0;
   if (npurt_fuzz::Check(aclmdlLoadFromMem(bytes.data(), bytes.size(), &id), "aclmdlLoadFromMem") != ACL_SUCCESS) return;
