@@ -13,7 +13,6 @@
 // C = round(round(alpha * round(A*B)) + round(beta * C)). So aclblasGemmEx, aclopExecuteV2("GEMM") and
 // aclnnMatmul + aclnnMuls + aclnnAdd agree bit for bit (hicann/ge's GEMM sample checks that).
 #include <cstring>
-#include <vector>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "drivers/host/ops/dnnl_util.h"
@@ -137,26 +136,25 @@ class MatmulKernel final : public Kernel {
     return (*keep)->get_data_handle();
   }
 
-  // dst (holding round(beta * C) when `sum`) = round(round(alpha * round(A*B)) + dst): the product goes to a
-  // per-thread scratch buffer of C's type, kept between runs (grown, never shrunk: no allocation in the
-  // steady state).
+  // dst (holding round(beta * C) when `sum`) = round(round(alpha * round(A*B)) + dst): the product goes to the
+  // thread's scratch memory (host_op.h Scratch: grown, never shrunk, so no allocation in the steady state).
   Status RunRoundedSteps(const OpRunArgs& a, void* dst, float alpha, bool sum) const {
     const int64_t n = c_.m * c_.n * std::max(c_.batch_a, c_.batch_b);
-    thread_local std::vector<uint8_t> scratch;
-    const size_t bytes = static_cast<size_t>(n) * DTypeSize(c_.c_dtype);
-    if (scratch.size() < bytes) scratch.resize(bytes);
+    // Slot 3: 0 is oneDNN's scratchpad, 1 the backend's widened tensors, 2 the convolutions'.
+    void* scratch = Scratch(static_cast<size_t>(n) * DTypeSize(c_.c_dtype), 3);
+    if (scratch == nullptr) return Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "GEMM: no scratch memory for {} elements", n);
     std::unordered_map<int, memory> args;
     args.emplace(DNNL_ARG_SRC, memory(pd_.src_desc(), du::Engine(), const_cast<void*>(a.inputs[c_.a_input])));
     void* weights = packed_b_ != nullptr ? packed_b_ : const_cast<void*>(a.inputs[c_.b_input]);
     args.emplace(DNNL_ARG_WEIGHTS, memory(pd_.weights_desc(), du::Engine(), weights));
-    args.emplace(DNNL_ARG_DST, memory(pd_.dst_desc(), du::Engine(), scratch.data()));
+    args.emplace(DNNL_ARG_DST, memory(pd_.dst_desc(), du::Engine(), scratch));
     NPURT_RETURN_IF_ERROR(du::Execute(prim_, pd_.scratchpad_desc(), args, "matmul"));
     const bool bf16 = c_.round_dtype == ACL_BF16;
     DispatchNumeric(c_.c_dtype, [&]<typename Tag>() {
       using IO = Io<Tag>;
       using S = typename IO::S;
       using C = typename IO::C;
-      const S* t = reinterpret_cast<const S*>(scratch.data());
+      const S* t = static_cast<const S*>(scratch);
       S* d = static_cast<S*>(dst);
 #pragma omp parallel for num_threads(a.threads) if (n > kParallelGrain)
       for (int64_t i = 0; i < n; ++i) {
