@@ -49,7 +49,7 @@ const std::set<aclError>& DocumentedCodes() {
 // another thread is destroying at that moment: that is the point); replacing it is a compare-exchange, so
 // exactly one thread destroys the old member.
 template <typename H>
-struct Pool {
+struct ChaosPool {
   std::atomic<H> slot[kPool];
   H Pick(std::mt19937& rng) { return slot[rng() % kPool].load(std::memory_order_acquire); }
   // Installs `fresh` in place of `old` at `i`; true if this thread now owns `old` (and must destroy it).
@@ -57,10 +57,10 @@ struct Pool {
 };
 
 struct Shared {
-  Pool<aclrtStream> streams;
-  Pool<aclrtEvent> events;
-  Pool<aclrtNotify> notifies;
-  Pool<void*> bufs;
+  ChaosPool<aclrtStream> streams;
+  ChaosPool<aclrtEvent> events;
+  ChaosPool<aclrtNotify> notifies;
+  ChaosPool<void*> bufs;
   // Host side of each thread's copies: pageable, alive until every stream is gone (a copy queued by one thread
   // may run after that thread finished, on a stream another thread destroys later).
   std::vector<uint8_t> host[kThreads];

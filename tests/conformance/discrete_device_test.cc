@@ -36,13 +36,6 @@ void WriteBytes(const std::string& path, const void* data, size_t size) {
   out.write(static_cast<const char*>(data), static_cast<std::streamsize>(size));
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 CTS_CHILD(discrete_device) {
   const std::string dir = std::getenv("DISCRETE_TEST_DIR");
   const std::string json = dir + "/acl.json";

@@ -49,13 +49,6 @@ std::vector<std::string> FilesUnder(const std::string& dir, const std::string& s
   return g_walk;
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 std::string RealPath(const std::string& p) {
   char buf[PATH_MAX];
   return realpath(p.c_str(), buf) != nullptr ? buf : p;

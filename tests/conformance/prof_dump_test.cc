@@ -34,13 +34,6 @@ std::vector<std::string> Files(const std::string& dir, const std::string& suffix
   return out;
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 acldumpTensorInfo Tensor(void* dev, size_t bytes, acldumpTensorType type) {
   acldumpTensorInfo t;
   std::memset(&t, 0, sizeof t);
@@ -125,10 +118,10 @@ TEST(ProfDumpTest, PathFallsBackToWorkPathThenJsonDumpPath) {
   EXPECT_EQ(1u, Files(json_dir + "/extra-info/data-dump/0", ".bin").size());
 }
 
-int32_t g_chunks = 0;
+int32_t g_prof_chunks = 0;
 size_t g_chunk_bytes = 0;
 int32_t CountChunk(const acldumpChunk* chunk, int32_t len) {
-  ++g_chunks;
+  ++g_prof_chunks;
   g_chunk_bytes += chunk->bufLen;
   return len > 0 ? 0 : 1;
 }
@@ -145,7 +138,7 @@ TEST(ProfDumpTest, CallbackReceivesTheDataInsteadOfFiles) {
     ASSERT_ACL_OK(acldumpSaveExceptionInfo("cb_op", "tag", &t, 1));
   }
   acldumpUnregCallback();
-  EXPECT_EQ(2, g_chunks) << "the data file and its description";
+  EXPECT_EQ(2, g_prof_chunks) << "the data file and its description";
   EXPECT_GT(g_chunk_bytes, 2048u);
   EXPECT_ACL_OK(aclrtResetDevice(0));
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <sstream>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -450,6 +451,13 @@ void WriteFile(const std::string& path, const std::string& content) {
   const std::string tmp = path + ".tmp";
   std::ofstream(tmp) << content;
   std::rename(tmp.c_str(), path.c_str());
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 std::string TempDir() {

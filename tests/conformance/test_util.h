@@ -318,6 +318,8 @@ int RunChildScenario(const char* name);
 std::string TempDir();
 // Writes a file atomically (the reader never sees it half written).
 void WriteFile(const std::string& path, const std::string& content);
+// The whole file at `path` ("" when it cannot be read).
+std::string Slurp(const std::string& path);
 // Waits (bounded) for a non-empty file to appear; returns its content.
 bool WaitForFile(const std::string& path, std::string* content, int seconds);
 // The environment variable's value, or `fallback` if it is not set.

@@ -10,8 +10,6 @@
 namespace npurt::test {
 namespace {
 
-constexpr size_t kBytesX = ConvReluAdd::kX * 4, kBytesR = ConvReluAdd::kR * 4, kBytesOut = ConvReluAdd::kOut * 4;
-
 TEST_F(ModelTest, QuerySizeAndDescFromFileReadWithoutLoading) {
   size_t work = 0, weight = 0;
   ASSERT_EQ(aclmdlQuerySize(path_.c_str(), &work, &weight), ACL_SUCCESS) << Message();

@@ -11,8 +11,6 @@
 namespace npurt::test {
 namespace {
 
-constexpr size_t kBytesX = ConvReluAdd::kX * 4, kBytesR = ConvReluAdd::kR * 4, kBytesOut = ConvReluAdd::kOut * 4;
-
 aclError LoadBytes(const std::vector<uint8_t>& bytes, uint32_t* id) {
   return aclmdlLoadFromMem(bytes.empty() ? "" : static_cast<const void*>(bytes.data()), bytes.size(), id);
 }

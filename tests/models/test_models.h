@@ -1,6 +1,7 @@
 // Small models written with the .om writer for the aclmdl tests, and their reference results.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,6 +23,8 @@ struct ConvReluAdd {
 };
 
 ConvReluAdd MakeConvReluAdd(uint32_t seed = 7);
+// Its input and output sizes in bytes.
+inline constexpr size_t kBytesX = ConvReluAdd::kX * 4, kBytesR = ConvReluAdd::kR * 4, kBytesOut = ConvReluAdd::kOut * 4;
 
 // gear_conv_relu: a gear model (atc --dynamic_*): input x (float32) and the hidden selector
 // ascend_mbatch_shape_data (int32, last); y = Relu(Conv2D(x, W, b; 3x3, stride 1, pad 1)), W [4,3,3,3].

@@ -123,8 +123,10 @@ endfunction()
 
 # Compile settings shared by the kernel binary and the host pass of a kernel library.
 function(_npurt_ascendc_kernel_compile target source_dirs)
+  # UNITY_BUILD OFF: every generated kernel file defines the same per-file helpers, so they never share a
+  # translation unit, whatever CMAKE_UNITY_BUILD the project sets.
   set_target_properties(${target} PROPERTIES CXX_STANDARD 17 CXX_STANDARD_REQUIRED ON CXX_EXTENSIONS OFF
-                        POSITION_INDEPENDENT_CODE ON)
+                        POSITION_INDEPENDENT_CODE ON UNITY_BUILD OFF)
   # Quote includes of the kernel sources ("kernel_ops.h") resolve next to the original files.
   target_include_directories(${target} PRIVATE ${source_dirs} "${_NPURT_ASCENDC_INCLUDE}"
                              "${_NPURT_PACKAGE_ROOT}/include")
