@@ -88,6 +88,20 @@ TEST(SingleOp, ParsesCannListWithCannFileNames) {
   EXPECT_TRUE((*list)[2].dynamic);
 }
 
+// A name over 240 bytes (many inputs of high rank) becomes index, op and a hash: short, and distinct per call.
+TEST(SingleOp, LongDefaultNamesEndInAHash) {
+  om::SingleOpDef op;
+  op.op_type = "ConcatD";
+  for (int i = 0; i < 20; ++i) op.inputs.push_back(TensorSpec{ACL_FLOAT, ACL_FORMAT_ND, {1000, 2000, 3000, 4000}});
+  op.outputs.push_back(TensorSpec{ACL_FLOAT, ACL_FORMAT_ND, {20000, 2000, 3000, 4000}});
+  const std::string a = om::SingleOpFileName(3, op);
+  EXPECT_LE(a.size(), 255u);
+  EXPECT_EQ(a.rfind("3_ConcatD_", 0), 0u) << a;
+  EXPECT_EQ(a.substr(a.size() - 3), ".om");
+  op.inputs[7].dims[2] = 3001;
+  EXPECT_NE(om::SingleOpFileName(3, op), a);
+}
+
 TEST(SingleOp, EveryAttributeType) {
   auto list = ParseSingleOpList(R"([{"op": "X", "input_desc": [], "output_desc": [{"format": "NCHW", "shape": [1],
       "type": "DT_FLOAT"}], "attr": [
