@@ -145,6 +145,9 @@ TEST(SingleOp, BadListsAreRefusedWithTheReason) {
        "input_desc[0].format"},
       {R"([{"op": "Add", "input_desc": [{"format": "ND", "shape": [2, -3], "type": "float"}], )" + out + "}]",
        "is not a shape"},
+      {R"([{"op": "Add", "input_desc": [{"format": "ND", "shape": [18446744073709551615], "type": "float"}], )" + out +
+           "}]",
+       "is not a shape"},
       {R"([{"op": "Add", "input_desc": [{"format": "ND", "shape": [2], "type": "float", "is_const": true}], )" + out +
            "}]",
        "constant inputs"},

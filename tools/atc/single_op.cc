@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -118,7 +119,8 @@ class EntryParser {
       const Json& shape = d["shape"];
       if (shape.size() > 8) return Bad(where + ".shape", fmt::format("has {} dims (8 at most)", shape.size()));
       for (const Json& dim : shape) {
-        if (!dim.is_number_integer() || dim.get<int64_t>() < -2 ||
+        const bool too_big = dim.is_number_unsigned() && dim.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX);
+        if (!dim.is_number_integer() || too_big || dim.get<int64_t>() < -2 ||
             (dim.get<int64_t>() == -2 && shape.size() != 1)) {
           return Bad(where + ".shape", fmt::format("{} is not a shape (dims >= 0, -1 for a dynamic dim, [-2] for an "
                                                    "unknown rank)", shape.dump()));
