@@ -66,6 +66,20 @@ TEST(Options, Failures) {
   }
 }
 
+// atc --singleop (single_op_test.cc has the op lists): it replaces --model and needs --output and --soc_version.
+TEST(Options, SingleopInsteadOfModel) {
+  auto o = Parse({"--singleop=ops.json", "--soc_version=Ascend310", "--output=op_models",
+                  "--op_select_implmode=high_precision", "--precision_mode=must_keep_origin_dtype"});
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->singleop, "ops.json");
+  auto no_output = Parse({"--singleop=ops.json", "--soc_version=Ascend310"});
+  ASSERT_FALSE(no_output.ok());
+  EXPECT_NE(no_output.status().message().find("[--output]"), std::string::npos);
+  auto both = Parse({"--singleop=ops.json", "--model=m.onnx", "--soc_version=A", "--output=o"});
+  ASSERT_FALSE(both.ok());
+  EXPECT_NE(HelpText("atc").find("--singleop"), std::string::npos);
+}
+
 // Gear options (gear_options.h): what each takes, and CANN's rules with the reason for each refusal.
 TEST(Options, Gears) {
   auto b = Parse({"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A",

@@ -171,24 +171,6 @@ TEST(SingleOp, BadListsAreRefusedWithTheReason) {
   }
 }
 
-StatusOr<Options> ParseArgs(std::vector<const char*> args) {
-  args.insert(args.begin(), "atc");
-  return ParseOptions(static_cast<int>(args.size()), args.data());
-}
-
-TEST(SingleOp, OptionsTakeSingleopInsteadOfModel) {
-  auto o = ParseArgs({"--singleop=ops.json", "--soc_version=Ascend310", "--output=op_models",
-                  "--op_select_implmode=high_precision", "--precision_mode=must_keep_origin_dtype"});
-  ASSERT_TRUE(o.ok()) << o.status().message();
-  EXPECT_EQ(o->singleop, "ops.json");
-  auto no_output = ParseArgs({"--singleop=ops.json", "--soc_version=Ascend310"});
-  ASSERT_FALSE(no_output.ok());
-  EXPECT_NE(no_output.status().message().find("[--output]"), std::string::npos);
-  auto both = ParseArgs({"--singleop=ops.json", "--model=m.onnx", "--soc_version=A", "--output=o"});
-  ASSERT_FALSE(both.ok());
-  EXPECT_NE(HelpText("atc").find("--singleop"), std::string::npos);
-}
-
 TEST(SingleOp, WritesModelsThatReadBackAsTheSameCall) {
   const std::string dir = TempDir();
   Options o;
