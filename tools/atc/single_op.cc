@@ -1,7 +1,5 @@
 #include "single_op.h"
 
-#include <sys/stat.h>
-
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -15,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/dtype.h"
+#include "dfx/plog_file.h"
 #include "models/om/om_writer.h"
 #include "ops/op_compiler.h"
 
@@ -241,25 +240,6 @@ class EntryParser {
   SingleOpEntry entry_;
 };
 
-Status MakeDirs(const std::string& path) {
-  std::string partial;
-  std::stringstream ss(path);
-  std::string part;
-  if (!path.empty() && path[0] == '/') partial = "/";
-  while (std::getline(ss, part, '/')) {
-    if (part.empty()) continue;
-    partial += part + "/";
-    if (mkdir(partial.c_str(), 0755) != 0 && errno != EEXIST) {
-      return Err(kFail, "E10001: --output {}: cannot create {}: {}", path, partial, std::strerror(errno));
-    }
-  }
-  struct stat st{};
-  if (stat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-    return Err(kFail, "E10001: --output {} is not a directory", path);
-  }
-  return Status::Ok();
-}
-
 }  // namespace
 
 StatusOr<std::vector<SingleOpEntry>> ParseSingleOpList(const std::string& json_text) {
@@ -315,7 +295,9 @@ StatusOr<ConversionReport> BuildSingleOpModels(const Options& opts) {
                                 us.count()));
     ++compiled;
   }
-  NPURT_RETURN_IF_ERROR(MakeDirs(opts.output));
+  if (!dfx::MakeDirs(opts.output)) {
+    return Err(kFail, "E10001: --output {}: the directory cannot be created: {}", opts.output, std::strerror(errno));
+  }
   const std::string producer = fmt::format("npurt atc {}", NPURT_VERSION);
   for (const SingleOpEntry& e : *entries) {
     if (e.dynamic) continue;

@@ -102,16 +102,12 @@ class MatmulKernel final : public Kernel {
       return dnnl::matmul::primitive_desc(d, attr, du::Engine());
     };
     rounded_steps_ = c_.alpha_input >= 0 && c_.round_dtype != 0 && c_.post.empty() && c_.addend_input < 0;
-    if (rounded_steps_) {
-      runtime_scale_ = false;  // the product alone, in C's type; alpha and beta*C follow in RunRoundedSteps
-      pd_ = make(false);
-      prim_ = dnnl::matmul(pd_);
-      if (c_.b_constant != nullptr) packed_b_ = Pack(b_md, pd_.weights_desc(), &packed_);
-      return;
-    }
+    // Rounded steps: the primitive computes the product alone, in C's type; alpha and beta*C follow in
+    // RunRoundedSteps, so neither a runtime scale nor the sum primitive.
+    if (rounded_steps_) runtime_scale_ = false;
     pd_ = make(false);
     prim_ = dnnl::matmul(pd_);
-    if (c_.c_input >= 0) {
+    if (c_.c_input >= 0 && !rounded_steps_) {
       pd_sum_ = make(true);
       prim_sum_ = dnnl::matmul(pd_sum_);
     }
@@ -121,7 +117,7 @@ class MatmulKernel final : public Kernel {
       // (src/ops/compile_cache.*) must not share it between calls with other constants, and cannot: the op
       // layer never passes constants, so its kernels read B per run.
       packed_b_ = Pack(b_md, pd_.weights_desc(), &packed_);
-      if (c_.c_input >= 0) {
+      if (c_.c_input >= 0 && !rounded_steps_) {
         packed_b_sum_ = pd_sum_.weights_desc() == pd_.weights_desc() ? packed_b_
                                                                         : Pack(b_md, pd_sum_.weights_desc(), &packed_sum_);
       }
