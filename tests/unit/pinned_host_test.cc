@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -65,4 +66,33 @@ TEST(PinnedHostTest, RegisteredRangesMayNotOverlap) {
 }
 
 }  // namespace
+// Freed blocks are cached and taken back by a request they fit (at most twice its size); a cached block is
+// neither allocated nor pinned, so freeing it again is still a double free.
+TEST(PinnedHostTest, FreedBlocksAreReusedBySizeAndStayDoubleFreeChecked) {
+  PinnedHost& h = PinnedHost::Get();
+  h.ReleaseCache();
+  auto a = h.Allocate(3 * 4096 + 100);  // 4 pages
+  ASSERT_TRUE(a.ok());
+  std::memset(a.value(), 0x5a, 3 * 4096 + 100);
+  ASSERT_TRUE(h.Free(a.value()).ok());
+  EXPECT_EQ(h.CachedBytes(), 4u * 4096);
+  EXPECT_FALSE(h.IsPinned(a.value(), 1)) << "a cached block is free memory";
+  EXPECT_EQ(h.Free(a.value()).code(), ACL_ERROR_RT_MEMORY_FREE) << "double free of a cached block";
+
+  auto small = h.Allocate(4096);  // 1 page: the 4-page block is more than twice that
+  ASSERT_TRUE(small.ok());
+  EXPECT_NE(small.value(), a.value());
+  auto again = h.Allocate(3 * 4096);  // 3 pages: fits the cached block
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.value(), a.value());
+  EXPECT_EQ(h.CachedBytes(), 0u);
+  EXPECT_TRUE(h.IsPinned(again.value(), 3 * 4096)) << "pinned to the request's size";
+  EXPECT_FALSE(h.IsPinned(again.value(), 3 * 4096 + 1));
+  ASSERT_TRUE(h.Free(again.value()).ok());
+  ASSERT_TRUE(h.Free(small.value()).ok());
+  EXPECT_EQ(h.CachedBytes(), 5u * 4096);
+  h.ReleaseCache();
+  EXPECT_EQ(h.CachedBytes(), 0u);
+}
+
 }  // namespace npurt::core

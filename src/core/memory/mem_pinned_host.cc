@@ -36,8 +36,26 @@ StatusOr<void*> PinnedHost::Allocate(size_t size) {
   const size_t page = 4096;
   const size_t mapped = (size + page - 1) / page * page;
   if (mapped < size) return Err(ACL_ERROR_BAD_ALLOC, "host allocation of {} bytes is too large", size);
+  {
+    // A cached block at least as large and at most twice as large (a bound on the memory a reuse wastes).
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = cached_.lower_bound(mapped);
+    if (it != cached_.end() && it->first / 2 <= mapped) {
+      const uintptr_t p = it->second;
+      const uint64_t length = it->first;
+      cached_.erase(it);
+      cached_bytes_ -= length;
+      allocated_.emplace(p, Range{size, length, 0});
+      return reinterpret_cast<void*>(p);
+    }
+  }
   void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) return Err(ACL_ERROR_BAD_ALLOC, "cannot allocate {} bytes of pinned host memory", size);
+  if (p == MAP_FAILED) {
+    // Out of address space or memory: give the cache back and try once more.
+    ReleaseCache();
+    p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return Err(ACL_ERROR_BAD_ALLOC, "cannot allocate {} bytes of pinned host memory", size);
+  }
   // "Pinned" on the sim means resident: fault it in now so copies from it run at memory speed.
   (void)madvise(p, mapped, MADV_POPULATE_WRITE);
   std::lock_guard<std::mutex> lock(mu_);
@@ -56,9 +74,29 @@ Status PinnedHost::Free(void* ptr) {
     }
     r = it->second;
     allocated_.erase(it);
+    if (cached_bytes_ + r.mapped <= kCacheLimit) {
+      cached_.emplace(r.mapped, reinterpret_cast<uintptr_t>(ptr));
+      cached_bytes_ += r.mapped;
+      return Status::Ok();
+    }
   }
   munmap(ptr, r.mapped);
   return Status::Ok();
+}
+
+void PinnedHost::ReleaseCache() {
+  std::multimap<uint64_t, uintptr_t> blocks;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    blocks.swap(cached_);
+    cached_bytes_ = 0;
+  }
+  for (const auto& [length, p] : blocks) munmap(reinterpret_cast<void*>(p), length);
+}
+
+uint64_t PinnedHost::CachedBytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return cached_bytes_;
 }
 
 Status PinnedHost::Register(void* ptr, uint64_t size, uint32_t flags) {
