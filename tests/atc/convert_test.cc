@@ -662,6 +662,32 @@ TEST_F(ConvertTest, OutNodesAndFp16Outputs) {
   EXPECT_EQ(d.nodes.size(), 3u);  // Conv2D (BN folded, Relu fused), MaxPool, Cast
 }
 
+// --input_fp16_nodes: the named float input becomes fp16 under its own name and index, followed by a Cast
+// to fp32 (the first node), so the rest of the model is unchanged; names that are not inputs are refused.
+TEST_F(ConvertTest, Fp16InputNodesGetACastToFloat) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  auto r = Convert(b, "half_in", {"--input_fp16_nodes=x", "--blocked_layout=false"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  om::ModelDef d = Check("half_in");
+  ASSERT_EQ(d.inputs.size(), 1u);
+  const om::TensorDef& in = d.tensors[static_cast<size_t>(d.inputs[0])];
+  EXPECT_EQ(in.name, "x");
+  EXPECT_EQ(in.spec.dtype, ACL_FLOAT16);
+  EXPECT_EQ(in.bytes, in.spec.bytes());
+  ASSERT_FALSE(d.nodes.empty());
+  EXPECT_EQ(d.nodes.front().op_type, "Cast");
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.nodes.front().outputs[0])].spec.dtype, ACL_FLOAT);
+
+  for (const auto& [value, why] : std::vector<std::pair<std::string, std::string>>{
+           {"y", "'y' is not an input of the model (its inputs: x)"}, {"x;;x", "an empty input name"},
+           {"x;x", "'x' is named twice"}}) {
+    r = ConvertFile(Path("half_in.onnx"), "half_bad", {"--input_fp16_nodes=" + value});
+    ASSERT_FALSE(r.ok()) << value;
+    EXPECT_NE(r.status().message().find(why), std::string::npos) << r.status().message();
+  }
+}
+
 TEST_F(ConvertTest, InputShapeOverridesADynamicBatch) {
   OnnxBuilder b;
   b.DynamicInput("x", {1, 4});

@@ -49,7 +49,6 @@ const std::map<std::string, std::string>& RefusedOptions() {
       {"input_shape_range", "shape ranges (unbounded dynamic shapes) are not supported yet; compile gears instead: "
                             "-1 in --input_shape with --dynamic_batch_size, --dynamic_image_size or --dynamic_dims"},
       {"weight", "Caffe models are not supported by npurt's atc: export the model to ONNX"},
-      {"input_fp16_nodes", "fp16 model inputs are not supported yet (inputs keep the model's data type)"},
       {"is_input_adjust_hw_layout", "NC1HWC0 model inputs are not supported by npurt"},
       {"is_output_adjust_hw_layout", "NC1HWC0 model outputs are not supported by npurt"},
   };
@@ -190,7 +189,7 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
       "mode", "model", "om", "json", "framework", "output", "input_shape", "input_format", "soc_version",
       "out_nodes", "output_type", "precision_mode", "log", "insert_op_conf", "disable_reuse_memory",
       "fusion", "blocked_layout", "help", "h", "external_weight", "dynamic_batch_size", "dynamic_image_size",
-      "dynamic_dims", "singleop"};
+      "dynamic_dims", "singleop", "input_fp16_nodes"};
   for (const auto& [name, value] : given) {
     if (kKnown.count(name) != 0) continue;
     if (RecordedOptions().count(name) != 0) {
@@ -295,6 +294,19 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
                                          "integer types are not supported)");
     }
     o.output_type = *v;
+  }
+  if (const std::string* v = get("input_fp16_nodes")) {
+    // CANN's form: input names separated by ';' (checked against the model's inputs by the converter).
+    std::set<std::string> seen;
+    for (size_t start = 0; start <= v->size();) {
+      size_t end = v->find(';', start);
+      if (end == std::string::npos) end = v->size();
+      std::string name = v->substr(start, end - start);
+      if (name.empty()) return BadValue("input_fp16_nodes", *v, "an empty input name");
+      if (!seen.insert(name).second) return BadValue("input_fp16_nodes", *v, fmt::format("'{}' is named twice", name));
+      o.input_fp16_nodes.push_back(std::move(name));
+      start = end + 1;
+    }
   }
   if (const std::string* v = get("insert_op_conf")) o.insert_op_conf = *v;
   if (const std::string* v = get("disable_reuse_memory")) {

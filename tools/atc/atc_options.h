@@ -39,6 +39,7 @@ struct Options {
   std::string soc_version;
   std::vector<OutputNode> out_nodes;
   std::string output_type;     // "" / FP32 / FP16
+  std::vector<std::string> input_fp16_nodes;  // --input_fp16_nodes: float inputs the model takes as fp16
   std::string precision_mode;  // recorded
   LogLevel log = LogLevel::kWarning;
   std::string insert_op_conf;

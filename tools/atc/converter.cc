@@ -64,6 +64,10 @@ StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<Input
     Log(LogLevel::kInfo, fmt::format("{}AIPP: {} static Aipp node(s) in front of the model inputs", prefix,
                                      aipp.ops.size()));
   }
+  if (!opts.input_fp16_nodes.empty()) {
+    NPURT_RETURN_IF_ERROR(CastInputsFromFp16(g, opts.input_fp16_nodes));
+    Log(LogLevel::kInfo, fmt::format("{}inputs taken as fp16: {}", prefix, fmt::join(opts.input_fp16_nodes, ", ")));
+  }
   const int dead = RemoveDeadNodes(g);
   auto bn = FoldBatchNormIntoConv(g);
   if (!bn.ok()) return std::move(bn).status();

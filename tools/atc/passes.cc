@@ -556,6 +556,22 @@ int FuseActivations(Graph& g) {
   return fused;
 }
 
+namespace {
+
+// A Cast node of tensor `in` to `dtype` into tensor `out`, inserted by an option (`source`).
+Node CastNode(std::string name, const char* source, int32_t dtype, int32_t in, int32_t out) {
+  Node n;
+  n.name = std::move(name);
+  n.source_type = source;
+  n.op_type = "Cast";
+  n.attrs["dst_type"] = DataTypeValue{dtype};
+  n.inputs = {in};
+  n.outputs = {out};
+  return n;
+}
+
+}  // namespace
+
 Status CastOutputs(Graph& g, int32_t dtype) {
   for (int32_t& out : g.outputs) {
     Tensor& t = g.tensors[static_cast<size_t>(out)];
@@ -567,13 +583,7 @@ Status CastOutputs(Graph& g, int32_t dtype) {
     t.name += "/before_cast";
     const int32_t src = out;
     const int32_t id = g.AddTensor(std::move(cast));
-    Node n;
-    n.name = g.tensors[static_cast<size_t>(id)].name + "/cast";
-    n.source_type = "--output_type";
-    n.op_type = "Cast";
-    n.attrs["dst_type"] = DataTypeValue{dtype};
-    n.inputs = {src};
-    n.outputs = {id};
+    Node n = CastNode(g.tensors[static_cast<size_t>(id)].name + "/cast", "--output_type", dtype, src, id);
     auto specs = InferNode(g, n, false);
     if (!specs.ok()) {
       return Err(kFail, "--output_type: the backend cannot cast output {}: {}", n.name, specs.status().message());
@@ -581,6 +591,45 @@ Status CastOutputs(Graph& g, int32_t dtype) {
     g.nodes.push_back(std::move(n));
     out = id;
   }
+  return Status::Ok();
+}
+
+Status CastInputsFromFp16(Graph& g, const std::vector<std::string>& names) {
+  constexpr int32_t kFloat = 0, kFloat16 = 1;  // ACL_FLOAT, ACL_FLOAT16
+  std::vector<Node> casts;
+  for (const std::string& name : names) {
+    auto it = std::find_if(g.inputs.begin(), g.inputs.end(),
+                           [&](int32_t id) { return g.tensors[static_cast<size_t>(id)].name == name; });
+    if (it == g.inputs.end()) {
+      std::string known;
+      for (int32_t id : g.inputs) known += (known.empty() ? "" : ", ") + g.tensors[static_cast<size_t>(id)].name;
+      return Err(kFail, "E10001: parameter [--input_fp16_nodes] is invalid. Reason: '{}' is not an input of the "
+                        "model (its inputs: {})", name, known);
+    }
+    const int32_t old_id = *it;
+    const int32_t dtype = g.tensors[static_cast<size_t>(old_id)].spec.dtype;
+    if (dtype == kFloat16) continue;
+    if (dtype != kFloat) {
+      return Err(kFail, "E10001: parameter [--input_fp16_nodes] is invalid. Reason: input '{}' is not a float32 "
+                        "input (data type {}{})", name, dtype, dtype == 4 ? ", an AIPP image" : "");
+    }
+    // The fp16 tensor takes the input's name and index; the fp32 one becomes the Cast's output.
+    Tensor half = g.tensors[static_cast<size_t>(old_id)];
+    half.spec.dtype = kFloat16;
+    Tensor& old = g.tensors[static_cast<size_t>(old_id)];
+    old.name += "/fp32";
+    old.kind = TensorKind::kIntermediate;
+    old.input_index = -1;
+    const int32_t half_id = g.AddTensor(std::move(half));
+    *it = half_id;
+    Node n = CastNode(name + "/input_fp16_cast", "--input_fp16_nodes", kFloat, half_id, old_id);
+    auto specs = InferNode(g, n, false);
+    if (!specs.ok()) {
+      return Err(kFail, "--input_fp16_nodes: the backend cannot cast input {}: {}", name, specs.status().message());
+    }
+    casts.push_back(std::move(n));
+  }
+  g.nodes.insert(g.nodes.begin(), std::make_move_iterator(casts.begin()), std::make_move_iterator(casts.end()));
   return Status::Ok();
 }
 

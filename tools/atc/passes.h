@@ -12,6 +12,8 @@
 //   FuseActivations       (--fusion) a Relu/Relu6/Sigmoid/Tanh/Clip/Gelu following Conv2D, MatMul or GEMM
 //                         becomes one of that node's post_ops (drivers/host/ops/kernels/post_ops.h)
 //   CastOutputs           (--output_type=FP16) a Cast to fp16 in front of each fp32 output
+//   CastInputsFromFp16    (--input_fp16_nodes) the named fp32 inputs become fp16 inputs, each followed by a
+//                         Cast to fp32 (run first: the model computes as it did)
 //   EnsureOutputsWritten  a model output that is a model input, a constant or another output gets a copy
 //                         node, since every output is written by a node of its own
 //   ValidateWithBackend   every node compiled by the backend (compile=true) with its final input specs,
@@ -20,6 +22,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "base/status.h"
 #include "graph.h"
@@ -34,6 +38,7 @@ int FuseLinearBias(Graph& g);
 int FuseResidualAdds(Graph& g);
 int FuseActivations(Graph& g);
 Status CastOutputs(Graph& g, int32_t dtype);
+Status CastInputsFromFp16(Graph& g, const std::vector<std::string>& names);
 Status EnsureOutputsWritten(Graph& g);
 Status ValidateWithBackend(const Graph& g, bool compile);
 
