@@ -38,20 +38,20 @@ void DefineLoad(py::module_& m) {
     aclError ret = aclmdlLoadFromMem(As<const void>(model), size, &id);
     return WithRet(ret, id);
   });
-  m.def("load_from_file_with_mem", [](const std::string& path, Addr work, size_t work_size, Addr weight,
-                                      size_t weight_size) {
-    uint32_t id = 0;
-    aclError ret = aclmdlLoadFromFileWithMem(path.c_str(), &id, As<void>(work), work_size, As<void>(weight),
-                                             weight_size);
-    return WithRet(ret, id);
-  });
-  m.def("load_from_mem_with_mem", [](Addr model, size_t size, Addr work, size_t work_size, Addr weight,
-                                     size_t weight_size) {
-    uint32_t id = 0;
-    aclError ret = aclmdlLoadFromMemWithMem(As<const void>(model), size, &id, As<void>(work), work_size,
-                                            As<void>(weight), weight_size);
-    return WithRet(ret, id);
-  });
+  m.def("load_from_file_with_mem",
+        [](const std::string& path, Addr work, size_t work_size, Addr weight, size_t weight_size) {
+          uint32_t id = 0;
+          aclError ret =
+              aclmdlLoadFromFileWithMem(path.c_str(), &id, As<void>(work), work_size, As<void>(weight), weight_size);
+          return WithRet(ret, id);
+        });
+  m.def("load_from_mem_with_mem",
+        [](Addr model, size_t size, Addr work, size_t work_size, Addr weight, size_t weight_size) {
+          uint32_t id = 0;
+          aclError ret = aclmdlLoadFromMemWithMem(As<const void>(model), size, &id, As<void>(work), work_size,
+                                                  As<void>(weight), weight_size);
+          return WithRet(ret, id);
+        });
   m.def("unload", [](uint32_t id) { return static_cast<int>(aclmdlUnload(id)); });
   m.def("query_size", [](const std::string& path) {
     size_t work = 0, weight = 0;
@@ -77,12 +77,10 @@ void DefineDesc(py::module_& m) {
   });
   m.def("get_num_inputs", [](Addr desc) { return aclmdlGetNumInputs(As<aclmdlDesc>(desc)); });
   m.def("get_num_outputs", [](Addr desc) { return aclmdlGetNumOutputs(As<aclmdlDesc>(desc)); });
-  m.def("get_input_size_by_index", [](Addr desc, Index i) {
-    return aclmdlGetInputSizeByIndex(As<aclmdlDesc>(desc), AsIndex(i));
-  });
-  m.def("get_output_size_by_index", [](Addr desc, Index i) {
-    return aclmdlGetOutputSizeByIndex(As<aclmdlDesc>(desc), AsIndex(i));
-  });
+  m.def("get_input_size_by_index",
+        [](Addr desc, Index i) { return aclmdlGetInputSizeByIndex(As<aclmdlDesc>(desc), AsIndex(i)); });
+  m.def("get_output_size_by_index",
+        [](Addr desc, Index i) { return aclmdlGetOutputSizeByIndex(As<aclmdlDesc>(desc), AsIndex(i)); });
   m.def("get_input_dims", [](Addr desc, Index i) { return DimsOf(aclmdlGetInputDims, desc, i); });
   m.def("get_input_dims_v2", [](Addr desc, Index i) { return DimsOf(aclmdlGetInputDimsV2, desc, i); });
   m.def("get_output_dims", [](Addr desc, Index i) { return DimsOf(aclmdlGetOutputDims, desc, i); });
@@ -99,12 +97,10 @@ void DefineDesc(py::module_& m) {
     dict["range"] = ranges;
     return WithRet(ret, dict);
   });
-  m.def("get_input_name_by_index", [](Addr desc, Index i) {
-    return Str(aclmdlGetInputNameByIndex(As<const aclmdlDesc>(desc), AsIndex(i)));
-  });
-  m.def("get_output_name_by_index", [](Addr desc, Index i) {
-    return Str(aclmdlGetOutputNameByIndex(As<const aclmdlDesc>(desc), AsIndex(i)));
-  });
+  m.def("get_input_name_by_index",
+        [](Addr desc, Index i) { return Str(aclmdlGetInputNameByIndex(As<const aclmdlDesc>(desc), AsIndex(i))); });
+  m.def("get_output_name_by_index",
+        [](Addr desc, Index i) { return Str(aclmdlGetOutputNameByIndex(As<const aclmdlDesc>(desc), AsIndex(i))); });
   m.def("get_input_index_by_name", [](Addr desc, const std::string& name) {
     size_t index = 0;
     aclError ret = aclmdlGetInputIndexByName(As<const aclmdlDesc>(desc), name.c_str(), &index);
@@ -143,42 +139,51 @@ void DefineDatasets(py::module_& m) {
     aclError ret = aclmdlAddDatasetBuffer(As<aclmdlDataset>(ds), As<aclDataBuffer>(buffer));
     return WithRet(ret, ds);
   });
-  m.def("get_dataset_buffer", [](Addr ds, Index i) {
-    return ToInt(aclmdlGetDatasetBuffer(As<const aclmdlDataset>(ds), AsIndex(i)));
-  });
+  m.def("get_dataset_buffer",
+        [](Addr ds, Index i) { return ToInt(aclmdlGetDatasetBuffer(As<const aclmdlDataset>(ds), AsIndex(i))); });
   m.def("get_dataset_num_buffers", [](Addr ds) { return aclmdlGetDatasetNumBuffers(As<const aclmdlDataset>(ds)); });
   m.def("set_dataset_tensor_desc", [](Addr ds, Addr desc, Index i) {
     aclError ret = aclmdlSetDatasetTensorDesc(As<aclmdlDataset>(ds), As<aclTensorDesc>(desc), AsIndex(i));
     return WithRet(ret, ds);
   });
-  m.def("get_dataset_tensor_desc", [](Addr ds, Index i) {
-    return ToInt(aclmdlGetDatasetTensorDesc(As<const aclmdlDataset>(ds), AsIndex(i)));
-  });
+  m.def("get_dataset_tensor_desc",
+        [](Addr ds, Index i) { return ToInt(aclmdlGetDatasetTensorDesc(As<const aclmdlDataset>(ds), AsIndex(i))); });
 }
 
 // Execution releases the GIL (CANN's pyACL holds it): a run can wait behind a Python host callback queued on
 // the same stream (acl.rt.launch_callback), which needs the GIL to run. The caller's frame keeps the objects
 // whose buffers the datasets point at alive for the call.
 void DefineExecute(py::module_& m) {
-  m.def("execute", [](uint32_t id, Addr in, Addr out) {
-    return static_cast<int>(aclmdlExecute(id, As<const aclmdlDataset>(in), As<aclmdlDataset>(out)));
-  }, ReleaseGil());
-  m.def("execute_async", [](uint32_t id, Addr in, Addr out, Addr stream) {
-    return static_cast<int>(
-        aclmdlExecuteAsync(id, As<const aclmdlDataset>(in), As<aclmdlDataset>(out), As<void>(stream)));
-  }, ReleaseGil());
-  m.def("execute_v2", [](uint32_t id, Addr in, Addr out, Addr stream, Addr config) {
-    return static_cast<int>(aclmdlExecuteV2(id, As<const aclmdlDataset>(in), As<aclmdlDataset>(out), As<void>(stream),
-                                            As<const aclmdlExecConfigHandle>(config)));
-  }, ReleaseGil());
-  m.def("execute_async_v2", [](uint32_t id, Addr in, Addr out, Addr stream, Addr config) {
-    return static_cast<int>(aclmdlExecuteAsyncV2(id, As<const aclmdlDataset>(in), As<aclmdlDataset>(out),
-                                                 As<void>(stream), As<const aclmdlExecConfigHandle>(config)));
-  }, ReleaseGil());
+  m.def(
+      "execute",
+      [](uint32_t id, Addr in, Addr out) {
+        return static_cast<int>(aclmdlExecute(id, As<const aclmdlDataset>(in), As<aclmdlDataset>(out)));
+      },
+      ReleaseGil());
+  m.def(
+      "execute_async",
+      [](uint32_t id, Addr in, Addr out, Addr stream) {
+        return static_cast<int>(
+            aclmdlExecuteAsync(id, As<const aclmdlDataset>(in), As<aclmdlDataset>(out), As<void>(stream)));
+      },
+      ReleaseGil());
+  m.def(
+      "execute_v2",
+      [](uint32_t id, Addr in, Addr out, Addr stream, Addr config) {
+        return static_cast<int>(aclmdlExecuteV2(id, As<const aclmdlDataset>(in), As<aclmdlDataset>(out),
+                                                As<void>(stream), As<const aclmdlExecConfigHandle>(config)));
+      },
+      ReleaseGil());
+  m.def(
+      "execute_async_v2",
+      [](uint32_t id, Addr in, Addr out, Addr stream, Addr config) {
+        return static_cast<int>(aclmdlExecuteAsyncV2(id, As<const aclmdlDataset>(in), As<aclmdlDataset>(out),
+                                                     As<void>(stream), As<const aclmdlExecConfigHandle>(config)));
+      },
+      ReleaseGil());
   m.def("create_exec_config_handle", [] { return ToInt(aclmdlCreateExecConfigHandle()); });
-  m.def("destroy_exec_config_handle", [](Addr h) {
-    return static_cast<int>(aclmdlDestroyExecConfigHandle(As<const aclmdlExecConfigHandle>(h)));
-  });
+  m.def("destroy_exec_config_handle",
+        [](Addr h) { return static_cast<int>(aclmdlDestroyExecConfigHandle(As<const aclmdlExecConfigHandle>(h))); });
   // The timeouts and the priority are int32 (CANN's binding passes every value as 32 bits, and -1, "wait
   // forever", arrives as 0xFFFFFFFF, the same bits); the other attributes are sizes or addresses.
   m.def("set_exec_config_opt", [](Addr h, int attr, long long value) {
@@ -228,9 +233,8 @@ ConfigKind KindOfConfig(int attr) {
 
 void DefineConfig(py::module_& m) {
   m.def("create_config_handle", [] { return ToInt(aclmdlCreateConfigHandle()); });
-  m.def("destroy_config_handle", [](Addr h) {
-    return static_cast<int>(aclmdlDestroyConfigHandle(As<aclmdlConfigHandle>(h)));
-  });
+  m.def("destroy_config_handle",
+        [](Addr h) { return static_cast<int>(aclmdlDestroyConfigHandle(As<aclmdlConfigHandle>(h))); });
   // value: an int, or for the path attributes a str (copied by the runtime during the call) or an address.
   m.def("set_config_opt", [](Addr h, int attr, py::object value) {
     auto* handle = As<aclmdlConfigHandle>(h);

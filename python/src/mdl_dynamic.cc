@@ -25,8 +25,8 @@ aclmdlIODims IODimsFromDict(const py::dict& dict) {
   size_t count = dict.contains("dimCount") ? py::cast<size_t>(dict["dimCount"]) : values.size();
   if (count > values.size() || count > ACL_MAX_DIM_CNT) {
     throw py::value_error("dimCount " + std::to_string(count) + " exceeds the dims given (" +
-                          std::to_string(values.size()) + ") or ACL_MAX_DIM_CNT (" +
-                          std::to_string(ACL_MAX_DIM_CNT) + ")");
+                          std::to_string(values.size()) + ") or ACL_MAX_DIM_CNT (" + std::to_string(ACL_MAX_DIM_CNT) +
+                          ")");
   }
   dims.dimCount = count;
   std::copy_n(values.begin(), count, dims.dims);
@@ -127,12 +127,12 @@ py::dict AippInfoDict(const aclAippInfo& a) {
   d["axSwapSwitch"] = a.axSwapSwitch;
   d["singleLineMode"] = a.singleLineMode;
   const std::pair<const char*, int32_t> matrix[] = {
-      {"matrixR0C0", a.matrixR0C0}, {"matrixR0C1", a.matrixR0C1}, {"matrixR0C2", a.matrixR0C2},
-      {"matrixR1C0", a.matrixR1C0}, {"matrixR1C1", a.matrixR1C1}, {"matrixR1C2", a.matrixR1C2},
-      {"matrixR2C0", a.matrixR2C0}, {"matrixR2C1", a.matrixR2C1}, {"matrixR2C2", a.matrixR2C2},
+      {"matrixR0C0", a.matrixR0C0},   {"matrixR0C1", a.matrixR0C1},   {"matrixR0C2", a.matrixR0C2},
+      {"matrixR1C0", a.matrixR1C0},   {"matrixR1C1", a.matrixR1C1},   {"matrixR1C2", a.matrixR1C2},
+      {"matrixR2C0", a.matrixR2C0},   {"matrixR2C1", a.matrixR2C1},   {"matrixR2C2", a.matrixR2C2},
       {"outputBias0", a.outputBias0}, {"outputBias1", a.outputBias1}, {"outputBias2", a.outputBias2},
-      {"inputBias0", a.inputBias0},  {"inputBias1", a.inputBias1},  {"inputBias2", a.inputBias2},
-      {"meanChn0", a.meanChn0},      {"meanChn1", a.meanChn1},      {"meanChn2", a.meanChn2},
+      {"inputBias0", a.inputBias0},   {"inputBias1", a.inputBias1},   {"inputBias2", a.inputBias2},
+      {"meanChn0", a.meanChn0},       {"meanChn1", a.meanChn1},       {"meanChn2", a.meanChn2},
       {"meanChn3", a.meanChn3},
   };
   for (const auto& [key, value] : matrix) {
@@ -176,12 +176,10 @@ void DefineAipp(py::module_& m) {
     return static_cast<int>(aclmdlSetAIPPCscParams(As<aclmdlAIPP>(aipp), sw, r0c0, r0c1, r0c2, r1c0, r1c1, r1c2, r2c0,
                                                    r2c1, r2c2, ob0, ob1, ob2, ib0, ib1, ib2));
   });
-  m.def("set_aipp_rbuv_swap_switch", [](Addr aipp, int8_t sw) {
-    return static_cast<int>(aclmdlSetAIPPRbuvSwapSwitch(As<aclmdlAIPP>(aipp), sw));
-  });
-  m.def("set_aipp_ax_swap_switch", [](Addr aipp, int8_t sw) {
-    return static_cast<int>(aclmdlSetAIPPAxSwapSwitch(As<aclmdlAIPP>(aipp), sw));
-  });
+  m.def("set_aipp_rbuv_swap_switch",
+        [](Addr aipp, int8_t sw) { return static_cast<int>(aclmdlSetAIPPRbuvSwapSwitch(As<aclmdlAIPP>(aipp), sw)); });
+  m.def("set_aipp_ax_swap_switch",
+        [](Addr aipp, int8_t sw) { return static_cast<int>(aclmdlSetAIPPAxSwapSwitch(As<aclmdlAIPP>(aipp), sw)); });
   m.def("set_aipp_src_image_size", [](Addr aipp, int32_t w, int32_t h) {
     return static_cast<int>(aclmdlSetAIPPSrcImageSize(As<aclmdlAIPP>(aipp), w, h));
   });
@@ -189,17 +187,16 @@ void DefineAipp(py::module_& m) {
                                   uint64_t batch_index) {
     return static_cast<int>(aclmdlSetAIPPScfParams(As<aclmdlAIPP>(aipp), sw, in_w, in_h, out_w, out_h, batch_index));
   });
-  m.def("set_aipp_crop_params", [](Addr aipp, int8_t sw, int32_t x, int32_t y, int32_t w, int32_t h,
-                                   uint64_t batch_index) {
-    return static_cast<int>(aclmdlSetAIPPCropParams(As<aclmdlAIPP>(aipp), sw, x, y, w, h, batch_index));
-  });
-  m.def("set_aipp_padding_params", [](Addr aipp, int8_t sw, int32_t top, int32_t bottom, int32_t left, int32_t right,
-                                      uint64_t batch_index) {
-    return static_cast<int>(
-        aclmdlSetAIPPPaddingParams(As<aclmdlAIPP>(aipp), sw, top, bottom, left, right, batch_index));
-  });
-  m.def("set_aipp_dtc_pixel_mean", [](Addr aipp, int16_t c0, int16_t c1, int16_t c2, int16_t c3,
-                                      uint64_t batch_index) {
+  m.def("set_aipp_crop_params",
+        [](Addr aipp, int8_t sw, int32_t x, int32_t y, int32_t w, int32_t h, uint64_t batch_index) {
+          return static_cast<int>(aclmdlSetAIPPCropParams(As<aclmdlAIPP>(aipp), sw, x, y, w, h, batch_index));
+        });
+  m.def("set_aipp_padding_params",
+        [](Addr aipp, int8_t sw, int32_t top, int32_t bottom, int32_t left, int32_t right, uint64_t batch_index) {
+          return static_cast<int>(
+              aclmdlSetAIPPPaddingParams(As<aclmdlAIPP>(aipp), sw, top, bottom, left, right, batch_index));
+        });
+  m.def("set_aipp_dtc_pixel_mean", [](Addr aipp, int16_t c0, int16_t c1, int16_t c2, int16_t c3, uint64_t batch_index) {
     return static_cast<int>(aclmdlSetAIPPDtcPixelMean(As<aclmdlAIPP>(aipp), c0, c1, c2, c3, batch_index));
   });
   m.def("set_aipp_dtc_pixel_min", [](Addr aipp, float c0, float c1, float c2, float c3, uint64_t batch_index) {
@@ -265,9 +262,10 @@ int32_t DumpTrampoline(const acldumpChunk* chunk, int32_t) {
 
 void DefineDump(py::module_& m) {
   m.def("init_dump", [] { return static_cast<int>(aclmdlInitDump()); });
-  m.def("set_dump", [](std::optional<std::string> path) {
-    return static_cast<int>(aclmdlSetDump(path ? path->c_str() : nullptr));
-  }, py::arg("dump_cfg_path") = py::none());
+  m.def(
+      "set_dump",
+      [](std::optional<std::string> path) { return static_cast<int>(aclmdlSetDump(path ? path->c_str() : nullptr)); },
+      py::arg("dump_cfg_path") = py::none());
   m.def("finalize_dump", [] { return static_cast<int>(aclmdlFinalizeDump()); });
   m.def("dump_reg_callback", [](py::function callback, int32_t flag) {
     aclError ret = acldumpRegCallback(DumpTrampoline, flag);

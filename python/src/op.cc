@@ -15,29 +15,19 @@ namespace {
 
 aclError ExecuteV2(const std::string& op_type, const AddrList& input_descs, const AddrList& inputs,
                    const AddrList& output_descs, const AddrList& outputs, Addr attr, Addr stream) {
-  const int num_inputs = PairCount("execute_v2", input_descs, "input_desc", inputs, "inputs");
-  const int num_outputs = PairCount("execute_v2", output_descs, "output_desc", outputs, "outputs");
-  auto in_descs = PtrArray<aclTensorDesc>(input_descs);
-  auto in_bufs = PtrArray<aclDataBuffer>(inputs);
-  auto out_descs = PtrArray<aclTensorDesc>(output_descs);
-  auto out_bufs = PtrArray<aclDataBuffer>(outputs);
-  return aclopExecuteV2(op_type.c_str(), num_inputs, in_descs.data(), in_bufs.data(), num_outputs, out_descs.data(),
-                        out_bufs.data(), As<aclopAttr>(attr), As<void>(stream));
+  Operands o = OperandsOf("execute_v2", input_descs, inputs, output_descs, outputs);
+  return aclopExecuteV2(op_type.c_str(), o.num_inputs, o.in_descs.data(), o.in_bufs.data(), o.num_outputs,
+                        o.out_descs.data(), o.out_bufs.data(), As<aclopAttr>(attr), As<void>(stream));
 }
 
 // CANN keeps the deprecated aclopExecute in pyACL; programs written against it still run.
 aclError Execute(const std::string& op_type, const AddrList& input_descs, const AddrList& inputs,
                  const AddrList& output_descs, const AddrList& outputs, Addr attr, Addr stream) {
-  const int num_inputs = PairCount("execute", input_descs, "input_desc", inputs, "inputs");
-  const int num_outputs = PairCount("execute", output_descs, "output_desc", outputs, "outputs");
-  auto in_descs = PtrArray<const aclTensorDesc>(input_descs);
-  auto in_bufs = PtrArray<const aclDataBuffer>(inputs);
-  auto out_descs = PtrArray<const aclTensorDesc>(output_descs);
-  auto out_bufs = PtrArray<aclDataBuffer>(outputs);
+  Operands o = OperandsOf("execute", input_descs, inputs, output_descs, outputs);
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-  return aclopExecute(op_type.c_str(), num_inputs, in_descs.data(), in_bufs.data(), num_outputs, out_descs.data(),
-                      out_bufs.data(), As<const aclopAttr>(attr), As<void>(stream));
+  return aclopExecute(op_type.c_str(), o.num_inputs, o.in_descs.data(), o.in_bufs.data(), o.num_outputs,
+                      o.out_descs.data(), o.out_bufs.data(), As<const aclopAttr>(attr), As<void>(stream));
 #pragma GCC diagnostic pop
 }
 

@@ -38,6 +38,28 @@ inline int PairCount(const char* fn, const AddrList& descs, const char* descs_na
   return Count(descs.size(), descs_name);
 }
 
+// The operands of one operator call as the aclop* functions take them: the descriptor and buffer lists as C
+// arrays, with their counts (each pair checked by PairCount).
+struct Operands {
+  int num_inputs = 0;
+  int num_outputs = 0;
+  std::vector<aclTensorDesc*> in_descs;
+  std::vector<aclDataBuffer*> in_bufs;
+  std::vector<aclTensorDesc*> out_descs;
+  std::vector<aclDataBuffer*> out_bufs;
+};
+inline Operands OperandsOf(const char* fn, const AddrList& input_descs, const AddrList& inputs,
+                           const AddrList& output_descs, const AddrList& outputs) {
+  Operands o;
+  o.num_inputs = PairCount(fn, input_descs, "input_desc", inputs, "inputs");
+  o.num_outputs = PairCount(fn, output_descs, "output_desc", outputs, "outputs");
+  o.in_descs = PtrArray<aclTensorDesc>(input_descs);
+  o.in_bufs = PtrArray<aclDataBuffer>(inputs);
+  o.out_descs = PtrArray<aclTensorDesc>(output_descs);
+  o.out_bufs = PtrArray<aclDataBuffer>(outputs);
+  return o;
+}
+
 // Parts of acl.op, each in its own file.
 void DefineOpAttr(py::module_& op);     // create_attr, destroy_attr, set_attr_* (op_attr.cc)
 void DefineOpCompile(py::module_& op);  // compile*, compile functions, kernels, update_params (op_compile.cc)

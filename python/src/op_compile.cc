@@ -35,14 +35,9 @@ aclError Compile(const std::string& op_type, const AddrList& input_descs, const 
 aclError CompileAndExecute(const std::string& op_type, const AddrList& input_descs, const AddrList& inputs,
                            const AddrList& output_descs, const AddrList& outputs, Addr attr, int engine_type,
                            int compile_flag, const std::optional<std::string>& op_path, Addr stream) {
-  const int num_inputs = PairCount("compile_and_execute", input_descs, "input_desc", inputs, "inputs");
-  const int num_outputs = PairCount("compile_and_execute", output_descs, "output_desc", outputs, "outputs");
-  auto in_descs = PtrArray<const aclTensorDesc>(input_descs);
-  auto in_bufs = PtrArray<const aclDataBuffer>(inputs);
-  auto out_descs = PtrArray<const aclTensorDesc>(output_descs);
-  auto out_bufs = PtrArray<aclDataBuffer>(outputs);
-  return aclopCompileAndExecute(op_type.c_str(), num_inputs, in_descs.data(), in_bufs.data(), num_outputs,
-                                out_descs.data(), out_bufs.data(), As<const aclopAttr>(attr),
+  Operands o = OperandsOf("compile_and_execute", input_descs, inputs, output_descs, outputs);
+  return aclopCompileAndExecute(op_type.c_str(), o.num_inputs, o.in_descs.data(), o.in_bufs.data(), o.num_outputs,
+                                o.out_descs.data(), o.out_bufs.data(), As<const aclopAttr>(attr),
                                 static_cast<aclopEngineType>(engine_type), static_cast<aclopCompileType>(compile_flag),
                                 PathOrNull(op_path), As<void>(stream));
 }
@@ -50,14 +45,9 @@ aclError CompileAndExecute(const std::string& op_type, const AddrList& input_des
 aclError CompileAndExecuteV2(const std::string& op_type, const AddrList& input_descs, const AddrList& inputs,
                              const AddrList& output_descs, const AddrList& outputs, Addr attr, int engine_type,
                              int compile_flag, const std::optional<std::string>& op_path, Addr stream) {
-  const int num_inputs = PairCount("compile_and_execute_v2", input_descs, "input_desc", inputs, "inputs");
-  const int num_outputs = PairCount("compile_and_execute_v2", output_descs, "output_desc", outputs, "outputs");
-  auto in_descs = PtrArray<aclTensorDesc>(input_descs);
-  auto in_bufs = PtrArray<aclDataBuffer>(inputs);
-  auto out_descs = PtrArray<aclTensorDesc>(output_descs);
-  auto out_bufs = PtrArray<aclDataBuffer>(outputs);
-  return aclopCompileAndExecuteV2(op_type.c_str(), num_inputs, in_descs.data(), in_bufs.data(), num_outputs,
-                                  out_descs.data(), out_bufs.data(), As<aclopAttr>(attr),
+  Operands o = OperandsOf("compile_and_execute_v2", input_descs, inputs, output_descs, outputs);
+  return aclopCompileAndExecuteV2(op_type.c_str(), o.num_inputs, o.in_descs.data(), o.in_bufs.data(), o.num_outputs,
+                                  o.out_descs.data(), o.out_bufs.data(), As<aclopAttr>(attr),
                                   static_cast<aclopEngineType>(engine_type),
                                   static_cast<aclopCompileType>(compile_flag), PathOrNull(op_path), As<void>(stream));
 }

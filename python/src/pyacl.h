@@ -66,13 +66,13 @@ void CallFromRuntime(const py::object& callable, Args&&... args) {
 }
 
 // The submodules, one file each.
-void DefineTop(py::module_& acl);     // acl.*: init, versions, data buffers, tensor descs, logs (top.cc)
-void DefineRt(py::module_& rt);       // acl.rt.* (rt_*.cc)
-void DefineMdl(py::module_& mdl);     // acl.mdl.* (mdl*.cc)
-void DefineOp(py::module_& op);       // acl.op.* (op.cc)
-void DefineUtil(py::module_& util);   // acl.util.* (util.cc)
-void DefineProf(py::module_& prof);   // acl.prof.* (prof.cc)
-void DefineBlas(py::module_& blas);   // acl.blas.* (blas.cc)
+void DefineTop(py::module_& acl);          // acl.*: init, versions, data buffers, tensor descs, logs (top.cc)
+void DefineRt(py::module_& rt);            // acl.rt.* (rt_*.cc)
+void DefineMdl(py::module_& mdl);          // acl.mdl.* (mdl*.cc)
+void DefineOp(py::module_& op);            // acl.op.* (op.cc)
+void DefineUtil(py::module_& util);        // acl.util.* (util.cc)
+void DefineProf(py::module_& prof);        // acl.prof.* (prof.cc)
+void DefineBlas(py::module_& blas);        // acl.blas.* (blas.cc)
 void DefineUnsupported(py::module_& acl);  // acl.media, acl.himpi, acl.fv: refused with a reason (module.cc)
 
 }  // namespace pyacl

@@ -1,8 +1,8 @@
 // acl.*: the top level of pyACL. init/finalize, versions, fp16 helpers, data buffers, tensor descriptors,
 // application logs and the recent error message (CANN's acl module has exactly these 47 names).
 #include <array>
-#include <optional>
 #include <limits>
+#include <optional>
 
 #include "pyacl.h"
 
@@ -49,9 +49,10 @@ py::dict VersionDict(const aclCANNPackageVersion& version) {
 }
 
 void DefineLifecycleAndVersions(py::module_& m) {
-  m.def("init", [](std::optional<std::string> config) {
-    return static_cast<int>(aclInit(config ? config->c_str() : nullptr));
-  }, py::arg("config_path") = py::none());
+  m.def(
+      "init",
+      [](std::optional<std::string> config) { return static_cast<int>(aclInit(config ? config->c_str() : nullptr)); },
+      py::arg("config_path") = py::none());
   m.def("finalize", [] { return static_cast<int>(aclFinalize()); });
   m.def("finalize_reference", [] {
     uint64_t count = 0;
@@ -106,16 +107,15 @@ void DefineLifecycleAndVersions(py::module_& m) {
 
 void DefineDataBuffers(py::module_& m) {
   m.def("create_data_buffer", [](Addr data, size_t size) { return ToInt(aclCreateDataBuffer(As<void>(data), size)); });
-  m.def("destroy_data_buffer", [](Addr buffer) {
-    return static_cast<int>(aclDestroyDataBuffer(As<const aclDataBuffer>(buffer)));
-  });
+  m.def("destroy_data_buffer",
+        [](Addr buffer) { return static_cast<int>(aclDestroyDataBuffer(As<const aclDataBuffer>(buffer))); });
   m.def("update_data_buffer", [](Addr buffer, Addr data, size_t size) {
     return static_cast<int>(aclUpdateDataBuffer(As<aclDataBuffer>(buffer), As<void>(data), size));
   });
-  m.def("get_data_buffer_addr", [](Addr buffer) { return ToInt(aclGetDataBufferAddr(As<const aclDataBuffer>(buffer))); });
-  m.def("get_data_buffer_size", [](Addr buffer) {
-    return static_cast<size_t>(aclGetDataBufferSize(As<const aclDataBuffer>(buffer)));
-  });
+  m.def("get_data_buffer_addr",
+        [](Addr buffer) { return ToInt(aclGetDataBufferAddr(As<const aclDataBuffer>(buffer))); });
+  m.def("get_data_buffer_size",
+        [](Addr buffer) { return static_cast<size_t>(aclGetDataBufferSize(As<const aclDataBuffer>(buffer))); });
   m.def("get_data_buffer_size_v2", [](Addr buffer) { return aclGetDataBufferSizeV2(As<const aclDataBuffer>(buffer)); });
 }
 
@@ -126,18 +126,16 @@ void DefineTensorDescs(py::module_& m) {
                                      dims.empty() ? nullptr : dims.data(), static_cast<aclFormat>(format)));
   });
   m.def("destroy_tensor_desc", [](Addr desc) { aclDestroyTensorDesc(As<const aclTensorDesc>(desc)); });
-  m.def("get_tensor_desc_type", [](Addr desc) { return static_cast<int>(aclGetTensorDescType(As<const aclTensorDesc>(desc))); });
-  m.def("get_tensor_desc_format", [](Addr desc) {
-    return static_cast<int>(aclGetTensorDescFormat(As<const aclTensorDesc>(desc)));
-  });
+  m.def("get_tensor_desc_type",
+        [](Addr desc) { return static_cast<int>(aclGetTensorDescType(As<const aclTensorDesc>(desc))); });
+  m.def("get_tensor_desc_format",
+        [](Addr desc) { return static_cast<int>(aclGetTensorDescFormat(As<const aclTensorDesc>(desc))); });
   m.def("get_tensor_desc_size", [](Addr desc) { return aclGetTensorDescSize(As<const aclTensorDesc>(desc)); });
-  m.def("get_tensor_desc_element_count", [](Addr desc) {
-    return aclGetTensorDescElementCount(As<const aclTensorDesc>(desc));
-  });
+  m.def("get_tensor_desc_element_count",
+        [](Addr desc) { return aclGetTensorDescElementCount(As<const aclTensorDesc>(desc)); });
   m.def("get_tensor_desc_num_dims", [](Addr desc) { return aclGetTensorDescNumDims(As<const aclTensorDesc>(desc)); });
-  m.def("get_tensor_desc_dim", [](Addr desc, size_t index) {
-    return aclGetTensorDescDim(As<const aclTensorDesc>(desc), index);
-  });
+  m.def("get_tensor_desc_dim",
+        [](Addr desc, size_t index) { return aclGetTensorDescDim(As<const aclTensorDesc>(desc), index); });
   m.def("get_tensor_desc_dim_v2", [](Addr desc, size_t index) {
     int64_t dim = 0;
     aclError ret = aclGetTensorDescDimV2(As<const aclTensorDesc>(desc), index, &dim);
@@ -157,9 +155,8 @@ void DefineTensorDescs(py::module_& m) {
     return WithRet(ret, py::cast(range));
   });
   m.def("get_tensor_desc_name", [](Addr desc) { return Str(aclGetTensorDescName(As<aclTensorDesc>(desc))); });
-  m.def("set_tensor_desc_name", [](Addr desc, const std::string& name) {
-    aclSetTensorDescName(As<aclTensorDesc>(desc), name.c_str());
-  });
+  m.def("set_tensor_desc_name",
+        [](Addr desc, const std::string& name) { aclSetTensorDescName(As<aclTensorDesc>(desc), name.c_str()); });
   m.def("trans_tensor_desc_format", [](Addr desc, int format) {
     aclTensorDesc* out = nullptr;
     aclError ret = aclTransTensorDescFormat(As<const aclTensorDesc>(desc), static_cast<aclFormat>(format), &out);
@@ -185,8 +182,8 @@ void DefineTensorDescs(py::module_& m) {
   for (const auto& [name, setter] : shape_setters) {
     m.def(name, [setter = setter](Addr desc, const py::list& dims_list) {
       std::vector<int64_t> dims = DimsFromList(dims_list);
-      return static_cast<int>(setter(As<aclTensorDesc>(desc), static_cast<int>(dims.size()),
-                                     dims.empty() ? nullptr : dims.data()));
+      return static_cast<int>(
+          setter(As<aclTensorDesc>(desc), static_cast<int>(dims.size()), dims.empty() ? nullptr : dims.data()));
     });
   }
   m.def("set_tensor_shape_range", [](Addr desc, const py::list& ranges) {
@@ -208,10 +205,10 @@ void DefineTensorDescs(py::module_& m) {
   m.def("set_tensor_place_ment", [](Addr desc, int mem_type) {
     return static_cast<int>(aclSetTensorPlaceMent(As<aclTensorDesc>(desc), static_cast<aclMemType>(mem_type)));
   });
-  m.def("get_tensor_desc_address", [](Addr desc) { return ToInt(aclGetTensorDescAddress(As<const aclTensorDesc>(desc))); });
-  m.def("get_tensor_desc_by_index", [](Addr desc, size_t index) {
-    return ToInt(aclGetTensorDescByIndex(As<aclTensorDesc>(desc), index));
-  });
+  m.def("get_tensor_desc_address",
+        [](Addr desc) { return ToInt(aclGetTensorDescAddress(As<const aclTensorDesc>(desc))); });
+  m.def("get_tensor_desc_by_index",
+        [](Addr desc, size_t index) { return ToInt(aclGetTensorDescByIndex(As<aclTensorDesc>(desc), index)); });
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // acl.util: moving data between Python objects and addresses, and the threads pyACL programs use to process
 // callback reports.
 #include <pthread.h>
+#include <pybind11/numpy.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <cstring>
 #include <map>
 #include <mutex>
-
-#include <pybind11/numpy.h>
 
 #include "pyacl.h"
 

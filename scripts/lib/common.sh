@@ -5,8 +5,10 @@
 NPURT_JOBS="${NPURT_JOBS:-2}"                       # the build machine has 2 cores
 NPURT_EXAMPLE_TIMEOUT="${NPURT_EXAMPLE_TIMEOUT:-120}"  # seconds per example run
 
-# Debian packages the build, the tests and the examples need (reference-only tools stay optional).
-NPURT_DEB_PACKAGES=(cmake ninja-build g++ python3 libgtest-dev libgmock-dev googletest libbenchmark-dev
+# Debian packages the build, the tests and the examples need (reference-only tools stay optional); pyACL
+# builds with python3-dev and pybind11-dev, and its tests use numpy.
+NPURT_DEB_PACKAGES=(cmake ninja-build g++ python3 python3-dev pybind11-dev python3-numpy
+                    libgtest-dev libgmock-dev googletest libbenchmark-dev
                     nlohmann-json3-dev libspdlog-dev libfmt-dev pkg-config
                     libdnnl-dev ocl-icd-opencl-dev
                     libflatbuffers-dev flatbuffers-compiler zlib1g-dev
@@ -188,6 +190,18 @@ CEOF
         fi
     fi
     rm -rf "$tmp"
+    # pyACL (built without sanitizers only: it runs inside an uninstrumented python3): installed where CANN
+    # keeps it, and importable with nothing but the PYTHONPATH set_env.sh sets (its RUNPATH finds lib64/).
+    if [[ -z "$san" ]]; then
+        if ! compgen -G "$pkg/python/site-packages/acl*.so" >/dev/null; then
+            echo "  missing: python/site-packages/acl*.so (pyACL)" >&2
+            bad=1
+        elif ! env -u LD_LIBRARY_PATH PYTHONPATH="$pkg/python/site-packages" /usr/bin/python3 -c \
+                'import acl, acl.rt, acl.mdl; assert acl.init() == 0 and acl.finalize() == 0'; then
+            echo "  pyACL does not import from the package (PYTHONPATH=<P>/python/site-packages)" >&2
+            bad=1
+        fi
+    fi
     if ((bad)); then
         npurt_log "package check: FAILED ($pkg)" >&2
         return 1

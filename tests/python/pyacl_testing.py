@@ -17,13 +17,6 @@ ACL_FORMAT_ND = 2
 NPY_FLOAT32 = 11
 
 
-def init_runtime(test_case, device=0):
-    """acl.init + set_device, accepting a runtime another test class of the process initialised."""
-    ret = acl.init()
-    test_case.assertIn(ret, (ACL_SUCCESS, ACL_ERROR_REPEAT_INITIALIZE))
-    test_case.assertEqual(acl.rt.set_device(device), ACL_SUCCESS)
-
-
 def work_dir():
     path = os.environ.get("NPURT_TEST_WORK") or tempfile.mkdtemp(prefix="pyacl_")
     os.makedirs(path, exist_ok=True)
@@ -68,3 +61,21 @@ def has_onnx():
         return True
     except ImportError:
         return False
+
+
+class RuntimeTestCase(unittest.TestCase):
+    """A test class with the runtime initialised, device 0 set and a stream of its own (cls.stream)."""
+
+    @classmethod
+    def setUpClass(cls):
+        ret = acl.init()
+        assert ret in (ACL_SUCCESS, ACL_ERROR_REPEAT_INITIALIZE), ret
+        assert acl.rt.set_device(0) == ACL_SUCCESS
+        cls.stream, ret = acl.rt.create_stream()
+        assert ret == ACL_SUCCESS, ret
+
+    @classmethod
+    def tearDownClass(cls):
+        acl.rt.destroy_stream(cls.stream)
+        acl.rt.reset_device(0)
+        acl.finalize()

@@ -4,9 +4,9 @@ import unittest
 import numpy as np
 
 import acl
+from pyacl_testing import RuntimeTestCase
 
 ACL_SUCCESS = 0
-ACL_ERROR_REPEAT_INITIALIZE = 100002
 ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT32 = 0, 1, 2, 3
 ACL_TRANS_N, ACL_TRANS_T, ACL_TRANS_NZ = 0, 1, 2
 ACL_COMPUTE_HIGH_PRECISION = 0
@@ -15,21 +15,7 @@ ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST = 1, 2
 PACKED = -1  # leading dimension / increment of a packed matrix or vector
 
 
-class BlasTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ret = acl.init()
-        assert ret in (ACL_SUCCESS, ACL_ERROR_REPEAT_INITIALIZE), ret
-        assert acl.rt.set_device(0) == ACL_SUCCESS
-        cls.stream, ret = acl.rt.create_stream()
-        assert ret == ACL_SUCCESS
-
-    @classmethod
-    def tearDownClass(cls):
-        acl.rt.destroy_stream(cls.stream)
-        acl.rt.reset_device(0)
-        acl.finalize()
-
+class BlasTest(RuntimeTestCase):
     def setUp(self):
         self.rng = np.random.default_rng(2024)
         self.allocations = []

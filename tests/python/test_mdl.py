@@ -7,8 +7,8 @@ import numpy as np
 
 import acl
 from pyacl_testing import (ACL_ERROR_INVALID_PARAM, ACL_FLOAT, ACL_MEM_MALLOC_HUGE_FIRST,
-                           ACL_MEMCPY_DEVICE_TO_HOST, ACL_MEMCPY_HOST_TO_DEVICE, ACL_SUCCESS, convert, has_onnx,
-                           init_runtime, linear_relu_onnx)
+                           ACL_MEMCPY_DEVICE_TO_HOST, ACL_MEMCPY_HOST_TO_DEVICE, ACL_SUCCESS, RuntimeTestCase, convert,
+                           has_onnx, linear_relu_onnx)
 
 K, N, BATCH = 24, 10, 4
 ACL_MDL_LOAD_TYPE_SIZET = 1
@@ -22,10 +22,10 @@ def reference(x, weight, bias):
 
 
 @unittest.skipUnless(has_onnx(), "python3-onnx is not installed")
-class ModelTest(unittest.TestCase):
+class ModelTest(RuntimeTestCase):
     @classmethod
     def setUpClass(cls):
-        init_runtime(cls())
+        super().setUpClass()
         rng = np.random.default_rng(2026)
         cls.weight = rng.standard_normal((K, N)).astype(np.float32)
         cls.bias = rng.standard_normal(N).astype(np.float32)
@@ -35,14 +35,6 @@ class ModelTest(unittest.TestCase):
                                "--input_shape=x:-1,%d" % K, "--dynamic_batch_size=1,2,4")
         cls.half_input_om = convert(linear_relu_onnx(cls.weight, cls.bias, BATCH), "linear_relu_fp16_in",
                                     "--input_shape=x:%d,%d" % (BATCH, K), "--input_fp16_nodes=x")
-        cls.stream, ret = acl.rt.create_stream()
-        assert ret == ACL_SUCCESS
-
-    @classmethod
-    def tearDownClass(cls):
-        acl.rt.destroy_stream(cls.stream)
-        acl.rt.reset_device(0)
-        acl.finalize()
 
     def setUp(self):
         self.rng = np.random.default_rng(self._testMethodName.__hash__() & 0xFFFF)

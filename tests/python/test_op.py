@@ -7,9 +7,9 @@ import warnings
 import numpy as np
 
 import acl
+from pyacl_testing import RuntimeTestCase
 
 ACL_SUCCESS = 0
-ACL_ERROR_REPEAT_INITIALIZE = 100002
 ACL_FLOAT, ACL_FLOAT16, ACL_INT32 = 0, 1, 3
 ACL_FORMAT_ND = 2
 ACL_MEM_MALLOC_HUGE_FIRST = 0
@@ -52,21 +52,7 @@ class Tensor:
         acl.destroy_tensor_desc(self.desc)
 
 
-class OpTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ret = acl.init()
-        assert ret in (ACL_SUCCESS, ACL_ERROR_REPEAT_INITIALIZE), ret
-        assert acl.rt.set_device(0) == ACL_SUCCESS
-        cls.stream, ret = acl.rt.create_stream()
-        assert ret == ACL_SUCCESS
-
-    @classmethod
-    def tearDownClass(cls):
-        acl.rt.destroy_stream(cls.stream)
-        acl.rt.reset_device(0)
-        acl.finalize()
-
+class OpTest(RuntimeTestCase):
     def setUp(self):
         self.rng = np.random.default_rng(1234)
         self.tensors = []

@@ -7,10 +7,10 @@ import unittest
 import numpy as np
 
 import acl
+from pyacl_testing import ACL_ERROR_REPEAT_INITIALIZE, RuntimeTestCase
 
 ACL_SUCCESS = 0
 ACL_ERROR_INVALID_PARAM = 100000
-ACL_ERROR_REPEAT_INITIALIZE = 100002
 ACL_ERROR_PROF_NOT_RUN = 100043
 ACL_FLOAT, ACL_FORMAT_ND = 0, 2
 ACL_MEM_MALLOC_HUGE_FIRST = 0
@@ -33,21 +33,7 @@ def any_file_contains(path, needle):
     return False
 
 
-class ProfTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        ret = acl.init()
-        assert ret in (ACL_SUCCESS, ACL_ERROR_REPEAT_INITIALIZE), ret
-        assert acl.rt.set_device(0) == ACL_SUCCESS
-        cls.stream, ret = acl.rt.create_stream()
-        assert ret == ACL_SUCCESS
-
-    @classmethod
-    def tearDownClass(cls):
-        acl.rt.destroy_stream(cls.stream)
-        acl.rt.reset_device(0)
-        acl.finalize()
-
+class ProfTest(RuntimeTestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="pyacl_prof_")
         self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)

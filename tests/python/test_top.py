@@ -5,19 +5,10 @@ import struct
 import unittest
 
 import acl
-from pyacl_testing import ACL_FLOAT, ACL_FORMAT_ND, ACL_SUCCESS, init_runtime
+from pyacl_testing import ACL_FLOAT, ACL_FORMAT_ND, ACL_SUCCESS, RuntimeTestCase
 
 
-class TopLevelTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        init_runtime(cls())
-
-    @classmethod
-    def tearDownClass(cls):
-        acl.rt.reset_device(0)
-        acl.finalize()
-
+class TopLevelTest(RuntimeTestCase):
     def test_versions(self):
         major, minor, patch, ret = acl.get_version()
         self.assertEqual(ret, ACL_SUCCESS)
