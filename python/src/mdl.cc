@@ -52,6 +52,21 @@ void DefineLoad(py::module_& m) {
                                                   As<void>(weight), weight_size);
           return WithRet(ret, id);
         });
+  // The queue ids are arrays of uint32 the caller owns, passed by address as in CANN's binding.
+  m.def("load_from_file_with_q",
+        [](const std::string& path, Addr input_q, size_t input_q_num, Addr output_q, size_t output_q_num) {
+          uint32_t id = 0;
+          aclError ret = aclmdlLoadFromFileWithQ(path.c_str(), &id, As<const uint32_t>(input_q), input_q_num,
+                                                 As<const uint32_t>(output_q), output_q_num);
+          return WithRet(ret, id);
+        });
+  m.def("load_from_mem_with_q",
+        [](Addr model, size_t size, Addr input_q, size_t input_q_num, Addr output_q, size_t output_q_num) {
+          uint32_t id = 0;
+          aclError ret = aclmdlLoadFromMemWithQ(As<const void>(model), size, &id, As<const uint32_t>(input_q),
+                                                input_q_num, As<const uint32_t>(output_q), output_q_num);
+          return WithRet(ret, id);
+        });
   m.def("unload", [](uint32_t id) { return static_cast<int>(aclmdlUnload(id)); });
   m.def("query_size", [](const std::string& path) {
     size_t work = 0, weight = 0;

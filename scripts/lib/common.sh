@@ -218,6 +218,46 @@ npurt_example_summary() {
     echo "${line:-$(basename "$dir")}"
 }
 
+# A Python example (examples/<name>/main.py, no CMakeLists.txt): run with Debian's python3 after sourcing
+# set_env.sh (which puts pyACL on PYTHONPATH), from a scratch directory. pyACL is not built under the
+# sanitizers, so those runs skip it (neither passed nor failed).
+npurt_run_python_example() {
+    local pkg="$1" bdir="$2" san="$3" banners="$4" dir="$5" name rc=0 work
+    name=$(basename "$dir")
+    if [[ -n "$san" ]]; then
+        npurt_log "example $name: skipped (pyACL is not built with sanitizers)"
+        return 0
+    fi
+    if ((banners)); then
+        printf '\n==> %s: %s\n' "$name" "$(npurt_example_summary "$dir")"
+    else
+        npurt_log "example $name"
+    fi
+    work="$bdir/examples/$name"
+    rm -rf "$work"
+    mkdir -p "$work"
+    set +e
+    (
+        # shellcheck source=/dev/null
+        source "$pkg/set_env.sh"
+        cd "$work"
+        timeout -k 10 "$NPURT_EXAMPLE_TIMEOUT" /usr/bin/python3 -u "$dir/main.py"
+    ) 2>&1 | sed -u 's/^/  | /'
+    rc=${PIPESTATUS[0]}
+    set -e
+    if ((rc == 124 || rc == 137)); then
+        echo "  TIMED OUT after ${NPURT_EXAMPLE_TIMEOUT}s"
+    fi
+    if ((rc == 0)); then
+        NPURT_EXAMPLES_PASSED=$((NPURT_EXAMPLES_PASSED + 1))
+        echo "  $name: passed"
+    else
+        NPURT_EXAMPLES_FAILED=$((NPURT_EXAMPLES_FAILED + 1))
+        NPURT_EXAMPLES_FAILED_NAMES+=("$name")
+        echo "  $name: FAILED (exit $rc)"
+    fi
+}
+
 # npurt_run_examples <prefix> <build-dir> <sanitizer> <banners:0|1>
 # Builds every examples/*/ against the installed package the way a user would (source set_env.sh, a
 # separate CMake project per example with -DASCEND_CANN_PACKAGE_PATH), runs its `main` with a timeout,
@@ -231,8 +271,12 @@ npurt_run_examples() {
     NPURT_EXAMPLES_FAILED_NAMES=()
     for dir in "$NPURT_ROOT"/examples/*/; do
         dir="${dir%/}"
-        [[ -f "$dir/CMakeLists.txt" ]] || continue
         name=$(basename "$dir")
+        if [[ ! -f "$dir/CMakeLists.txt" && -f "$dir/main.py" ]]; then
+            npurt_run_python_example "$pkg" "$bdir" "$san" "$banners" "$dir"
+            continue
+        fi
+        [[ -f "$dir/CMakeLists.txt" ]] || continue
         ebuild="$bdir/examples/$name"
         log="$ebuild.build.log"
         if ((banners)); then
