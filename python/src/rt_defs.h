@@ -29,6 +29,9 @@ inline bool PythonAlive() {
 #endif
 }
 
+// The longest notify or IPC key a caller may ask for (CANN's limit too).
+constexpr size_t kMaxKeyLen = 1024;
+
 // `int(ret)`: what a wrapper of `aclError f(...)` with no out-parameters returns.
 inline int Ret(aclError ret) { return static_cast<int>(ret); }
 

@@ -6,7 +6,6 @@ namespace pyacl::rt {
 namespace {
 
 // The longest export key a caller may ask for (CANN's limit too).
-constexpr size_t kMaxKeyLen = 1024;
 
 void DefineSynchronization(py::module_& rt) {
   rt.def("synchronize_stream", [](Addr stream) { return Ret(aclrtSynchronizeStream(As<void>(stream))); },

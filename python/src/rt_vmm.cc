@@ -8,8 +8,6 @@
 namespace pyacl::rt {
 namespace {
 
-constexpr size_t kMaxKeyLen = 1024;  // the longest IPC key a caller may ask for (CANN's limit too)
-
 // aclrtPhysicalMemProp from CANN's dict {"handleType", "allocationType", "memAttr",
 // "location": {"id", "type"}, "reserve"}; "reserve" may be left out.
 aclrtPhysicalMemProp PropFromDict(const py::handle& object) {
