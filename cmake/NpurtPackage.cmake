@@ -119,7 +119,11 @@ set(_npurt_links
     "devlib|lib64"
     "compiler/lib64|../lib64"
     "runtime/version.info|../share/npurt/version.info"
-    # Where CANN keeps ascendc.cmake: scripts that search the CANN layout for it find ours.
+    # Where CANN keeps ascendc.cmake, so that projects and scripts that search the CANN layout for it find ours:
+    # the official samples' CMakeLists probe compiler/tikcpp/ascendc_kernel_cmake, then
+    # tools/tikcpp/ascendc_kernel_cmake; tikcpp/ascendc_kernel_cmake is the per-architecture toolkit directory's.
+    "compiler/tikcpp/ascendc_kernel_cmake|../../tools/ascendc/cmake"
+    "tools/tikcpp/ascendc_kernel_cmake|../ascendc/cmake"
     "tikcpp/ascendc_kernel_cmake|../tools/ascendc/cmake")
 foreach(_lib IN LISTS NPURT_PACKAGE_LIBS)
   list(APPEND _npurt_links "lib64/stub/lib${_lib}.so|../lib${_lib}.so")

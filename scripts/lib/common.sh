@@ -113,6 +113,9 @@ npurt_check_package() {
              runtime/lib64/stub/libascendcl.so compiler/lib64/stub/libascendcl.so \
              lib64/libacl_mdl.so lib64/libacl_op_executor.so lib64/libopapi_nn.so devlib/libascendcl.so bin/atc bin/msame \
              include/hccl/hccl.h lib64/libhccl.so bin/hccl_test bin/all_reduce_test \
+             tools/ascendc/cmake/ascendc.cmake tools/ascendc/npurt_kernel_gen.py tools/ascendc/include/kernel_operator.h \
+             compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake \
+             tikcpp/ascendc_kernel_cmake/ascendc.cmake \
              set_env.sh bin/setenv.bash share/npurt/version.info; do
         if [[ ! -e "$pkg/$f" ]]; then
             echo "  missing: $f" >&2

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "aclrtlaunch_cts_chevron_fill.h"
+#include "aclrtlaunch_cts_chevron_tiled.h"
 #include "kernel_cts_chevron.h"
 #include "kernel_test_util.h"
 
@@ -301,6 +302,28 @@ TEST_F(KernelLaunchTest, ChevronSyntaxAndGeneratedLaunchHeader) {
   ASSERT_ACL_OK(aclrtSynchronizeStream(s));
   std::vector<float> scaled = FromDevice<float>(dd, n);
   for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(scaled[i], data[i] * -2.0f);
+}
+
+// A struct parameter: by value through <<<>>> (the kernel's own signature), by pointer through
+// aclrtlaunch_<k> (CANN's generated launcher), whose struct is copied at the launch.
+TEST_F(KernelLaunchTest, StructParameterByValueAndThroughTheLauncherByPointer) {
+  Stream s;
+  const uint32_t blocks = 5;
+  DevBuf out(blocks * sizeof(uint32_t));
+  ASSERT_EQ(CtsChevronTiled(blocks, s.get(), static_cast<uint32_t*>(out.get()), CtsChevronTiling{100, 3}),
+            ACL_SUCCESS);
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  std::vector<uint32_t> got = FromDevice<uint32_t>(out, blocks);
+  for (uint32_t i = 0; i < blocks; ++i) EXPECT_EQ(got[i], 100 + i * 3);
+
+  CtsChevronTiling tiling{7, 11};
+  ASSERT_EQ(ACLRT_LAUNCH_KERNEL(cts_chevron_tiled)(blocks, s.get(), out.get(), &tiling), ACL_SUCCESS);
+  tiling.base = 0;  // the launch has its own copy
+  ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+  got = FromDevice<uint32_t>(out, blocks);
+  for (uint32_t i = 0; i < blocks; ++i) EXPECT_EQ(got[i], 7 + i * 11);
+
+  EXPECT_EQ(aclrtlaunch_cts_chevron_tiled(blocks, s.get(), out.get(), nullptr), ACL_ERROR_INVALID_PARAM);
 }
 
 TEST_F(KernelLaunchTest, ChevronLaunchErrorsAreReturned) {

@@ -26,6 +26,13 @@ and for --mode library also
                          loads it on first launch (aclrtBinaryLoadFromData, aclrtBinaryGetFunction);
   include/aclrtlaunch_<k>.h   declarations of aclrtlaunch_<k> and ACLRT_LAUNCH_KERNEL(k).
 
+aclrtlaunch_<k> takes its parameters as CANN's generated launcher does: pointers as void*, and a parameter
+whose type is a struct defined in the kernel's source (a tiling structure, usually from a header next to
+it) as a pointer to that struct, whose contents are copied into the argument block. Such structs are found
+in the source and in the headers it includes with quotes, looked up next to the including file and in the
+library's source directories; a struct defined elsewhere (an angle-bracket include) is taken by value.
+`k<<<...>>>(args)` keeps the kernel's own parameter types.
+
 Every output keeps the line numbers of its source (`#line`), so compiler messages point at the user's
 file. Outputs are rewritten only when their content changes. Python 3 standard library only.
 
@@ -167,6 +174,50 @@ class Param:
         self.name = name
         self.var = "p%d" % index
         self.is_pointer = "*" in type_text or re.search(r"\bGM_ADDR\b", type_text) is not None
+        self.by_pointer = False  # a struct passed to aclrtlaunch_<k> by pointer (set by mark_struct_params)
+
+    def struct_name(self):
+        """The struct this parameter's type names ('const S', 'struct S'), or None."""
+        if self.is_pointer:
+            return None
+        words = [t for t in re.findall(r"[A-Za-z_]\w*|\S", self.type) if t not in ("const", "volatile", "struct")]
+        return words[0] if len(words) == 1 and re.match(r"[A-Za-z_]\w*$", words[0]) else None
+
+    def launch_type(self):
+        """The parameter's type in aclrtlaunch_<k>."""
+        if self.is_pointer:
+            return "void*"
+        return self.type + "*" if self.by_pointer else self.type
+
+
+STRUCT_DEF = re.compile(r'\bstruct\s+([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^{};()]*)?\{')
+QUOTE_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
+
+
+def defined_structs(paths, search_dirs):
+    """Names of the structs defined in `paths` and in the headers they include with quotes (recursively),
+    each looked up next to the including file, then in `search_dirs`. CANN's launcher generator looks at the
+    preprocessed source; this follows the quote includes that the kernel's own headers (tiling structures)
+    are reached by. Headers that cannot be found (npurt's kernel_operator.h among them) are skipped."""
+    names, seen, todo = set(), set(), [os.path.abspath(p) for p in paths]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        try:
+            with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+        except OSError:
+            continue
+        names.update(m.group(1) for m in STRUCT_DEF.finditer(mask(text)))
+        for m in QUOTE_INCLUDE.finditer(text):
+            for d in [os.path.dirname(path)] + list(search_dirs):
+                cand = os.path.abspath(os.path.join(d, m.group(1)))
+                if os.path.isfile(cand):
+                    todo.append(cand)
+                    break
+    return names
 
 
 class Kernel:
@@ -370,10 +421,15 @@ def host_source(src, lib, index_of):
         else:
             out.append("  return __npurt_launch_%s(%du, npurt_blocks, npurt_stream, nullptr, 0);\n" % (lib, index_of[n]))
         out.append("}\n")
-        cparams = "".join(", %s %s" % ("void*" if p.is_pointer else p.type, p.var) for p in k.params)
+        cparams = "".join(", %s %s" % (p.launch_type(), p.var) for p in k.params)
         out.append('extern "C" __attribute__((visibility("default"))) uint32_t aclrtlaunch_%s(uint32_t blockDim, '
                    'void* stream%s) {\n' % (n, cparams))
-        casts = ", ".join("(%s)%s" % (p.type, p.var) if p.is_pointer else p.var for p in k.params)
+        for p in k.params:
+            if p.by_pointer:
+                # ACL_ERROR_INVALID_PARAM: a null struct pointer (CANN's launcher would copy from it).
+                out.append("  if (%s == nullptr) return 100000u;\n" % p.var)
+        casts = ", ".join("(%s)%s" % (p.type, p.var) if p.is_pointer else ("*" + p.var if p.by_pointer else p.var)
+                          for p in k.params)
         out.append("  return __npurt_launcher_%s(blockDim, nullptr, stream)(%s);\n}\n" % (n, casts))
     return "".join(out)
 
@@ -439,7 +495,10 @@ extern "C" __attribute__((visibility("hidden"))) uint32_t __npurt_launch_%(lib)s
 
 def launch_header(k):
     guard = "HEADER_ACLRTLAUNCH_%s_H" % k.name.upper()
-    params = "".join(", %s %s" % ("void*" if p.is_pointer else p.type, p.name or p.var) for p in k.params)
+    params = "".join(", %s %s" % (p.launch_type(), p.name or p.var) for p in k.params)
+    # The structs taken by pointer are declared, so that the header may be included before the one defining them.
+    structs = sorted({p.struct_name() for p in k.params if p.by_pointer})
+    decls = "".join("struct %s;\n" % name for name in structs)
     return """// Generated by npurt_kernel_gen.py; do not edit.
 #ifndef %(guard)s
 #define %(guard)s
@@ -448,7 +507,7 @@ def launch_header(k):
 #ifndef ACLRT_LAUNCH_KERNEL
 #define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func
 #endif
-
+%(decls)s
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -458,7 +517,7 @@ uint32_t aclrtlaunch_%(name)s(uint32_t blockDim, aclrtStream stream%(params)s);
 }
 #endif
 #endif
-""" % {"guard": guard, "name": k.name, "params": params}
+""" % {"guard": guard, "name": k.name, "params": params, "decls": decls}
 
 
 def write_if_changed(path, content):
@@ -493,6 +552,12 @@ def main(argv):
         raise GenError("library name '%s' must be a C identifier" % args.name)
 
     files = [SourceFile(s) for s in args.sources]
+    # Struct parameters of aclrtlaunch_<k> are pointers, as in CANN's launchers.
+    structs = defined_structs([f.path for f in files], sorted({os.path.dirname(f.path) for f in files}))
+    for f in files:
+        for k in f.kernels():
+            for p in k.params:
+                p.by_pointer = p.struct_name() in structs
     defined, seen = [], {}
     for f in files:
         for k in f.kernels():

@@ -13,6 +13,10 @@ extern "C" __global__ __aicore__ void cts_chevron_scale(__gm__ float* data, floa
   }
 }
 
+extern "C" __global__ __aicore__ void cts_chevron_tiled(__gm__ uint32_t* out, CtsChevronTiling tiling) {
+  out[AscendC::GetBlockIdx()] = tiling.base + static_cast<uint32_t>(AscendC::GetBlockIdx()) * tiling.step;
+}
+
 extern "C" __global__ __aicore__ void cts_chevron_trap(__gm__ uint32_t* out) {
   out[0] = 1;
   trap();
@@ -24,6 +28,10 @@ int32_t CtsChevronFill(uint32_t blocks, void* stream, uint32_t* out, uint32_t ba
 
 int32_t CtsChevronScale(uint32_t blocks, void* stream, float* data, float factor, uint32_t n) {
   return static_cast<int32_t>(cts_chevron_scale<<<blocks, nullptr, stream>>>(data, factor, n));
+}
+
+int32_t CtsChevronTiled(uint32_t blocks, void* stream, uint32_t* out, CtsChevronTiling tiling) {
+  return static_cast<int32_t>(cts_chevron_tiled<<<blocks, nullptr, stream>>>(out, tiling));
 }
 
 int32_t CtsChevronTrap(void* stream, uint32_t* out) { return cts_chevron_trap<<<1, nullptr, stream>>>(out); }

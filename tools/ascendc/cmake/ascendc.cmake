@@ -7,11 +7,19 @@
 #       in <sources> launches the kernel, and aclrtlaunch_<kernel>.h (on the library's include path)
 #       declares aclrtlaunch_<kernel>(blockDim, stream, args...) / ACLRT_LAUNCH_KERNEL(kernel). The kernels
 #       are compiled into a kernel binary embedded in the library and loaded on the first launch. Linking
-#       <name> also links the npurt runtime (libascendcl.so) and adds the package's include directory.
+#       <name> also links the npurt runtime (libascendcl.so) and adds the package's include directory and
+#       <package>/lib64 as a link directory. `cmake --install` puts the library into
+#       ${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR} (lib, or lib64 where GNUInstallDirs says so) and its
+#       aclrtlaunch_<kernel>.h headers into ${CMAKE_INSTALL_PREFIX}/include/<name>/, as CANN's module does.
 #
 #   ascendc_fatbin_library(<name> <sources>...)
 #       A kernel binary for aclrtBinaryLoadFromFile: out/fatbin/<name>/<name>.o in the build directory, and
 #       installed to ${CMAKE_INSTALL_PREFIX}/fatbin/<name>/<name>.o by `cmake --install`.
+#
+#   host_intf_pub
+#       The INTERFACE target CANN's module defines for host programs (`target_link_libraries(main PRIVATE
+#       host_intf_pub ascendcl ...)`): the package's include directory, <package>/lib64 as a link directory
+#       (so `ascendcl`, `c_sec`... resolve by name), _GLIBCXX_USE_CXX11_ABI=0 and -fPIC.
 #
 #   ascendc_include_directories(<name> [PRIVATE|PUBLIC] <dirs>...)
 #   ascendc_compile_definitions(<name> [PRIVATE|PUBLIC] <definitions>...)
@@ -26,12 +34,13 @@
 #
 # Variables read: NPURT_ASCENDC_MARCH (default "native"; "" for the compiler's default), NPURT_ASCENDC_RUNTIME
 # (the runtime library or target to link; default <package>/lib64/libascendcl.so), NPURT_ASCENDC_NO_INSTALL
-# (no install rule for fatbins; npurt's own tests and benchmarks set it).
+# (no install rules for kernel libraries and fatbins; npurt's own tests and benchmarks set it).
 
 include_guard(GLOBAL)
 
 # Cache entries (internal): the functions below may be called from any directory of the project.
-# REALPATH: the module is also reached through the link <P>/tikcpp/ascendc_kernel_cmake (CANN's place).
+# REALPATH: the module is also reached through the links where CANN keeps it (<P>/compiler/tikcpp/ascendc_kernel_cmake,
+# <P>/tools/tikcpp/ascendc_kernel_cmake, <P>/tikcpp/ascendc_kernel_cmake); the package root is found from the real file.
 get_filename_component(_root "${CMAKE_CURRENT_LIST_DIR}" REALPATH)
 get_filename_component(_root "${_root}/.." ABSOLUTE)
 set(_NPURT_ASCENDC_ROOT "${_root}" CACHE INTERNAL "npurt ascendc toolchain root (<pkg>/tools/ascendc)")
@@ -67,6 +76,23 @@ if(NOT DEFINED NPURT_ASCENDC_MARCH)
   endif()
   set(NPURT_ASCENDC_MARCH "${_npurt_ascendc_march}" CACHE STRING
       "-march= value for kernel sources compiled for the simulated NPU (empty: the compiler's default)")
+endif()
+
+# CANN's module defines host_intf_pub, and CANN's samples link their host programs against it (the kernel-launch
+# samples: `target_link_libraries(ascendc_kernels_bbit PRIVATE host_intf_pub ascendc_kernels_npu ...)`). What they
+# rely on is kept: the package's headers, <package>/lib64 as a link directory (libraries named bare, `ascendcl`,
+# `c_sec`), the old libstdc++ ABI CANN's host libraries use, and -fPIC. CANN's warning, optimisation, -std=c++11 and
+# hardening flags are left out: they change nothing a program needs, and -std=c++11 (placed after the program's
+# own options) would override the -std=c++17 the samples ask for. A project that defines its own is left alone.
+if(NOT TARGET host_intf_pub)
+  add_library(host_intf_pub INTERFACE)
+  target_include_directories(host_intf_pub INTERFACE "${_NPURT_PACKAGE_ROOT}/include")
+  target_compile_definitions(host_intf_pub INTERFACE _GLIBCXX_USE_CXX11_ABI=0)
+  target_compile_options(host_intf_pub INTERFACE -fPIC)
+  # Only an installed package has lib64 (npurt's own build uses the module from the source tree).
+  if(IS_DIRECTORY "${_NPURT_PACKAGE_ROOT}/lib64")
+    target_link_directories(host_intf_pub INTERFACE "${_NPURT_PACKAGE_ROOT}/lib64")
+  endif()
 endif()
 
 # The runtime a host kernel library links.
@@ -161,8 +187,23 @@ function(ascendc_library name type)
   _npurt_ascendc_runtime(runtime)
   target_include_directories(${name} PUBLIC "${gen}/include" "${_NPURT_PACKAGE_ROOT}/include")
   target_link_libraries(${name} PUBLIC "${runtime}")
+  # As CANN's kernel library: a program that links it may name the package's other libraries bare.
+  if(IS_DIRECTORY "${_NPURT_PACKAGE_ROOT}/lib64")
+    target_link_directories(${name} PUBLIC "${_NPURT_PACKAGE_ROOT}/lib64")
+  endif()
   set_property(TARGET ${name} PROPERTY NPURT_ASCENDC_KERNEL_TARGET ${name}_npurt_kernels)
   set_property(TARGET ${name} PROPERTY NPURT_ASCENDC_KERNELS ${_npurt_kernels})
+  # CANN's install rule, which the kernel-launch samples' run.sh relies on (out/lib on LD_LIBRARY_PATH, a host
+  # program built elsewhere including out/include/<name>/aclrtlaunch_<k>.h). The kernel binary is embedded, so
+  # the library is all there is to install. GNUInstallDirs also gives the samples' own install rules their
+  # CMAKE_INSTALL_BINDIR/LIBDIR, which they take from CANN's module.
+  if(NOT NPURT_ASCENDC_NO_INSTALL)
+    include(GNUInstallDirs)
+    install(TARGETS ${name} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+            RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+    file(MAKE_DIRECTORY "${gen}/include")  # a library without kernels has no headers, and no folder for them
+    install(DIRECTORY "${gen}/include/" DESTINATION include/${name} FILES_MATCHING PATTERN "aclrtlaunch_*.h")
+  endif()
 endfunction()
 
 function(ascendc_fatbin_library name)

@@ -1,0 +1,168 @@
+// kernel_tiling/kernel_tiling.h for npurt: the tiling structures the kernel libraries read (CANN's
+// AscendC::tiling structs, also visible in the global namespace). The same header serves kernels
+// (compiled by npurt's Ascend C toolchain for the simulated cores) and host code: the host tiling
+// functions of tiling/tiling_api.h fill these structs, or their optiling:: host classes, whose
+// SaveToBuffer writes exactly this layout (every field 4 bytes, in this order).
+//
+// TCubeTiling (one matrix multiplication, C[M, N] = A[M, Ka] x B[Kb, N] (+ bias), as MatmulApiTiling /
+// MultiCoreMatmulTiling compute it; docs/kernels.md, "Host tiling", says what each field means on the
+// sim), SoftMaxTiling / LogSoftMaxTiling, PadTiling, UnPadTiling.
+#ifndef NPURT_KERNEL_TILING_H_
+#define NPURT_KERNEL_TILING_H_
+
+#include <cstdint>
+
+namespace AscendC {
+namespace tiling {
+
+#pragma pack(push, 8)
+struct TCubeTiling {
+  int32_t usedCoreNum = 0;
+  int32_t M = 0;
+  int32_t N = 0;
+  int32_t Ka = 0;
+  int32_t Kb = 0;
+  int32_t singleCoreM = 0;
+  int32_t singleCoreN = 0;
+  int32_t singleCoreK = 0;
+  int32_t baseM = 0;
+  int32_t baseN = 0;
+  int32_t baseK = 0;
+  int32_t depthA1 = 0;
+  int32_t depthB1 = 0;
+  int32_t stepM = 0;
+  int32_t stepN = 0;
+  int32_t isBias = 0;
+  int32_t transLength = 0;
+  int32_t iterateOrder = 0;
+  int32_t shareMode = 0;
+  int32_t shareL1Size = 0;
+  int32_t shareL0CSize = 0;
+  int32_t shareUbSize = 0;
+  int32_t batchM = 0;
+  int32_t batchN = 0;
+  int32_t singleBatchM = 0;
+  int32_t singleBatchN = 0;
+  int32_t stepKa = 0;
+  int32_t stepKb = 0;
+  int32_t depthAL1CacheUB = 0;
+  int32_t depthBL1CacheUB = 0;
+  int32_t dbL0A = 0;
+  int32_t dbL0B = 0;
+  int32_t dbL0C = 0;
+  int32_t ALayoutInfoB = 0;
+  int32_t ALayoutInfoS = 0;
+  int32_t ALayoutInfoN = 0;
+  int32_t ALayoutInfoG = 0;
+  int32_t ALayoutInfoD = 0;
+  int32_t BLayoutInfoB = 0;
+  int32_t BLayoutInfoS = 0;
+  int32_t BLayoutInfoN = 0;
+  int32_t BLayoutInfoG = 0;
+  int32_t BLayoutInfoD = 0;
+  int32_t CLayoutInfoB = 0;
+  int32_t CLayoutInfoS1 = 0;
+  int32_t CLayoutInfoN = 0;
+  int32_t CLayoutInfoG = 0;
+  int32_t CLayoutInfoS2 = 0;
+  int32_t BatchNum = 0;
+  int32_t mxTypePara = 0;
+};
+#pragma pack(pop)
+
+#pragma pack(push, 8)
+struct SoftMaxTiling {
+  uint32_t srcM = 0;
+  uint32_t srcK = 0;
+  uint32_t srcSize = 0;
+  uint32_t outMaxM = 0;
+  uint32_t outMaxK = 0;
+  uint32_t outMaxSize = 0;
+  uint32_t splitM = 0;
+  uint32_t splitK = 0;
+  uint32_t splitSize = 0;
+  uint32_t reduceM = 0;
+  uint32_t reduceK = 0;
+  uint32_t reduceSize = 0;
+  uint32_t rangeM = 0;
+  uint32_t tailM = 0;
+  uint32_t tailSplitSize = 0;
+  uint32_t tailReduceSize = 0;
+};
+#pragma pack(pop)
+
+#pragma pack(push, 8)
+struct LogSoftMaxTiling {
+  uint32_t srcM = 0;
+  uint32_t srcK = 0;
+  uint32_t srcSize = 0;
+  uint32_t outMaxM = 0;
+  uint32_t outMaxK = 0;
+  uint32_t outMaxSize = 0;
+  uint32_t splitM = 0;
+  uint32_t splitK = 0;
+  uint32_t splitSize = 0;
+  uint32_t reduceM = 0;
+  uint32_t reduceK = 0;
+  uint32_t reduceSize = 0;
+  uint32_t rangeM = 0;
+  uint32_t tailM = 0;
+  uint32_t tailSplitSize = 0;
+  uint32_t tailReduceSize = 0;
+};
+#pragma pack(pop)
+
+#pragma pack(push, 8)
+struct PadTiling {
+  uint32_t srcHeight = 0;
+  uint32_t srcWidth = 0;
+  uint32_t srcOriWidth = 0;
+  uint32_t widthWithoutLastBlock = 0;
+  uint32_t blocksPerRow = 0;
+  uint32_t heightTiling = 0;
+  uint32_t heightFractal = 0;
+  uint32_t heightFractalTail = 0;
+  uint32_t mainLoopOffset = 0;
+  uint32_t tailBlockOffset = 0;
+  uint32_t tmpBuffer1BlockNum = 0;
+  uint32_t tmpBuffer1RowNum = 0;
+  uint32_t tmpBuffer2Offset = 0;
+  uint32_t widthTiling = 0;
+  uint32_t widthFractal = 0;
+  uint32_t widthFractalTail = 0;
+  uint32_t widthFractalTailAlingned = 0;
+  uint32_t brcbTiling = 0;
+  uint32_t brcbFractal = 0;
+  uint32_t brcbFractalTail = 0;
+  uint32_t maxRepeatTimes = 0;
+  uint32_t brcbTilingRepeatTimes = 0;
+  uint32_t brcbTilingRepeatTimesTail = 0;
+  uint32_t brcbFractalTailRepeatTimes = 0;
+  uint32_t brcbFractalTailRepeatTimesTail = 0;
+  uint32_t reserved = 0;
+};
+#pragma pack(pop)
+
+#pragma pack(push, 8)
+struct UnPadTiling {
+  uint32_t srcHeight = 0;
+  uint32_t srcWidth = 0;
+  uint32_t tmpBuffer1BlockNum = 0;
+  uint32_t tmpBuffer1RowNum = 0;
+  uint32_t tmpBuffer2Offset = 0;
+  uint32_t widthTiling = 0;
+  uint32_t widthFractal = 0;
+  uint32_t widthFractalTail = 0;
+};
+#pragma pack(pop)
+
+}  // namespace tiling
+}  // namespace AscendC
+
+using AscendC::tiling::LogSoftMaxTiling;
+using AscendC::tiling::PadTiling;
+using AscendC::tiling::SoftMaxTiling;
+using AscendC::tiling::TCubeTiling;
+using AscendC::tiling::UnPadTiling;
+
+#endif  // NPURT_KERNEL_TILING_H_

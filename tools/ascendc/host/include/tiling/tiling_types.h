@@ -1,0 +1,144 @@
+// The host tiling classes of the kernel tiling structures (optiling::TCubeTiling, ...): TilingDef classes
+// with the fields of kernel_tiling/kernel_tiling.h in the same order, so SaveToBuffer writes the kernel
+// struct's layout. Included by tiling/tiling_api.h.
+#ifndef NPURT_TILING_TILING_TYPES_H_
+#define NPURT_TILING_TILING_TYPES_H_
+
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+
+BEGIN_TILING_DATA_DEF(TCubeTiling)
+TILING_DATA_FIELD_DEF(int32_t, usedCoreNum);
+TILING_DATA_FIELD_DEF(int32_t, M);
+TILING_DATA_FIELD_DEF(int32_t, N);
+TILING_DATA_FIELD_DEF(int32_t, Ka);
+TILING_DATA_FIELD_DEF(int32_t, Kb);
+TILING_DATA_FIELD_DEF(int32_t, singleCoreM);
+TILING_DATA_FIELD_DEF(int32_t, singleCoreN);
+TILING_DATA_FIELD_DEF(int32_t, singleCoreK);
+TILING_DATA_FIELD_DEF(int32_t, baseM);
+TILING_DATA_FIELD_DEF(int32_t, baseN);
+TILING_DATA_FIELD_DEF(int32_t, baseK);
+TILING_DATA_FIELD_DEF(int32_t, depthA1);
+TILING_DATA_FIELD_DEF(int32_t, depthB1);
+TILING_DATA_FIELD_DEF(int32_t, stepM);
+TILING_DATA_FIELD_DEF(int32_t, stepN);
+TILING_DATA_FIELD_DEF(int32_t, isBias);
+TILING_DATA_FIELD_DEF(int32_t, transLength);
+TILING_DATA_FIELD_DEF(int32_t, iterateOrder);
+TILING_DATA_FIELD_DEF(int32_t, shareMode);
+TILING_DATA_FIELD_DEF(int32_t, shareL1Size);
+TILING_DATA_FIELD_DEF(int32_t, shareL0CSize);
+TILING_DATA_FIELD_DEF(int32_t, shareUbSize);
+TILING_DATA_FIELD_DEF(int32_t, batchM);
+TILING_DATA_FIELD_DEF(int32_t, batchN);
+TILING_DATA_FIELD_DEF(int32_t, singleBatchM);
+TILING_DATA_FIELD_DEF(int32_t, singleBatchN);
+TILING_DATA_FIELD_DEF(int32_t, stepKa);
+TILING_DATA_FIELD_DEF(int32_t, stepKb);
+TILING_DATA_FIELD_DEF(int32_t, depthAL1CacheUB);
+TILING_DATA_FIELD_DEF(int32_t, depthBL1CacheUB);
+TILING_DATA_FIELD_DEF(int32_t, dbL0A);
+TILING_DATA_FIELD_DEF(int32_t, dbL0B);
+TILING_DATA_FIELD_DEF(int32_t, dbL0C);
+TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoB);
+TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoS);
+TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoN);
+TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoG);
+TILING_DATA_FIELD_DEF(int32_t, ALayoutInfoD);
+TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoB);
+TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoS);
+TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoN);
+TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoG);
+TILING_DATA_FIELD_DEF(int32_t, BLayoutInfoD);
+TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoB);
+TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoS1);
+TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoN);
+TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoG);
+TILING_DATA_FIELD_DEF(int32_t, CLayoutInfoS2);
+TILING_DATA_FIELD_DEF(int32_t, BatchNum);
+TILING_DATA_FIELD_DEF(int32_t, mxTypePara);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(SoftMaxTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcM);
+TILING_DATA_FIELD_DEF(uint32_t, srcK);
+TILING_DATA_FIELD_DEF(uint32_t, srcSize);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxM);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxK);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxSize);
+TILING_DATA_FIELD_DEF(uint32_t, splitM);
+TILING_DATA_FIELD_DEF(uint32_t, splitK);
+TILING_DATA_FIELD_DEF(uint32_t, splitSize);
+TILING_DATA_FIELD_DEF(uint32_t, reduceM);
+TILING_DATA_FIELD_DEF(uint32_t, reduceK);
+TILING_DATA_FIELD_DEF(uint32_t, reduceSize);
+TILING_DATA_FIELD_DEF(uint32_t, rangeM);
+TILING_DATA_FIELD_DEF(uint32_t, tailM);
+TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
+TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(LogSoftMaxTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcM);
+TILING_DATA_FIELD_DEF(uint32_t, srcK);
+TILING_DATA_FIELD_DEF(uint32_t, srcSize);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxM);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxK);
+TILING_DATA_FIELD_DEF(uint32_t, outMaxSize);
+TILING_DATA_FIELD_DEF(uint32_t, splitM);
+TILING_DATA_FIELD_DEF(uint32_t, splitK);
+TILING_DATA_FIELD_DEF(uint32_t, splitSize);
+TILING_DATA_FIELD_DEF(uint32_t, reduceM);
+TILING_DATA_FIELD_DEF(uint32_t, reduceK);
+TILING_DATA_FIELD_DEF(uint32_t, reduceSize);
+TILING_DATA_FIELD_DEF(uint32_t, rangeM);
+TILING_DATA_FIELD_DEF(uint32_t, tailM);
+TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
+TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(PadTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcHeight);
+TILING_DATA_FIELD_DEF(uint32_t, srcWidth);
+TILING_DATA_FIELD_DEF(uint32_t, srcOriWidth);
+TILING_DATA_FIELD_DEF(uint32_t, widthWithoutLastBlock);
+TILING_DATA_FIELD_DEF(uint32_t, blocksPerRow);
+TILING_DATA_FIELD_DEF(uint32_t, heightTiling);
+TILING_DATA_FIELD_DEF(uint32_t, heightFractal);
+TILING_DATA_FIELD_DEF(uint32_t, heightFractalTail);
+TILING_DATA_FIELD_DEF(uint32_t, mainLoopOffset);
+TILING_DATA_FIELD_DEF(uint32_t, tailBlockOffset);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1BlockNum);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1RowNum);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer2Offset);
+TILING_DATA_FIELD_DEF(uint32_t, widthTiling);
+TILING_DATA_FIELD_DEF(uint32_t, widthFractal);
+TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail);
+TILING_DATA_FIELD_DEF(uint32_t, widthFractalTailAlingned);
+TILING_DATA_FIELD_DEF(uint32_t, brcbTiling);
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractal);
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTail);
+TILING_DATA_FIELD_DEF(uint32_t, maxRepeatTimes);
+TILING_DATA_FIELD_DEF(uint32_t, brcbTilingRepeatTimes);
+TILING_DATA_FIELD_DEF(uint32_t, brcbTilingRepeatTimesTail);
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTailRepeatTimes);
+TILING_DATA_FIELD_DEF(uint32_t, brcbFractalTailRepeatTimesTail);
+TILING_DATA_FIELD_DEF(uint32_t, reserved);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(UnPadTiling)
+TILING_DATA_FIELD_DEF(uint32_t, srcHeight);
+TILING_DATA_FIELD_DEF(uint32_t, srcWidth);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1BlockNum);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer1RowNum);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBuffer2Offset);
+TILING_DATA_FIELD_DEF(uint32_t, widthTiling);
+TILING_DATA_FIELD_DEF(uint32_t, widthFractal);
+TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail);
+END_TILING_DATA_DEF;
+
+}  // namespace optiling
+
+#endif  // NPURT_TILING_TILING_TYPES_H_
