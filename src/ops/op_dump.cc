@@ -1,173 +1,19 @@
 #include "ops/op_dump.h"
 
-#include <cmath>
-#include <limits>
 #include <mutex>
 #include <set>
 #include <string>
-#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "core/device.h"
+#include "base/dtype.h"
 #include "core/dump/dump_config.h"
 #include "core/dump/dump_writer.h"
-#include "core/memory/memory_ops.h"
-#include "core/stream.h"
 #include "dfx/log.h"
-#include "base/dtype.h"
 
 namespace npurt::ops {
-
-struct OpDumpPlan {
-  std::shared_ptr<const core::dump::Config> config;
-  std::string dir;   // <dump_path>/<session>/<device>
-  std::string base;  // <op type>.<op name>.<task id>.<stream id>
-  std::string prefix;  // <dir>/<base>.<timestamp>: set when the run starts
-  std::string csv;     // stats mode: the rows of this execution
-  std::vector<uint8_t> staging;  // the tensor being dumped, read from the device (reused across tensors)
-  bool failed = false;  // a file could not be written (logged once per execution)
-};
-
-void OpDumpPlanDeleter::operator()(OpDumpPlan* p) const { delete p; }
-
 namespace {
-
-// numpy's dtype string of an ACL data type; "" = not representable (dumped as raw bytes, '|u1').
-const char* NpyDescr(int32_t dtype) {
-  switch (dtype) {
-    case ACL_FLOAT: return "<f4";
-    case ACL_FLOAT16: return "<f2";
-    case ACL_INT8: return "|i1";
-    case ACL_INT32: return "<i4";
-    case ACL_UINT8: return "|u1";
-    case ACL_INT16: return "<i2";
-    case ACL_UINT16: return "<u2";
-    case ACL_UINT32: return "<u4";
-    case ACL_INT64: return "<i8";
-    case ACL_UINT64: return "<u8";
-    case ACL_DOUBLE: return "<f8";
-    case ACL_BOOL: return "|b1";
-    case ACL_COMPLEX64: return "<c8";
-    case ACL_COMPLEX128: return "<c16";
-    case ACL_BF16: return "<u2";  // numpy has no bfloat16: the raw bits (ml_dtypes.bfloat16 views them)
-    default: return "";
-  }
-}
-
-// The .npy (format 1.0) header of a C-order array.
-std::string NpyHeader(const TensorSpec& spec) {
-  const char* descr = NpyDescr(spec.dtype);
-  std::string shape;
-  if (descr[0] == '\0') {
-    descr = "|u1";
-    shape = fmt::format("({},)", spec.bytes());
-  } else {
-    shape = "(";
-    for (int64_t d : spec.dims) shape += fmt::format("{}, ", d);
-    if (spec.dims.size() > 1) shape.resize(shape.size() - 2);
-    if (spec.dims.size() == 1) shape.pop_back();
-    shape += ")";
-  }
-  std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, shape);
-  // magic (6) + version (2) + length (2) + dict + padding + '\n' is a multiple of 64.
-  const size_t total = (10 + dict.size() + 1 + 63) / 64 * 64;
-  dict.append(total - 10 - dict.size() - 1, ' ');
-  dict += '\n';
-  std::string head("\x93NUMPY\x01\x00", 8);
-  head += static_cast<char>(dict.size() & 0xff);
-  head += static_cast<char>(dict.size() >> 8);
-  return head + dict;
-}
-
-struct Stats {
-  double max = -std::numeric_limits<double>::infinity();
-  double min = std::numeric_limits<double>::infinity();
-  double sum = 0, sq = 0;
-  uint64_t count = 0, finite = 0, nan = 0, neg_inf = 0, pos_inf = 0;
-};
-
-Stats Compute(const void* data, const TensorSpec& spec) {
-  Stats s;
-  if (data == nullptr || !(IsFloating(spec.dtype) || IsInteger(spec.dtype) || spec.dtype == ACL_BOOL)) return s;
-  const size_t n = static_cast<size_t>(spec.numel());
-  for (size_t i = 0; i < n; ++i) {
-    const double v = LoadAsDouble(data, spec.dtype, i);
-    ++s.count;
-    if (std::isnan(v)) {
-      ++s.nan;
-    } else if (std::isinf(v)) {
-      ++(v < 0 ? s.neg_inf : s.pos_inf);
-    } else {
-      ++s.finite;
-      s.max = std::max(s.max, v);
-      s.min = std::min(s.min, v);
-      s.sum += v;
-      s.sq += v * v;
-    }
-  }
-  return s;
-}
-
-std::string CsvHeader(uint32_t mask) {
-  std::string h = "Op Type,Op Name,Task ID,Stream ID,Timestamp,Input/Output,Slot,Data Size,Data Type,Format,Shape";
-  if (mask & core::dump::kMax) h += ",Max Value";
-  if (mask & core::dump::kMin) h += ",Min Value";
-  if (mask & core::dump::kAvg) h += ",Avg Value";
-  if (mask & core::dump::kL2Norm) h += ",L2Norm Value";
-  h += ",Count";
-  if (mask & core::dump::kNan) h += ",Nan Count";
-  if (mask & core::dump::kNegInf) h += ",Negative Inf Count";
-  if (mask & core::dump::kPosInf) h += ",Positive Inf Count";
-  return h + "\n";
-}
-
-std::string CsvRow(const OpDumpPlan& plan, const char* kind, size_t slot, const void* data, const TensorSpec& spec) {
-  const Stats s = Compute(data, spec);
-  const uint32_t mask = plan.config->stat_mask;
-  // "<type>.<name>.<task>.<stream>" → the first four columns, then the timestamp.
-  std::string row = plan.base;
-  for (char& c : row) c = c == '.' ? ',' : c;
-  const std::string ts = plan.prefix.substr(plan.prefix.rfind('.') + 1);
-  std::string shape = "[";
-  for (size_t i = 0; i < spec.dims.size(); ++i) shape += fmt::format("{}{}", i ? " " : "", spec.dims[i]);
-  shape += "]";
-  row += fmt::format(",{},{},{},{},{},{},\"{}\"", ts, kind, slot, spec.bytes(), DTypeName(spec.dtype),
-                     FormatName(spec.format), shape);
-  auto value = [&](double v) { return s.finite == 0 ? std::string("nan") : fmt::format("{:.9g}", v); };
-  if (mask & core::dump::kMax) row += "," + value(s.max);
-  if (mask & core::dump::kMin) row += "," + value(s.min);
-  if (mask & core::dump::kAvg) row += "," + value(s.finite ? s.sum / static_cast<double>(s.finite) : 0.0);
-  if (mask & core::dump::kL2Norm) row += "," + value(std::sqrt(s.sq));
-  row += fmt::format(",{}", s.count);
-  if (mask & core::dump::kNan) row += fmt::format(",{}", s.nan);
-  if (mask & core::dump::kNegInf) row += fmt::format(",{}", s.neg_inf);
-  if (mask & core::dump::kPosInf) row += fmt::format(",{}", s.pos_inf);
-  return row + "\n";
-}
-
-void DumpTensor(OpDumpPlan& plan, const char* kind, size_t slot, const void* data, const TensorSpec& spec) {
-  // The stream is at this op, so the bytes are exactly what the kernel reads (inputs) or wrote (outputs).
-  // They are read through the device (core::ReadMemory), which need not let the host address its memory.
-  const size_t bytes = data != nullptr ? spec.bytes() : 0;
-  plan.staging.resize(bytes);
-  if (Status read = core::ReadMemory(data, bytes, plan.staging.data(), "tensor"); bytes != 0 && !read.ok()) {
-    if (!plan.failed) NPURT_LOG_ERROR("DUMP", "cannot read {} {} of the operator: {}", kind, slot, read.message());
-    plan.failed = true;
-    return;
-  }
-  const void* host = bytes != 0 ? plan.staging.data() : nullptr;
-  if (plan.config->stats) {
-    plan.csv += CsvRow(plan, kind, slot, host, spec);
-    return;
-  }
-  const std::string path = fmt::format("{}.{}.{}.npy", plan.prefix, kind, slot);
-  if (!core::dump::Emit(path, host, bytes, NpyHeader(spec)) && !plan.failed) {
-    plan.failed = true;
-    NPURT_LOG_ERROR("DUMP", "cannot write the operator dump file {}", path);
-  }
-}
 
 // aclopStartDumpArgs: one operator info file per operator type and tensor signature.
 void WriteOpInfo(const CompiledOp& op, const char* name, const std::string& dir) {
@@ -205,35 +51,15 @@ OpDumpPlanPtr PlanOpDump(const CompiledOp& op, const char* name, core::Stream* s
     const std::string dir = core::dump::ArgsPath();
     if (!dir.empty()) WriteOpInfo(op, name, dir);
   }
-  if ((on & core::dump::kTensors) == 0) return nullptr;
-  std::shared_ptr<const core::dump::Config> config = core::dump::ActiveTensors();
-  if (config == nullptr || !config->Wants(op.type, name)) return nullptr;
-  OpDumpPlanPtr plan(new OpDumpPlan());
-  plan->config = std::move(config);
-  *task_id = core::NextTaskId();
-  plan->dir = fmt::format("{}/{}/{}", plan->config->path, plan->config->session, stream->device()->id());
-  plan->base = fmt::format("{}.{}.{}.{}", op.type, name, *task_id, stream->id());
-  return plan;
+  return core::dump::PlanTensorDump(op.type, name, stream, task_id);
 }
 
 void DumpOpInputs(OpDumpPlan& plan, const CompiledOp& op, const BoundBuffers& bound) {
-  plan.prefix = fmt::format("{}/{}.{}", plan.dir, plan.base, core::dump::TimeStamp());
-  plan.csv.clear();
-  plan.failed = false;
-  if ((plan.config->mode & core::dump::kInput) == 0) return;
-  for (size_t i = 0; i < op.inputs.size(); ++i) DumpTensor(plan, "input", i, bound.inputs[i], op.inputs[i]);
+  core::dump::DumpInputs(plan, op.inputs, bound.inputs.data());
 }
 
 void DumpOpOutputs(OpDumpPlan& plan, const CompiledOp& op, const BoundBuffers& bound, bool ran) {
-  if (ran && (plan.config->mode & core::dump::kOutput) != 0) {
-    for (size_t i = 0; i < op.outputs.size(); ++i) DumpTensor(plan, "output", i, bound.outputs[i], op.outputs[i]);
-  }
-  if (plan.config->stats && !plan.csv.empty()) {
-    const std::string path = plan.prefix + ".csv";
-    if (!core::dump::Emit(path, plan.csv.data(), plan.csv.size(), CsvHeader(plan.config->stat_mask))) {
-      NPURT_LOG_ERROR("DUMP", "cannot write the operator statistics file {}", path);
-    }
-  }
+  core::dump::DumpOutputs(plan, op.outputs, bound.outputs.data(), ran);
 }
 
 }  // namespace npurt::ops

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/dump/tensor_dump.h"
 #include "ops/op_compiler.h"
 #include "ops/op_launch.h"
 
@@ -20,11 +21,9 @@ class Stream;
 
 namespace npurt::ops {
 
-struct OpDumpPlan;
-struct OpDumpPlanDeleter {
-  void operator()(OpDumpPlan* p) const;
-};
-using OpDumpPlanPtr = std::unique_ptr<OpDumpPlan, OpDumpPlanDeleter>;
+// The tensor-dump plan of one launch (core/dump/tensor_dump.h, shared with the operators of loaded models).
+using OpDumpPlan = core::dump::TensorDumpPlan;
+using OpDumpPlanPtr = std::unique_ptr<OpDumpPlan>;
 
 // Writes the operator info file (argument dump) and returns the tensor-dump plan of this launch (null
 // when the op is not dumped); with a plan, task->id is reserved for the launch's task.

@@ -212,6 +212,56 @@ class ModelTest(RuntimeTestCase):
         self.destroy_dataset(inputs)
         self.destroy_dataset(outputs)
 
+    def test_dump_callback_receives_the_tensors(self):
+        """acl.mdl.init_dump + set_dump before the load (CANN's order) with acl.mdl.dump_reg_callback: the dump's
+        bytes reach the Python callback in chunks with their file names, the output tensor's file ends with the
+        model's result, and no file is written."""
+        import json
+        import tempfile
+        work = tempfile.mkdtemp(prefix="pyacl_dump_")
+        config = os.path.join(work, "dump.json")
+        with open(config, "w") as f:
+            json.dump({"dump": {"dump_path": os.path.join(work, "out"), "dump_list": [{}], "dump_mode": "output"}}, f)
+        files = {}
+
+        def on_chunk(chunk):
+            data = acl.util.ptr_to_bytes(chunk["data_buf"], chunk["buf_len"])
+            files.setdefault(chunk["file_name"], bytearray()).extend(data)
+
+        self.assertEqual(acl.mdl.init_dump(), ACL_SUCCESS)
+        self.assertEqual(acl.mdl.set_dump(config), ACL_SUCCESS)
+        self.assertEqual(acl.mdl.dump_reg_callback(on_chunk, 0), ACL_SUCCESS)
+        try:
+            model_id, ret = acl.mdl.load_from_file(self.static_om)
+            self.assertEqual(ret, ACL_SUCCESS)
+            desc = self.describe(model_id)
+            inputs = self.dataset([acl.mdl.get_input_size_by_index(desc, 0)])
+            outputs = self.dataset([acl.mdl.get_output_size_by_index(desc, 0)])
+            x = self.rng.standard_normal((BATCH, K)).astype(np.float32)
+            self.write(inputs, 0, x)
+            self.assertEqual(acl.mdl.execute(model_id, inputs, outputs), ACL_SUCCESS)
+            self.assertEqual(acl.mdl.unload(model_id), ACL_SUCCESS)
+        finally:
+            acl.mdl.dump_unreg_callback()
+            self.assertEqual(acl.mdl.finalize_dump(), ACL_SUCCESS)
+        self.assertTrue(files, "no dump chunk reached the callback")
+        self.assertTrue(all(name.endswith(".npy") for name in files), list(files))
+        expected = reference(x, self.weight, self.bias).astype(np.float32)
+        nbytes = expected.nbytes
+
+        def holds_result(data):
+            if len(data) < nbytes:
+                return False
+            tail = np.frombuffer(bytes(data[-nbytes:]), np.float32).reshape(expected.shape)
+            return np.allclose(tail, expected, rtol=1e-4, atol=1e-5)
+
+        self.assertTrue(any(holds_result(data) for data in files.values()),
+                        "no dumped output holds the model's result: %s" % sorted(files))
+        written = [f for _, _, names in os.walk(os.path.join(work, "out")) for f in names]
+        self.assertEqual(written, [], "a registered callback writes no file")
+        self.destroy_dataset(inputs)
+        self.destroy_dataset(outputs)
+
     def test_bad_input_is_an_error_code(self):
         self.assertNotEqual(acl.mdl.load_from_file(os.path.join(os.path.dirname(self.static_om), "none.om"))[1],
                             ACL_SUCCESS)

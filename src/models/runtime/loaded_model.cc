@@ -11,6 +11,8 @@
 #include "core/alloc/device_allocator.h"
 #include "core/context.h"
 #include "core/device.h"
+#include "core/dump/tensor_dump.h"
+#include "core/kernel/builtin_tasks.h"
 #include "core/memory/memory_ops.h"
 #include "core/operators.h"
 #include "core/runtime.h"
@@ -27,7 +29,45 @@ struct NodeRecord {
   std::string name;
   std::shared_ptr<const core::OperatorProgram> program;
   core::OperatorDispatch dispatch;
+  // A tensor dump configured when the model was loaded (aclmdlInitDump + aclmdlSetDump before the load, as
+  // in CANN): host work recorded around the node reads its tensors at every replay (core/dump/tensor_dump.h).
+  std::unique_ptr<core::dump::TensorDumpPlan> dump;
+  std::vector<TensorSpec> in_specs, out_specs;
+  void** args = nullptr;  // the node's slots in the argument table: inputs, then outputs (patched per run)
+  void* release = nullptr;  // the last node with a dump: the ModelResources its output dump task releases
+  bool dumping = false;     // this execution dumps (set before the run, read after it: same stream, in order)
 };
+
+namespace {
+
+// The node's tensor addresses as this replay binds them: the argument table lives in device memory, and a
+// model input or output slot is patched for each execution.
+std::vector<const void*> NodeAddresses(const NodeRecord& r) {
+  std::vector<const void*> addresses(r.in_specs.size() + r.out_specs.size() + 1, nullptr);
+  const size_t n = r.in_specs.size() + r.out_specs.size();
+  if (Status read = core::ReadMemory(r.args, n * sizeof(void*), addresses.data(), "arguments"); !read.ok()) {
+    NPURT_LOG_ERROR("DUMP", "cannot read the arguments of model node {}: {}", r.name, read.message());
+    std::fill(addresses.begin(), addresses.end(), nullptr);
+  }
+  return addresses;
+}
+
+// Each execution writes with the configuration recorded at load, while a tensor dump is still on: after
+// aclmdlFinalizeDump (or aclFinalize) the recorded work writes nothing.
+void DumpNodeInputs(void* arg) {
+  auto* r = static_cast<NodeRecord*>(arg);
+  r->dumping = (core::dump::Switches() & core::dump::kTensors) != 0;
+  if (r->dumping) core::dump::DumpInputs(*r->dump, r->in_specs, NodeAddresses(*r).data());
+}
+
+void DumpNodeOutputs(void* arg) {
+  auto* r = static_cast<NodeRecord*>(arg);
+  if (!r->dumping) return;
+  core::dump::DumpOutputs(*r->dump, r->out_specs, NodeAddresses(*r).data() + r->in_specs.size(),
+                          r->dispatch.status() == 0);
+}
+
+}  // namespace
 
 // Shared by the gears' RIs: each RI's last recorded task holds a reference (ReleaseResources at its
 // cleanup), and Load holds one until it returns.
@@ -55,6 +95,11 @@ void ReleaseResources(void* arg) {
   auto* res = static_cast<ModelResources*>(arg);
   if (res->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) FreeResources(res);
 }
+
+// Cleanups of the dump tasks around a node (the records live as long as the resources): nothing to free, except
+// that the last node's output dump, the RI's last task, holds the resources' reference.
+void KeepNode(void*) {}
+void ReleaseFromNode(void* arg) { ReleaseResources(static_cast<NodeRecord*>(arg)->release); }
 
 StatusOr<void*> AllocateFor(ModelResources* res, uint64_t bytes) {
   core::AllocRequest r;
@@ -301,6 +346,9 @@ Status LoadedModel::Record(const om::ModelDef& def, size_t gear, uint8_t* weight
     }
     records[i].name = n.name;
     records[i].program = built.value().program;
+    records[i].in_specs = std::move(in_specs);
+    records[i].out_specs = std::move(out_specs);
+    records[i].args = &table[slot];
     first_slot[i] = slot;
     for (int32_t t : n.inputs) {
       if (t >= 0) bind(t, slot);
@@ -327,14 +375,25 @@ Status LoadedModel::Record(const om::ModelDef& def, size_t gear, uint8_t* weight
     // Profiled programs see each operator under its source name and type (op_summary, the timeline): the
     // replays run the recorded tasks, whose ids are these.
     uint32_t task_id = 0;
+    if (core::dump::Switches() != 0) [[unlikely]] {
+      r.dump = core::dump::PlanTensorDump(n.op_type, n.name.c_str(), stream_, &task_id);
+    }
     if (dfx::ProfOn(dfx::prof_bits::kAnyTaskTime)) {
-      task_id = core::NextTaskId();
+      if (task_id == 0) task_id = core::NextTaskId();
       dfx::ProfRecordOpInfo(task_id, dfx::ProfString(n.name),
                             dfx::ProfString(ProfileDetail(def, n, device->info().aicore_count)));
     }
     // The last task holds a reference to the resources until the RI's last replay is done.
     if (last) res->refs.fetch_add(1, std::memory_order_relaxed);
-    core::SubmitOperator(stream_, &r.dispatch, last ? &ReleaseResources : nullptr, last ? res : nullptr, task_id);
+    if (r.dump == nullptr) {
+      core::SubmitOperator(stream_, &r.dispatch, last ? &ReleaseResources : nullptr, last ? res : nullptr, task_id);
+      continue;
+    }
+    // With a dump the node's output dump is its last task, so the last node's holds the resources' reference.
+    r.release = last ? res : nullptr;
+    core::SubmitHostWorkTask(stream_, &DumpNodeInputs, &r, &KeepNode);
+    core::SubmitOperator(stream_, &r.dispatch, nullptr, nullptr, task_id);
+    core::SubmitHostWorkTask(stream_, &DumpNodeOutputs, &r, last ? &ReleaseFromNode : &KeepNode);
   }
   bool ended = false;
   NPURT_RETURN_IF_ERROR(run.ri->EndCapture(stream_, &ended));
