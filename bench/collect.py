@@ -58,6 +58,8 @@ RATIOS["gear_switch_over_static"] = ("gear_switch_gear_ms", "gear_switch_static_
 # Differences: key -> (minuend, subtrahend), in the minuend's unit.
 DIFFERENCES = {
     "model_execute_overhead_us": ("model_execute_us", "op_execute_us"),  # offline models (issue 15)
+    # pyACL (bench/python/pyacl_bench.py): the same one-op model run from Python, against C.
+    "pyacl_execute_overhead_us": ("pyacl_model_execute_us", "model_execute_us"),
 }
 
 # Keys whose samples are single operations, so that their p99 means something per call.
