@@ -29,7 +29,8 @@ void DlogDebugInner(int moduleId, const char* fmt, ...) __attribute__((format(pr
 void DlogEventInner(int moduleId, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The process log level (DLOG_*); `enableEvent` (may be null) receives 1. */
 int dlog_getlevel(int moduleId, int* enableEvent);
-/* Sets the level for this library's lines (moduleId is ignored: one level for all); 0 on success. */
+/* Sets the level CheckLogLevel and these functions filter by (moduleId is ignored: one level for all);
+ * npurt's log still drops lines below ASCEND_GLOBAL_LOG_LEVEL. 0 on success, -1 for an unknown level. */
 int dlog_setlevel(int moduleId, int level, int enableEvent);
 /* Lines are written as they come: nothing to flush. */
 void DlogFlush(void);
