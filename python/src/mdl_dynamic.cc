@@ -235,6 +235,7 @@ std::mutex g_dump_mutex;
 py::object* g_dump_callback = nullptr;  // leaked at exit on purpose: no Python object outlives the interpreter
 
 int32_t DumpTrampoline(const acldumpChunk* chunk, int32_t) {
+  if (!PythonAlive()) return -1;  // dump data written while the interpreter exits goes nowhere
   py::gil_scoped_acquire gil;
   py::object callback;
   {

@@ -52,6 +52,16 @@ using ReleaseGil = py::call_guard<py::gil_scoped_release>;
 // A C string that may be null, as Python str ("" for null, as pyACL does).
 inline std::string Str(const char* text) { return text == nullptr ? std::string() : std::string(text); }
 
+// Whether a runtime thread may still take the GIL: not once the interpreter is finalizing, when taking it
+// would end the (runtime-owned) thread instead of returning.
+inline bool PythonAlive() {
+#if PY_VERSION_HEX >= 0x030D0000
+  return Py_IsInitialized() != 0 && Py_IsFinalizing() == 0;
+#else
+  return Py_IsInitialized() != 0 && _Py_IsFinalizing() == 0;
+#endif
+}
+
 // Calls a Python callable from a runtime thread: takes the GIL, and reports an exception the callable raises
 // (printed with its traceback, as Python does for an exception in a thread) instead of letting it escape
 // into C.

@@ -19,16 +19,6 @@ void DefineCallback(py::module_& rt);   // report callbacks, exception info (rt_
 void DefineKernel(py::module_& rt);     // binaries, functions, kernel args and launches (rt_kernel.cc)
 void DefineAllocator(py::module_& rt);  // user allocators (rt_allocator.cc)
 
-// Whether a runtime thread may still take the GIL: not once the interpreter is finalizing, when taking it
-// would end the (runtime-owned) thread instead of returning.
-inline bool PythonAlive() {
-#if PY_VERSION_HEX >= 0x030D0000
-  return Py_IsInitialized() != 0 && Py_IsFinalizing() == 0;
-#else
-  return Py_IsInitialized() != 0 && _Py_IsFinalizing() == 0;
-#endif
-}
-
 // The longest notify or IPC key a caller may ask for (CANN's limit too).
 constexpr size_t kMaxKeyLen = 1024;
 
