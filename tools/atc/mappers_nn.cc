@@ -126,7 +126,7 @@ Status MapConv(NodeContext& c) {
   a["groups"] = AttrInt(c.node(), "group", 1);
   std::vector<int32_t> in = {c.tensor(0), c.tensor(1)};
   if (c.has_input(2)) in.push_back(c.tensor(2));
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("Conv2D", std::move(a), in, &y));
   c.Bind(0, y);
   return Status::Ok();
@@ -161,7 +161,7 @@ Status MapPool(NodeContext& c) {
     }
     a["exclusive"] = !include_pad;
   }
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne(type == "MaxPool" ? "MaxPool" : "AvgPool", std::move(a), {c.tensor(0)}, &y));
   c.Bind(0, y);
   return Status::Ok();
@@ -170,7 +170,7 @@ Status MapPool(NodeContext& c) {
 Status MapGlobalPool(NodeContext& c) {
   const TensorSpec x = c.spec(0);
   if (x.rank() < 3) return MapFail(fmt::format("input {} has no spatial dims", Str(x.dims)));
-  int32_t y;
+  int32_t y = -1;
   if (c.node().op_type() == "GlobalAveragePool" && x.rank() == 4) {
     NPURT_RETURN_IF_ERROR(c.EmitOne("GlobalAveragePool", {{"data_format", std::string("NCHW")}}, {c.tensor(0)}, &y));
   } else {
@@ -191,7 +191,7 @@ Status MapBatchNorm(NodeContext& c) {
   AttrMap a;
   a["epsilon"] = AttrFloat(c.node(), "epsilon", 1e-5f);
   a["data_format"] = std::string("NCHW");
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("BatchNorm", std::move(a),
                                   {c.tensor(0), c.tensor(1), c.tensor(2), c.tensor(3), c.tensor(4)}, &y));
   c.Bind(0, y);
@@ -203,7 +203,7 @@ Status MapLayerNorm(NodeContext& c) {
   const TensorSpec x = c.spec(0);
   auto axis = NormalizeAxis(AttrInt(c.node(), "axis", -1), static_cast<int64_t>(x.rank()));
   if (!axis.ok()) return std::move(axis).status();
-  int32_t bias;
+  int32_t bias = -1;
   if (c.has_input(2)) {
     bias = c.tensor(2);
   } else {
@@ -217,7 +217,7 @@ Status MapLayerNorm(NodeContext& c) {
   a["begin_norm_axis"] = axis.value();
   a["begin_params_axis"] = axis.value();
   a["epsilon"] = AttrFloat(c.node(), "epsilon", 1e-5f);
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("LayerNorm", std::move(a), {c.tensor(0), c.tensor(1), bias}, &y));
   c.Bind(0, y);
   return Status::Ok();
@@ -230,7 +230,7 @@ Status MapSoftmax(NodeContext& c) {
   const int64_t def = c.opset() >= 13 ? -1 : 1;
   auto axis = NormalizeAxis(AttrInt(c.node(), "axis", def), std::max<int64_t>(rank, 1));
   if (!axis.ok()) return std::move(axis).status();
-  int32_t y;
+  int32_t y = -1;
   if (c.opset() >= 13 || axis.value() == rank - 1) {
     NPURT_RETURN_IF_ERROR(c.EmitOne(op, {{"axis", axis.value()}}, {c.tensor(0)}, &y));
   } else {
@@ -261,7 +261,7 @@ Status MapGemm(NodeContext& c) {
   const bool ta = AttrInt(c.node(), "transA", 0) != 0, tb = AttrInt(c.node(), "transB", 0) != 0;
   const TensorSpec a = c.spec(0), b = c.spec(1);
   const int64_t n = tb ? b.dims[0] : b.dims[1];
-  int32_t bt;
+  int32_t bt = -1;
   bool scaled = alpha == 1.0f;
   if (!scaled && c.is_const(1)) {
     bt = c.AddConstant(Scaled(c.constant(1), alpha), "B_scaled");
@@ -292,7 +292,7 @@ Status MapGemm(NodeContext& c) {
     }
   }
   AttrMap attrs{{"transpose_x1", ta}, {"transpose_x2", tb}};
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("MatMul", std::move(attrs), in, &y));
   if (!scaled) {
     int32_t alpha_t = c.AddConstant(ScalarOf(a.dtype, alpha), "alpha");
@@ -320,7 +320,7 @@ Status MapMatMul(NodeContext& c) {
     NPURT_RETURN_IF_ERROR(c.EmitOne("Reshape", {{"shape", b_dims}}, {bt}, &bt, -1, true));
     reshape_out = true;
   }
-  int32_t y;
+  int32_t y = -1;
   if (a_dims.size() == 2 && b_dims.size() == 2) {
     NPURT_RETURN_IF_ERROR(c.EmitOne("MatMul", {}, {at, bt}, &y));
   } else {
@@ -375,7 +375,7 @@ Status MapBinary(NodeContext& c) {
 }
 
 Status MapUnary(NodeContext& c) {
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne(c.node().op_type(), {}, {c.tensor(0)}, &y));
   c.Bind(0, y);
   return Status::Ok();
@@ -406,7 +406,7 @@ Status MapClip(NodeContext& c) {
     a["min"] = AttrFloat(c.node(), "min", -INFINITY);
     a["max"] = AttrFloat(c.node(), "max", INFINITY);
   }
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("Clip", std::move(a), {c.tensor(0)}, &y));
   c.Bind(0, y);
   return Status::Ok();
@@ -425,14 +425,14 @@ Status MapLeakyRelu(NodeContext& c) {
 
 Status HardSigmoid(NodeContext& c, float alpha, float beta, int32_t* y) {
   const int32_t dt = c.spec(0).dtype;
-  int32_t t;
+  int32_t t = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("Mul", {}, {c.tensor(0), c.AddConstant(ScalarOf(dt, alpha), "alpha")}, &t));
   NPURT_RETURN_IF_ERROR(c.EmitOne("Add", {}, {t, c.AddConstant(ScalarOf(dt, beta), "beta")}, &t));
   return c.EmitOne("Clip", {{"min", 0.0f}, {"max", 1.0f}}, {t}, y);
 }
 
 Status MapHardSigmoid(NodeContext& c) {
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(HardSigmoid(c, AttrFloat(c.node(), "alpha", 0.2f), AttrFloat(c.node(), "beta", 0.5f), &y));
   c.Bind(0, y);
   return Status::Ok();

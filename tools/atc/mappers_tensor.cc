@@ -14,7 +14,7 @@ namespace npurt::atc {
 namespace {
 
 Status EmitReshape(NodeContext& c, const std::vector<int64_t>& dims) {
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("Reshape", {{"shape", dims}}, {c.tensor(0)}, &y, -1, true));
   c.Bind(0, y);
   return Status::Ok();
@@ -64,7 +64,7 @@ Status MapTranspose(NodeContext& c) {
     const auto r = static_cast<int64_t>(c.spec(0).rank());
     for (int64_t k = 0; k < r; ++k) perm.push_back(r - 1 - k);
   }
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("Transpose", {{"perm", perm}}, {c.tensor(0)}, &y));
   c.Bind(0, y);
   return Status::Ok();
@@ -78,7 +78,7 @@ Status MapConcat(NodeContext& c) {
     in.push_back(c.tensor(i));
   }
   if (in.empty()) return MapFail("all inputs are empty");
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("Concat", {{"concat_dim", AttrInt(c.node(), "axis", 0)}}, in, &y));
   c.Bind(0, y);
   return Status::Ok();
@@ -121,7 +121,7 @@ Status MapSplit(NodeContext& c) {
     size[static_cast<size_t>(axis.value())] = split[k];
     begin += split[k];
     if (!c.output_used(k)) continue;
-    int32_t y;
+    int32_t y = -1;
     NPURT_RETURN_IF_ERROR(c.EmitOne("Slice", {{"offsets", off}, {"size", size}}, {c.tensor(0)}, &y));
     c.Bind(k, y);
   }
@@ -140,14 +140,14 @@ Status MapSlice(NodeContext& c) {
       return MapFail(fmt::format("step {} on axis {}: npurt's Slice takes unit steps only", r->step[k], k));
     }
   }
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("Slice", {{"offsets", r->begin}, {"size", r->size}}, {c.tensor(0)}, &y));
   c.Bind(0, y);
   return Status::Ok();
 }
 
 Status MapGather(NodeContext& c) {
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("Gather", {{"axis", AttrInt(c.node(), "axis", 0)}}, {c.tensor(0), c.tensor(1)}, &y));
   c.Bind(0, y);
   return Status::Ok();
@@ -160,7 +160,7 @@ Status MapCast(NodeContext& c) {
     c.Bind(0, c.tensor(0));
     return Status::Ok();
   }
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne("Cast", {{"dst_type", DataTypeValue{to}}}, {c.tensor(0)}, &y, to));
   c.Bind(0, y);
   return Status::Ok();
@@ -221,7 +221,7 @@ Status MapReduce(NodeContext& c) {
   if (axes.empty()) {
     for (size_t k = 0; k < c.spec(0).rank(); ++k) axes.push_back(static_cast<int64_t>(k));
   }
-  int32_t y;
+  int32_t y = -1;
   NPURT_RETURN_IF_ERROR(c.EmitOne(op, {{"axes", axes}, {"keep_dims", AttrInt(c.node(), "keepdims", 1) != 0}},
                                   {c.tensor(0)}, &y));
   c.Bind(0, y);
