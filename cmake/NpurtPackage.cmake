@@ -125,7 +125,15 @@ set(_npurt_links
     "compiler/tikcpp/ascendc_kernel_cmake|../../tools/ascendc/cmake"
     "tools/tikcpp/ascendc_kernel_cmake|../ascendc/cmake"
     "tikcpp/ascendc_kernel_cmake|../tools/ascendc/cmake")
-foreach(_lib IN LISTS NPURT_PACKAGE_LIBS)
+# The host tiling SDK's libraries (tools/ascendc/host) are linked from stub/ too, by their file names.
+set(_npurt_stub_names ${NPURT_PACKAGE_LIBS})
+foreach(_target npurt_tiling_platform npurt_tiling_register npurt_tiling_api npurt_ascendalog)
+  if(TARGET ${_target})
+    get_target_property(_name ${_target} OUTPUT_NAME)
+    list(APPEND _npurt_stub_names ${_name})
+  endif()
+endforeach()
+foreach(_lib IN LISTS _npurt_stub_names)
   list(APPEND _npurt_links "lib64/stub/lib${_lib}.so|../lib${_lib}.so")
 endforeach()
 foreach(_pair IN LISTS _npurt_links)
@@ -136,6 +144,7 @@ foreach(_pair IN LISTS _npurt_links)
 endforeach()
 
 unset(_npurt_links)
+unset(_npurt_stub_names)
 unset(_npurt_pkg_dir)
 
 # --- Ascend C kernel toolchain (tools/ascendc: ascendc.cmake, generator, kernel_operator.h) ---------------------
