@@ -250,14 +250,21 @@ npurt_run_python_example() {
     set -e
     if ((rc == 124 || rc == 137)); then
         echo "  TIMED OUT after ${NPURT_EXAMPLE_TIMEOUT}s"
+    elif ((rc != 0)); then
+        echo "  FAILED (exit $rc)"
     fi
-    if ((rc == 0)); then
+    npurt_count_example "$name" "$rc"
+}
+
+# npurt_count_example <name> <exit status>: one example's result in the NPURT_EXAMPLES_* totals.
+npurt_count_example() {
+    if (($2 == 0)); then
         NPURT_EXAMPLES_PASSED=$((NPURT_EXAMPLES_PASSED + 1))
-        echo "  $name: passed"
+        echo "  $1: passed"
     else
         NPURT_EXAMPLES_FAILED=$((NPURT_EXAMPLES_FAILED + 1))
-        NPURT_EXAMPLES_FAILED_NAMES+=("$name")
-        echo "  $name: FAILED (exit $rc)"
+        NPURT_EXAMPLES_FAILED_NAMES+=("$1")
+        echo "  $1: FAILED"
     fi
 }
 
@@ -322,13 +329,6 @@ npurt_run_examples() {
                 echo "  FAILED (exit $rc)"
             fi
         fi
-        if ((rc == 0)); then
-            NPURT_EXAMPLES_PASSED=$((NPURT_EXAMPLES_PASSED + 1))
-            echo "  $name: passed"
-        else
-            NPURT_EXAMPLES_FAILED=$((NPURT_EXAMPLES_FAILED + 1))
-            NPURT_EXAMPLES_FAILED_NAMES+=("$name")
-            echo "  $name: FAILED"
-        fi
+        npurt_count_example "$name" "$rc"
     done
 }
