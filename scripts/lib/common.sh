@@ -248,16 +248,17 @@ npurt_run_python_example() {
     ) 2>&1 | sed -u 's/^/  | /'
     rc=${PIPESTATUS[0]}
     set -e
-    if ((rc == 124 || rc == 137)); then
-        echo "  TIMED OUT after ${NPURT_EXAMPLE_TIMEOUT}s"
-    elif ((rc != 0)); then
-        echo "  FAILED (exit $rc)"
-    fi
     npurt_count_example "$name" "$rc"
 }
 
-# npurt_count_example <name> <exit status>: one example's result in the NPURT_EXAMPLES_* totals.
+# npurt_count_example <name> <exit status>: one example's result, said and added to the NPURT_EXAMPLES_*
+# totals (a build failure has said why already; 124/137 are the run's timeout).
 npurt_count_example() {
+    if (($2 == 124 || $2 == 137)); then
+        echo "  TIMED OUT after ${NPURT_EXAMPLE_TIMEOUT}s"
+    elif (($2 != 0)); then
+        echo "  FAILED (exit $2)"
+    fi
     if (($2 == 0)); then
         NPURT_EXAMPLES_PASSED=$((NPURT_EXAMPLES_PASSED + 1))
         echo "  $1: passed"
@@ -323,11 +324,6 @@ npurt_run_examples() {
             ) 2>&1 | sed -u 's/^/  | /'
             rc=${PIPESTATUS[0]}
             set -e
-            if ((rc == 124 || rc == 137)); then
-                echo "  TIMED OUT after ${NPURT_EXAMPLE_TIMEOUT}s"
-            elif ((rc != 0)); then
-                echo "  FAILED (exit $rc)"
-            fi
         fi
         npurt_count_example "$name" "$rc"
     done

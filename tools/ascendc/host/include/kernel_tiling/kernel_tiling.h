@@ -91,25 +91,9 @@ struct SoftMaxTiling {
 };
 #pragma pack(pop)
 
+// The same fields as SoftMaxTiling (same size and layout), a type of its own as in CANN.
 #pragma pack(push, 8)
-struct LogSoftMaxTiling {
-  uint32_t srcM = 0;
-  uint32_t srcK = 0;
-  uint32_t srcSize = 0;
-  uint32_t outMaxM = 0;
-  uint32_t outMaxK = 0;
-  uint32_t outMaxSize = 0;
-  uint32_t splitM = 0;
-  uint32_t splitK = 0;
-  uint32_t splitSize = 0;
-  uint32_t reduceM = 0;
-  uint32_t reduceK = 0;
-  uint32_t reduceSize = 0;
-  uint32_t rangeM = 0;
-  uint32_t tailM = 0;
-  uint32_t tailSplitSize = 0;
-  uint32_t tailReduceSize = 0;
-};
+struct LogSoftMaxTiling : SoftMaxTiling {};
 #pragma pack(pop)
 
 #pragma pack(push, 8)

@@ -61,43 +61,33 @@ TILING_DATA_FIELD_DEF(int32_t, BatchNum);
 TILING_DATA_FIELD_DEF(int32_t, mxTypePara);
 END_TILING_DATA_DEF;
 
+// SoftMax and LogSoftMax tilings have the same fields (CANN keeps two types): one list for both.
+#define NPURT_SOFTMAX_TILING_FIELDS \
+  TILING_DATA_FIELD_DEF(uint32_t, srcM); \
+  TILING_DATA_FIELD_DEF(uint32_t, srcK); \
+  TILING_DATA_FIELD_DEF(uint32_t, srcSize); \
+  TILING_DATA_FIELD_DEF(uint32_t, outMaxM); \
+  TILING_DATA_FIELD_DEF(uint32_t, outMaxK); \
+  TILING_DATA_FIELD_DEF(uint32_t, outMaxSize); \
+  TILING_DATA_FIELD_DEF(uint32_t, splitM); \
+  TILING_DATA_FIELD_DEF(uint32_t, splitK); \
+  TILING_DATA_FIELD_DEF(uint32_t, splitSize); \
+  TILING_DATA_FIELD_DEF(uint32_t, reduceM); \
+  TILING_DATA_FIELD_DEF(uint32_t, reduceK); \
+  TILING_DATA_FIELD_DEF(uint32_t, reduceSize); \
+  TILING_DATA_FIELD_DEF(uint32_t, rangeM); \
+  TILING_DATA_FIELD_DEF(uint32_t, tailM); \
+  TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize); \
+  TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
+
 BEGIN_TILING_DATA_DEF(SoftMaxTiling)
-TILING_DATA_FIELD_DEF(uint32_t, srcM);
-TILING_DATA_FIELD_DEF(uint32_t, srcK);
-TILING_DATA_FIELD_DEF(uint32_t, srcSize);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxM);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxK);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxSize);
-TILING_DATA_FIELD_DEF(uint32_t, splitM);
-TILING_DATA_FIELD_DEF(uint32_t, splitK);
-TILING_DATA_FIELD_DEF(uint32_t, splitSize);
-TILING_DATA_FIELD_DEF(uint32_t, reduceM);
-TILING_DATA_FIELD_DEF(uint32_t, reduceK);
-TILING_DATA_FIELD_DEF(uint32_t, reduceSize);
-TILING_DATA_FIELD_DEF(uint32_t, rangeM);
-TILING_DATA_FIELD_DEF(uint32_t, tailM);
-TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
-TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
+NPURT_SOFTMAX_TILING_FIELDS
 END_TILING_DATA_DEF;
 
 BEGIN_TILING_DATA_DEF(LogSoftMaxTiling)
-TILING_DATA_FIELD_DEF(uint32_t, srcM);
-TILING_DATA_FIELD_DEF(uint32_t, srcK);
-TILING_DATA_FIELD_DEF(uint32_t, srcSize);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxM);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxK);
-TILING_DATA_FIELD_DEF(uint32_t, outMaxSize);
-TILING_DATA_FIELD_DEF(uint32_t, splitM);
-TILING_DATA_FIELD_DEF(uint32_t, splitK);
-TILING_DATA_FIELD_DEF(uint32_t, splitSize);
-TILING_DATA_FIELD_DEF(uint32_t, reduceM);
-TILING_DATA_FIELD_DEF(uint32_t, reduceK);
-TILING_DATA_FIELD_DEF(uint32_t, reduceSize);
-TILING_DATA_FIELD_DEF(uint32_t, rangeM);
-TILING_DATA_FIELD_DEF(uint32_t, tailM);
-TILING_DATA_FIELD_DEF(uint32_t, tailSplitSize);
-TILING_DATA_FIELD_DEF(uint32_t, tailReduceSize);
+NPURT_SOFTMAX_TILING_FIELDS
 END_TILING_DATA_DEF;
+#undef NPURT_SOFTMAX_TILING_FIELDS
 
 BEGIN_TILING_DATA_DEF(PadTiling)
 TILING_DATA_FIELD_DEF(uint32_t, srcHeight);
