@@ -13,6 +13,12 @@ same ONNX file and the same input. Writes a Google-Benchmark-style JSON that ben
                                         per execution, against static models of those batches on the same
                                         sequence (bench/models/gear_switch; --gear-switch BINARY)
 
+  dynshape_hit_ms, dynshape_static_ms, dynshape_first_seen_ms_<len>, dynshape_static_first_ms_<len>,
+  dynshape_hit_rate, dynshape_mem_mib, dynshape_static_max_mem_mib
+                                        (issue 16) a BERT-base layer converted with --input_shape=...:1,32~256,768
+                                        at lengths drawn from 32/64/128/256 against static models of those
+                                        lengths (bench/models/dynshape; --dynshape BINARY)
+
 collect.py derives <model>_over_ort (ORT time / npurt time: > 1 means npurt is faster),
 planner_over_lower_bound_<model> and gear_switch_over_static.
 
@@ -76,22 +82,57 @@ def atc(args, onnx_path, output, *options):
         raise SystemExit(f"atc failed on {output}")
 
 
+def run_sequence(args, binary, model, onnx_path, stem, values, shape_option, steps):
+    """Static models of `values` (atc with shape_option(value)), then `binary` on `model`.om against them;
+    returns the JSON line it prints."""
+    statics = []
+    for v in values:
+        out = os.path.join(args.work, f"{stem}{v}")
+        atc(args, onnx_path, out, shape_option(v))
+        statics.append(f"{v}={out}.om")
+    r = subprocess.run([binary, model + ".om", *statics, "--steps", str(steps)], capture_output=True, text=True,
+                       check=True)
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
 def gear_switch(args):
     """ResNet-50 with batch gears 1/2/4/8 against static models of those batches (issue 16)."""
     onnx_path, _ = export("resnet50_b1", args.work)
     gear = os.path.join(args.work, "resnet50_gears")
     atc(args, onnx_path, gear, "--input_shape=actual_input_1:-1,3,224,224", "--dynamic_batch_size=1,2,4,8")
-    statics = []
-    for b in (1, 2, 4, 8):
-        out = os.path.join(args.work, f"resnet50_static_b{b}")
-        atc(args, onnx_path, out, f"--input_shape=actual_input_1:{b},3,224,224")
-        statics.append(f"{b}={out}.om")
-    r = subprocess.run([args.gear_switch, gear + ".om", *statics, "--steps", str(args.gear_steps)],
-                       capture_output=True, text=True, check=True)
-    m = json.loads(r.stdout.strip().splitlines()[-1])
+    m = run_sequence(args, args.gear_switch, gear, onnx_path, "resnet50_static_b", (1, 2, 4, 8),
+                     lambda b: f"--input_shape=actual_input_1:{b},3,224,224", args.gear_steps)
     print(f"gears: {m['gear_ms']:.2f} ms per execution against {m['static_ms']:.2f} ms for static models "
           f"({m['steps']} random batches of 1/2/4/8)")
     return {"gear_switch_gear_ms": m["gear_ms"], "gear_switch_static_ms": m["static_ms"]}
+
+
+def dynshape(args):
+    """A BERT-base layer with a sequence-length range against static models of its lengths (issue 16)."""
+    import torch
+    import reference_check
+    model, shape = reference_check.build("bert_layer")
+    onnx_path = os.path.join(args.work, "bert_layer_dyn.onnx")
+    if not os.path.exists(onnx_path):
+        x = torch.randn(*shape, generator=torch.Generator().manual_seed(2))
+        torch.onnx.export(model, x, onnx_path, input_names=["actual_input_1"], output_names=["output1"],
+                          opset_version=17, dynamic_axes={"actual_input_1": {1: "seq"}, "output1": {1: "seq"}})
+    lengths = (32, 64, 128, 256)
+    dyn = os.path.join(args.work, "bert_layer_dynshape")
+    atc(args, onnx_path, dyn, f"--input_shape=actual_input_1:1,{lengths[0]}~{lengths[-1]},768")
+    m = run_sequence(args, args.dynshape, dyn, onnx_path, "bert_layer_static_", lengths,
+                     lambda n: f"--input_shape=actual_input_1:1,{n},768", args.dynshape_steps)
+    firsts = ", ".join(f"{k}: {v:.1f} ms" for k, v in m["first_seen_ms"].items())
+    print(f"dynamic shapes: {m['hit_ms']:.2f} ms per execution of a compiled length against {m['static_ms']:.2f} ms "
+          f"for static models ({m['steps']} random lengths); first sight {firsts}; hit rate {m['hit_rate']:.3f}; "
+          f"memory {m['dynamic_mem_mib']:.1f} MiB against {m['static_max_mem_mib']:.1f} MiB for the longest static")
+    out = {"dynshape_hit_ms": m["hit_ms"], "dynshape_static_ms": m["static_ms"], "dynshape_hit_rate": m["hit_rate"],
+           "dynshape_mem_mib": m["dynamic_mem_mib"], "dynshape_static_max_mem_mib": m["static_max_mem_mib"]}
+    for k, v in m["first_seen_ms"].items():
+        out[f"dynshape_first_seen_ms_{k}"] = v
+    for k, v in m["static_first_ms"].items():
+        out[f"dynshape_static_first_ms_{k}"] = v
+    return out
 
 
 def main():
@@ -105,6 +146,8 @@ def main():
     ap.add_argument("--models", nargs="*", default=list(MODELS))
     ap.add_argument("--gear-switch", help="bench_gear_switch: also measure batch gears against static models")
     ap.add_argument("--gear-steps", type=int, default=40)
+    ap.add_argument("--dynshape", help="bench_dynshape: also measure a dynamic-shape BERT layer against static models")
+    ap.add_argument("--dynshape-steps", type=int, default=40)
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     ort_dir = ensure_ort(args.work)
@@ -149,6 +192,8 @@ def main():
                 results["resnet50_load_ms"] = float(m.group(1))
     if args.gear_switch:
         results.update(gear_switch(args))
+    if args.dynshape:
+        results.update(dynshape(args))
     doc = {"context": {"load_avg": list(os.getloadavg())},
            "benchmarks": [{"name": k, "run_name": k, "run_type": "iteration", "real_time": v,
                            "time_unit": "ms" if k.endswith("_ms") else "ns"} for k, v in results.items()]}

@@ -111,7 +111,8 @@ npurt_check_package() {
              lib64/libascendcl.so lib64/libacl_rt.so lib64/libacl_rt_impl.so \
              runtime/lib64/libascendcl.so lib64/stub/libascendcl.so lib64/stub/libacl_rt.so \
              runtime/lib64/stub/libascendcl.so compiler/lib64/stub/libascendcl.so \
-             lib64/libacl_mdl.so lib64/libacl_op_executor.so lib64/libopapi_nn.so devlib/libascendcl.so bin/atc bin/msame \
+             lib64/libacl_mdl.so lib64/libacl_op_executor.so lib64/libopapi_nn.so lib64/libnpurt_shape_compiler.so \
+             devlib/libascendcl.so bin/atc bin/msame \
              include/hccl/hccl.h lib64/libhccl.so bin/hccl_test bin/all_reduce_test \
              tools/ascendc/cmake/ascendc.cmake tools/ascendc/npurt_kernel_gen.py tools/ascendc/include/kernel_operator.h \
              compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake \

@@ -66,4 +66,11 @@ StatusOr<int32_t> RequestedGear(const models::LoadedModel& model, const Dataset&
 // The dataset's buffers as the model layer takes them (each buffer a live aclDataBuffer).
 StatusOr<std::vector<models::UserBuffer>> Buffers(const Dataset* dataset, const char* what);
 
+// A dynamic-shape model's execution: each input's dims as the dataset's tensor descriptors give them
+// (aclmdlSetDatasetTensorDesc; an input without one: empty), and the output dataset's descriptors set to
+// what the execution writes (aclmdlGetDatasetTensorDesc).
+std::vector<std::vector<int64_t>> DescribedShapes(const Dataset* dataset);
+Status SetOutputDescs(Dataset* dataset, const std::vector<models::IoDesc>& outputs,
+                      const std::vector<std::vector<int64_t>>& dims);
+
 }  // namespace npurt::api::mdl

@@ -39,6 +39,30 @@ StatusOr<std::vector<models::UserBuffer>> Buffers(const Dataset* dataset, const 
   return out;
 }
 
+std::vector<std::vector<int64_t>> DescribedShapes(const Dataset* dataset) {
+  std::vector<std::vector<int64_t>> dims(dataset->buffers.size());
+  for (size_t i = 0; i < dataset->descs.size() && i < dims.size(); ++i) {
+    if (const TensorDesc* t = TensorDesc::From(dataset->descs[i])) dims[i] = t->spec.dims;
+  }
+  return dims;
+}
+
+Status SetOutputDescs(Dataset* dataset, const std::vector<models::IoDesc>& outputs,
+                      const std::vector<std::vector<int64_t>>& dims) {
+  for (size_t i = 0; i < dataset->descs.size() && i < outputs.size() && i < dims.size(); ++i) {
+    auto* t = npurt::NewHandle<TensorDesc>();
+    if (t == nullptr) return Err(ACL_ERROR_BAD_ALLOC, "out of handle memory");
+    t->spec = outputs[i].spec;
+    t->spec.dims = dims[i];
+    t->name = outputs[i].name;
+    if (TensorDesc* old = TensorDesc::From(dataset->descs[i])) {
+      if (old->Invalidate()) old->Release();
+    }
+    dataset->descs[i] = reinterpret_cast<aclTensorDesc*>(t);
+  }
+  return Status::Ok();
+}
+
 }  // namespace npurt::api::mdl
 
 namespace {

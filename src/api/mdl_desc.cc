@@ -186,12 +186,16 @@ aclError aclmdlGetInputDimsRange(const aclmdlDesc* modelDesc, size_t index, aclm
   NPURT_API_NOT_NULL(dimsRange);
   const IoDesc* io = Io(__func__, modelDesc, index, false);
   if (io == nullptr) return ACL_ERROR_INVALID_PARAM;
-  // A static input's range is its dims; a gear model's dims that gears set span the gears' values.
+  // A static input's range is its dims; a gear model's dims that gears set span the gears' values; a
+  // dynamic-shape model's are its ranges (max -1: unbounded).
   const auto& gears = Desc::From(modelDesc)->info.gears;
   dimsRange->rangeCount = std::min<size_t>(io->spec.dims.size(), ACL_MAX_DIM_CNT);
   for (size_t i = 0; i < dimsRange->rangeCount; ++i) {
     int64_t lo = io->spec.dims[i], hi = io->spec.dims[i];
-    if (lo == -1) {
+    if (gears.shapes() && index < gears.templates.size() && i < gears.templates[index].range_min.size()) {
+      lo = gears.templates[index].range_min[i];
+      hi = gears.templates[index].range_max[i];
+    } else if (lo == -1) {
       lo = INT64_MAX;
       hi = 0;
       for (const auto& gear : gears.input_dims) {
@@ -213,6 +217,10 @@ aclError aclmdlGetOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIO
 aclError aclmdlGetCurOutputDims(const aclmdlDesc* modelDesc, size_t index, aclmdlIODims* dims) {
   NPURT_HANDLE_SCOPE();
   NPURT_API_ASSIGN(d, npurt::api::mdl::ResolveDesc(modelDesc, "modelDesc"));
+  if (d->info.gears.shapes()) {
+    return npurt::api::Report(__func__, Err(ACL_ERROR_API_NOT_SUPPORT, "the model has dynamic shapes: an execution's "
+                                            "output shapes are in its output dataset (aclmdlGetDatasetTensorDesc)"));
+  }
   // A gear model's: the dims of the gear last set on the model (CANN keeps it per model id); a static model,
   // a description read from a file, or no gear set yet: the compiled (largest gear's) dims.
   int32_t gear = -1;

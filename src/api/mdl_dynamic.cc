@@ -82,7 +82,8 @@ StatusOr<int32_t> RequestedGear(const models::LoadedModel& model, const Dataset&
     case om::DynamicKind::kBatch: g = t.FindBatch(static_cast<uint64_t>(v[0])); break;
     case om::DynamicKind::kImageSize: g = t.FindImageSize(static_cast<uint64_t>(v[0]), static_cast<uint64_t>(v[1])); break;
     case om::DynamicKind::kDims: g = t.FindDims(v); break;
-    case om::DynamicKind::kNone: break;
+    case om::DynamicKind::kNone:
+    case om::DynamicKind::kShape: break;
   }
   if (!g.ok()) {
     return Err(g.status().code(), "the input dataset's gear request does not fit model {}: {}", model.id(),

@@ -16,6 +16,19 @@ struct Prepared {
   std::vector<npurt::models::UserBuffer> inputs;
   std::vector<npurt::models::UserBuffer> outputs;
   int32_t gear = -1;
+  // A dynamic-shape model: the inputs' dims from the input dataset, and where the outputs' go.
+  bool shapes = false;
+  std::vector<std::vector<int64_t>> input_dims;
+  std::vector<std::vector<int64_t>> output_dims;
+  Dataset* output_dataset = nullptr;
+
+  const std::vector<std::vector<int64_t>>* in_dims() const { return shapes ? &input_dims : nullptr; }
+  std::vector<std::vector<int64_t>>* out_dims() { return shapes ? &output_dims : nullptr; }
+  // After an execution was queued: its output shapes into the output dataset.
+  npurt::Status Finish() {
+    if (!shapes) return npurt::Status::Ok();
+    return npurt::api::mdl::SetOutputDescs(output_dataset, model->outputs(), output_dims);
+  }
 };
 
 npurt::StatusOr<Prepared> Prepare(uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output,
@@ -37,6 +50,9 @@ npurt::StatusOr<Prepared> Prepare(uint32_t modelId, const aclmdlDataset* input, 
   if (!gear.ok()) return gear.status();
   p.gear = gear.value();
   p.outputs = std::move(ob).value();
+  p.output_dataset = out.value();
+  p.shapes = p.model->gears().shapes();
+  if (p.shapes) p.input_dims = npurt::api::mdl::DescribedShapes(in.value());
   if (allocate_outputs && p.outputs.size() == p.model->outputs().size()) {
     for (size_t i = 0; i < p.outputs.size(); ++i) {
       if (p.outputs[i].data != nullptr || p.outputs[i].size != 0) continue;
@@ -56,8 +72,10 @@ npurt::StatusOr<Prepared> Prepare(uint32_t modelId, const aclmdlDataset* input, 
 aclError Sync(const char* fn, uint32_t modelId, const aclmdlDataset* input, aclmdlDataset* output, int32_t timeout_ms) {
   auto p = Prepare(modelId, input, output, true);
   if (!p.ok()) return npurt::api::Report(fn, p.status());
-  auto st = p.value().model->Execute(p.value().inputs, p.value().outputs, timeout_ms, p.value().gear);
+  Prepared& r = p.value();
+  auto st = r.model->Execute(r.inputs, r.outputs, timeout_ms, r.gear, r.in_dims(), r.out_dims());
   if (!st.ok()) return npurt::api::Report(fn, st);
+  NPURT_API_CHECK(r.Finish());
   return ACL_SUCCESS;
 }
 
@@ -66,8 +84,10 @@ aclError Async(const char* fn, uint32_t modelId, const aclmdlDataset* input, acl
   auto p = Prepare(modelId, input, output, false);
   if (!p.ok()) return npurt::api::Report(fn, p.status());
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
-  auto st = p.value().model->ExecuteAsync(p.value().inputs, p.value().outputs, s, p.value().gear);
+  Prepared& r = p.value();
+  auto st = r.model->ExecuteAsync(r.inputs, r.outputs, s, r.gear, r.in_dims(), r.out_dims());
   if (!st.ok()) return npurt::api::Report(fn, st);
+  NPURT_API_CHECK(r.Finish());
   return ACL_SUCCESS;
 }
 

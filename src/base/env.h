@@ -33,6 +33,9 @@ enum class Var : uint8_t {
   kOpCacheCapacity,
   kAscendOpCacheMaxSize,
   kOpCacheStats,
+  // Models (models/runtime/shape_variants.cc, shape_compiler.cc).
+  kModelShapeCache,
+  kShapeCompiler,
   // Logging (dfx/log.cc) and the status file (dfx/status_file.cc, api/prof_device_status.cc).
   kProcessLogPath,
   kWorkPath,

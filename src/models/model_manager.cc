@@ -41,6 +41,14 @@ StatusOr<om::ModelFile> AsModel(StatusOr<om::ModelFile> file) {
   return file;
 }
 
+// aclmdlQuerySize: a dynamic-shape model's work memory depends on the shapes it meets (CANN reports 0), its
+// weights are what a compiled graph uploads (its weight part is the source graph).
+void Sizes(const om::ModelDef& def, size_t* work, size_t* weight) {
+  const bool shapes = def.dynamic_kind == om::DynamicKind::kShape;
+  *work = shapes ? 0 : def.arena_size;
+  *weight = shapes ? def.shape_weight_size : def.weight_size;
+}
+
 ModelInfo InfoOf(const om::ModelDef& def, uint32_t id) {
   ModelInfo info;
   info.model_id = id;
@@ -74,16 +82,14 @@ StatusOr<uint32_t> LoadFromMemory(const void* data, size_t size, const LoadMemor
 Status QuerySizeFromFile(const std::string& path, size_t* work, size_t* weight) {
   auto file = AsModel(om::ReadModelDescFromFile(path));
   if (!file.ok()) return file.status();
-  *work = file.value().def.arena_size;
-  *weight = file.value().def.weight_size;
+  Sizes(file.value().def, work, weight);
   return Status::Ok();
 }
 
 Status QuerySizeFromMemory(const void* data, size_t size, size_t* work, size_t* weight) {
   auto file = AsModel(om::ReadModel(data, size, "in memory", false));
   if (!file.ok()) return file.status();
-  *work = file.value().def.arena_size;
-  *weight = file.value().def.weight_size;
+  Sizes(file.value().def, work, weight);
   return Status::Ok();
 }
 

@@ -100,6 +100,36 @@ TEST_F(ConvertTest, BatchGearsShareWeightsAndMatchStaticConversions) {
   EXPECT_FALSE(j["dynamic"]["gears"][0]["nodes"].empty());
 }
 
+// -1 and ranges without gears: the .om keeps the inputs and outputs (-1 where they vary), the ranges, the
+// source graph in its weight part and the options; atc converted it at both ends of the ranges first.
+TEST_F(ConvertTest, DynamicShapeModelKeepsItsSourceGraph) {
+  OnnxBuilder b;
+  BuildCnn(b);
+  auto r = Convert(b, "shapes", {"--input_shape=x:1~4,3,8~-1,8~-1"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_NE(r->summary.find("dynamic shape: inputs x:[1~4,3,8~-1,8~-1]"), std::string::npos) << r->summary;
+  om::ModelDef d = Check("shapes");
+  ASSERT_EQ(d.dynamic_kind, om::DynamicKind::kShape);
+  EXPECT_TRUE(d.nodes.empty());
+  EXPECT_EQ(d.arena_size, 0u);
+  ASSERT_EQ(d.inputs.size(), 1u);
+  ASSERT_EQ(d.outputs.size(), 1u);
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.inputs[0])].spec.dims, (std::vector<int64_t>{-1, 3, -1, -1}));
+  EXPECT_EQ(d.tensors[static_cast<size_t>(d.inputs[0])].bytes, 0u) << "unbounded H and W";
+  const auto& out = d.tensors[static_cast<size_t>(d.outputs[0])].spec.dims;
+  ASSERT_FALSE(out.empty());
+  EXPECT_EQ(out[0], -1) << "the output follows the batch";
+  ASSERT_EQ(d.input_templates.size(), 1u);
+  EXPECT_EQ(d.input_templates[0].range_min, (std::vector<int64_t>{1, 3, 8, 8}));
+  EXPECT_EQ(d.input_templates[0].range_max, (std::vector<int64_t>{4, 3, -1, -1}));
+  EXPECT_GT(d.shape_weight_size, 0u);
+  EXPECT_GT(d.weight_size, d.shape_weight_size / 2) << "the weight part holds the ONNX graph and its initializers";
+  EXPECT_TRUE(ShapeOptionsFromJson(d.shape_options).ok());
+  // A graph that does not convert at the ends of its ranges is refused by atc, not at run time.
+  auto bad = Convert(b, "too_small", {"--input_shape=x:1~4,3,1~2,1~2"});
+  EXPECT_FALSE(bad.ok());
+}
+
 TEST_F(ConvertTest, ImageSizeAndDimsGears) {
   OnnxBuilder b;
   b.DynamicInput("x", {1, 3});  // x: [N, 3] with a symbolic batch; reshaped per gear below

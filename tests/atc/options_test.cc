@@ -4,6 +4,7 @@
 #include "aipp_config.h"
 #include "aipp_insert.h"
 #include "atc_options.h"
+#include "converter.h"
 #include "gear_options.h"
 
 namespace npurt::atc {
@@ -46,8 +47,6 @@ TEST(Options, Failures) {
       {{"--model=m.onnx", "--framework=5", "--output=o"}, "[--soc_version]"},
       {{"--framework=5", "--output=o", "--soc_version=A"}, "[--model]"},
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--no_such_option=1"}, "[--no_such_option]"},
-      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=x:1,-1,3"}, "dynamic"},
-      {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=x:1~4,3"}, "dynamic"},
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=x:1,a"}, "not a non-negative"},
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=1,3,224"}, "name:dim"},
       {{"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--dynamic_batch_size=1,2"}, "must mark the dims"},
@@ -115,7 +114,6 @@ TEST(Options, Gears) {
   const Case refused[] = {
       {{"--input_shape=x:-1,3", "--dynamic_batch_size=1,2", "--dynamic_dims=1;2"}, "exclude each other"},
       {{"--input_shape=x:1,3", "--dynamic_batch_size=1,2"}, "must mark the dims"},
-      {{"--input_shape=x:-1,3"}, "no gear option"},
       {{"--input_shape=x:1,-1", "--dynamic_batch_size=1,2"}, "first dim only"},
       {{"--input_shape=x:-1,3", "--dynamic_batch_size=2"}, "give 2 to 100"},
       {{"--input_shape=x:-1,3", "--dynamic_batch_size=1,2,2"}, "given twice"},
@@ -128,8 +126,13 @@ TEST(Options, Gears) {
       {{"--input_shape=x:-1,3", "--dynamic_dims=1;2"}, "--input_format=ND"},
       {{"--input_shape=x:-1,-1", "--input_format=ND", "--dynamic_dims=1,2;3"}, "each gear takes 2"},
       {{"--input_shape=x:-1,3", "--input_format=ND", "--insert_op_conf=a.cfg", "--dynamic_dims=1;2"}, "AIPP"},
-      {{"--input_shape=x:1~4,3", "--dynamic_batch_size=1,2"}, "ranges"},
-      {{"--input_shape_range=x:[1~4,3]"}, "not supported yet"},
+      {{"--input_shape=x:1~4,3", "--dynamic_batch_size=1,2"}, "ranges make a dynamic-shape model"},
+      {{"--input_shape=x:0~4,3"}, "1 <= min <= max"},
+      {{"--input_shape=x:4~2,3"}, "1 <= min <= max"},
+      {{"--input_shape=x:a~2,3"}, "1 <= min <= max"},
+      {{"--input_shape=x:-1,3", "--insert_op_conf=a.cfg"}, "exclude it"},
+      {{"--input_shape_range=x:1~4,3"}, "name:[dim,dim,...]"},
+      {{"--input_shape_range=x:[1~4,3]", "--input_shape=x:1,3"}, "not both"},
   };
   for (const Case& c : refused) {
     std::vector<const char*> args = {"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A"};
@@ -144,6 +147,43 @@ TEST(Options, Gears) {
   auto o = Parse({"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A", "--input_shape=x:-1,3", opt.c_str()});
   ASSERT_FALSE(o.ok());
   EXPECT_NE(o.status().message().find("101 gears"), std::string::npos) << o.status().message();
+}
+
+TEST(Options, DynamicShapes) {
+  // -1 or ranges without a gear option: a dynamic-shape model, each dim with its [min, max].
+  auto o = Parse({"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A",
+                  "--input_shape=x:1~8,-1,16;mask:2~-1"});
+  ASSERT_TRUE(o.ok()) << o.status().message();
+  EXPECT_EQ(o->dynamic_kind, om::DynamicKind::kShape);
+  ASSERT_EQ(o->input_shapes.size(), 2u);
+  EXPECT_EQ(o->input_shapes[0].dims, (std::vector<int64_t>{-1, -1, 16}));
+  EXPECT_EQ(o->input_shapes[0].range_min, (std::vector<int64_t>{1, 1, 16}));
+  EXPECT_EQ(o->input_shapes[0].range_max, (std::vector<int64_t>{8, -1, 16}));
+  EXPECT_EQ(o->input_shapes[1].range_min, (std::vector<int64_t>{2}));
+  EXPECT_EQ(o->input_shapes[1].range_max, (std::vector<int64_t>{-1}));
+  // CANN's older spelling reads the same.
+  auto r = Parse({"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A",
+                  "--input_shape_range=x:[1~8,-1,16];mask:[2~-1]"});
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->dynamic_kind, om::DynamicKind::kShape);
+  EXPECT_EQ(r->input_shapes[0].range_max, o->input_shapes[0].range_max);
+  EXPECT_EQ(r->input_shapes[1].range_min, o->input_shapes[1].range_min);
+  // The options a dynamic-shape model keeps read back as they were.
+  Options full = o.value();
+  full.out_nodes = {{"node", 1}};
+  full.output_type = "FP16";
+  full.input_fp16_nodes = {"mask"};
+  full.fusion = false;
+  auto back = ShapeOptionsFromJson(ShapeOptionsJson(full).dump());
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->output_type, "FP16");
+  EXPECT_EQ(back->out_nodes[0].node, "node");
+  EXPECT_EQ(back->out_nodes[0].index, 1);
+  EXPECT_EQ(back->input_fp16_nodes, full.input_fp16_nodes);
+  EXPECT_FALSE(back->fusion);
+  EXPECT_EQ(back->input_shapes[0].range_max, full.input_shapes[0].range_max);
+  EXPECT_FALSE(ShapeOptionsFromJson("{\"input_format\": 3}").ok());
+  EXPECT_FALSE(ShapeOptionsFromJson("not json").ok());
 }
 
 TEST(Options, HelpAndScalarShapes) {

@@ -198,7 +198,7 @@ GearConvRelu MakeGearConvRelu(int kind, uint32_t seed) {
   d.producer = "npurt tests";
   d.soc_version = "Ascend910B1";
   d.dynamic_kind = static_cast<om::DynamicKind>(kind);
-  d.input_templates = {{"x", tpl}};
+  d.input_templates = {{"x", tpl, {}, {}}};
   d.default_gear = static_cast<uint32_t>(m.default_gear);
   graph(m.default_gear, &d, &d.arena_size);
   for (size_t g = 0; g < m.values.size(); ++g) {

@@ -46,8 +46,6 @@ const std::set<std::string>& RecordedOptions() {
 // Options npurt's atc refuses, with the reason.
 const std::map<std::string, std::string>& RefusedOptions() {
   static const std::map<std::string, std::string> m = {
-      {"input_shape_range", "shape ranges (unbounded dynamic shapes) are not supported yet; compile gears instead: "
-                            "-1 in --input_shape with --dynamic_batch_size, --dynamic_image_size or --dynamic_dims"},
       {"weight", "Caffe models are not supported by npurt's atc: export the model to ONNX"},
       {"is_input_adjust_hw_layout", "NC1HWC0 model inputs are not supported by npurt"},
       {"is_output_adjust_hw_layout", "NC1HWC0 model outputs are not supported by npurt"},
@@ -80,15 +78,25 @@ std::string Trim(const std::string& s) {
 
 void SetLogLevel(LogLevel level) { g_level = level; }
 
+namespace {
+void (*g_sink)(LogLevel, const std::string&) = nullptr;
+}  // namespace
+
+void SetLogSink(void (*sink)(LogLevel, const std::string&)) { g_sink = sink; }
+
 void Log(LogLevel level, const std::string& message) {
+  if (g_sink != nullptr) {
+    g_sink(level, message);
+    return;
+  }
   if (level < g_level) return;
   static const char* kNames[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
   std::fprintf(stderr, "[%s] ATC: %s\n", kNames[static_cast<int>(level)], message.c_str());
 }
 
-StatusOr<std::vector<InputShape>> ParseInputShape(const std::string& text) {
+StatusOr<std::vector<InputShape>> ParseInputShape(const std::string& text, bool range_syntax) {
   std::vector<InputShape> shapes;
-  const std::string option = "input_shape";
+  const std::string option = range_syntax ? "input_shape_range" : "input_shape";
   for (const std::string& raw : SplitOn(text, ';')) {
     const std::string item = Trim(raw);
     if (item.empty()) continue;
@@ -99,27 +107,49 @@ StatusOr<std::vector<InputShape>> ParseInputShape(const std::string& text) {
     }
     InputShape s;
     s.name = Trim(item.substr(0, colon));
-    const std::string dims = Trim(item.substr(colon + 1));
+    std::string dims = Trim(item.substr(colon + 1));
+    if (range_syntax) {  // CANN's deprecated spelling: the dims in brackets
+      if (dims.size() < 2 || dims.front() != '[' || dims.back() != ']') {
+        return BadValue(option, text, fmt::format("'{}' is not name:[dim,dim,...] (e.g. \"x:[1~8,3,224,224]\")", item));
+      }
+      dims = Trim(dims.substr(1, dims.size() - 2));
+    }
+    auto number = [](const std::string& t, int64_t* v) {
+      char* end = nullptr;
+      errno = 0;
+      const long long n = std::strtoll(t.c_str(), &end, 10);
+      *v = n;
+      return !t.empty() && errno == 0 && *end == '\0' && n >= 0;
+    };
     if (!dims.empty()) {  // "name:" is a scalar
       for (const std::string& d : SplitOn(dims, ',')) {
         const std::string dim = Trim(d);
-        if (dim == "-1") {  // a dim the gears set (gear_options.h checks there are gears)
+        if (dim == "-1") {  // a dim gears set (gear_options.h), or one that varies without bound
           s.dims.push_back(-1);
+          s.range_min.push_back(1);
+          s.range_max.push_back(-1);
           continue;
         }
-        if (dim.find('~') != std::string::npos || dim == "?") {
-          return BadValue(option, text,
-                          fmt::format("input {} has the dynamic dim '{}': shape ranges (unbounded dynamic shapes) "
-                                      "are not supported yet; compile gears instead (-1 with --dynamic_batch_size, "
-                                      "--dynamic_image_size or --dynamic_dims)", s.name, dim));
+        if (const size_t tilde = dim.find('~'); tilde != std::string::npos) {  // a range: min~max (max -1: unbounded)
+          int64_t lo = 0, hi = 0;
+          const std::string hi_text = Trim(dim.substr(tilde + 1));
+          if (!number(Trim(dim.substr(0, tilde)), &lo) || (hi_text != "-1" && !number(hi_text, &hi)) || lo < 1 ||
+              (hi_text != "-1" && hi < lo)) {
+            return BadValue(option, text, fmt::format("the range '{}' of input {} is not min~max with 1 <= min <= max "
+                                                      "(max -1: unbounded)", dim, s.name));
+          }
+          s.dims.push_back(-1);
+          s.range_min.push_back(lo);
+          s.range_max.push_back(hi_text == "-1" ? -1 : hi);
+          continue;
         }
-        char* end = nullptr;
-        errno = 0;
-        const long long v = std::strtoll(dim.c_str(), &end, 10);
-        if (dim.empty() || errno != 0 || *end != '\0' || v < 0) {
+        int64_t v = 0;
+        if (!number(dim, &v)) {
           return BadValue(option, text, fmt::format("dim '{}' of input {} is not a non-negative integer", dim, s.name));
         }
         s.dims.push_back(v);
+        s.range_min.push_back(v);
+        s.range_max.push_back(v);
       }
     }
     for (const InputShape& prev : shapes) {
@@ -189,7 +219,7 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
       "mode", "model", "om", "json", "framework", "output", "input_shape", "input_format", "soc_version",
       "out_nodes", "output_type", "precision_mode", "log", "insert_op_conf", "disable_reuse_memory",
       "fusion", "blocked_layout", "help", "h", "external_weight", "dynamic_batch_size", "dynamic_image_size",
-      "dynamic_dims", "singleop", "input_fp16_nodes"};
+      "dynamic_dims", "singleop", "input_fp16_nodes", "input_shape_range"};
   for (const auto& [name, value] : given) {
     if (kKnown.count(name) != 0) continue;
     if (RecordedOptions().count(name) != 0) {
@@ -268,6 +298,15 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
   }
   if (const std::string* v = get("input_shape")) {
     auto s = ParseInputShape(*v);
+    if (!s.ok()) return std::move(s).status();
+    o.input_shapes = std::move(s.value());
+  }
+  if (const std::string* v = get("input_shape_range")) {
+    if (get("input_shape") != nullptr) {
+      return BadValue("input_shape_range", *v, "give the shapes once: --input_shape (with ranges a~b) or "
+                                               "--input_shape_range, not both");
+    }
+    auto s = ParseInputShape(*v, true);
     if (!s.ok()) return std::move(s).status();
     o.input_shapes = std::move(s.value());
   }
@@ -371,7 +410,9 @@ example:
                        inputs' format (ONNX data stays channels-first whatever is recorded)
   --input_shape        Shapes of the inputs, e.g. "input_name1:n1,c1,h1,w1;input_name2:n2,c2,h2,w2";
                        a scalar input is written "name:". -1 marks a dim that gears set (with one
-                       of the three options below); ranges (1~8) are not supported yet
+                       of the three options below), or, without them, a dim that varies at run time
+                       (a dynamic-shape model); min~max bounds it (1~8; max -1: unbounded)
+  --input_shape_range  The ranges in CANN's older spelling, e.g. "x:[1~8,3,224,224]"
   --dynamic_batch_size Batch gears, e.g. "1,2,4,8" (2 to 100; -1 in the first dim of --input_shape)
   --dynamic_image_size Image-size gears "h1,w1;h2,w2" (-1 in H and W of NCHW/NHWC inputs)
   --dynamic_dims       Dims gears "d1,d2;d3,d4", one value per -1 of --input_shape in its order

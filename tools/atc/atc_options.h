@@ -18,7 +18,16 @@ enum class LogLevel : int { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
 
 struct InputShape {
   std::string name;
-  std::vector<int64_t> dims;
+  std::vector<int64_t> dims;  // -1: a dim that gears set, or that varies (a dynamic-shape model)
+  // Per dim [min, max] as given (a static dim: its value twice; "-1": [1, -1], unbounded; "a~b": [a, b]).
+  std::vector<int64_t> range_min;
+  std::vector<int64_t> range_max;
+  bool ranged() const {  // a dim written as a range a~b
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] == -1 && (range_min[i] != 1 || range_max[i] != -1)) return true;
+    }
+    return false;
+  }
 };
 
 struct OutputNode {
@@ -58,7 +67,8 @@ struct Options {
 StatusOr<Options> ParseOptions(int argc, const char* const* argv);
 
 // Parsers of single option values (unit-tested).
-StatusOr<std::vector<InputShape>> ParseInputShape(const std::string& text);
+// --input_shape ("x:1,3,-1,-1;y:1~8,128"), or with `range_syntax` --input_shape_range ("x:[1~8,3,224,224]").
+StatusOr<std::vector<InputShape>> ParseInputShape(const std::string& text, bool range_syntax = false);
 StatusOr<std::vector<OutputNode>> ParseOutNodes(const std::string& text);
 
 // "a;b" -> {"a", "b"} (empty parts kept), and surrounding whitespace trimmed: the option parsers' tools.
@@ -71,5 +81,7 @@ std::string HelpText(const std::string& program);
 // atc's own stderr messages, filtered by --log.
 void SetLogLevel(LogLevel level);
 void Log(LogLevel level, const std::string& message);
+// Where Log's messages go instead of stderr (the runtime's shape compiler: the runtime's log); null: stderr.
+void SetLogSink(void (*sink)(LogLevel, const std::string&));
 
 }  // namespace npurt::atc

@@ -36,14 +36,23 @@ std::string MiB(uint64_t bytes) { return fmt::format("{:.2f} MiB", static_cast<d
 
 namespace {
 
-// One graph built from the ONNX model at `shapes` (a static model's, or one gear's), assembled into the
-// container's form; its constants go to `packer` when gears share one.
+// One graph built from the ONNX model at `shapes` (a static model's, one gear's, or one set of shapes of a
+// dynamic-shape model), assembled into the container's form; its constants go to `packer` when several
+// graphs share one. The model is read from opts.model, or (`parsed`, the runtime's shape compiler) copied
+// from a ModelProto parsed once, without forking for shape inference and without compiling every node
+// (the loader compiles them).
 StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<InputShape>& shapes, WeightPacker* packer,
                                     const std::string& label, std::chrono::steady_clock::time_point t0,
-                                    int64_t* opset, const AippConfig& aipp = {}) {
+                                    int64_t* opset, const AippConfig& aipp = {},
+                                    const onnx::ModelProto* parsed = nullptr) {
   const std::string prefix = label.empty() ? "" : label + ": ";
   onnx::ModelProto model;
-  NPURT_RETURN_IF_ERROR(LoadOnnxModel(opts.model, shapes, &model, opset));
+  if (parsed == nullptr) {
+    NPURT_RETURN_IF_ERROR(LoadOnnxModel(opts.model, shapes, &model, opset));
+  } else {
+    model = *parsed;
+    NPURT_RETURN_IF_ERROR(ApplyInputShapes(shapes, opts.model, /*isolated_inference=*/false, *opset, &model));
+  }
   Log(LogLevel::kInfo, fmt::format("{}{}: ONNX IR {}, opset {}, producer {} {}, {} nodes, {} initializers ({:.2f} s)",
                                    prefix, opts.model, model.ir_version(), *opset, model.producer_name(),
                                    model.producer_version(), model.graph().node_size(),
@@ -90,8 +99,9 @@ StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<Input
   if (opts.output_type == "FP16") NPURT_RETURN_IF_ERROR(CastOutputs(g, 1 /* ACL_FLOAT16 */));
   NPURT_RETURN_IF_ERROR(EnsureOutputsWritten(g));
   if (g.outputs.empty()) return Err(kFail, "the model has no outputs");
-  NPURT_RETURN_IF_ERROR(ValidateWithBackend(g, /*compile=*/true));
-  Log(LogLevel::kInfo, fmt::format("{}every node compiled by the backend ({:.2f} s)", prefix, Since(t0)));
+  NPURT_RETURN_IF_ERROR(ValidateWithBackend(g, /*compile=*/parsed == nullptr));
+  Log(LogLevel::kInfo, fmt::format("{}every node {} by the backend ({:.2f} s)", prefix,
+                                   parsed == nullptr ? "compiled" : "checked", Since(t0)));
 
   AssemblyOptions aopts;
   aopts.disable_reuse = opts.disable_reuse_memory;
@@ -139,7 +149,7 @@ StatusOr<AssembledModel> BuildGears(const Options& opts, std::chrono::steady_clo
   om::ModelDef& def = out.def;
   def.dynamic_kind = opts.dynamic_kind;
   def.default_gear = static_cast<uint32_t>(largest);
-  for (const InputShape& s : opts.input_shapes) def.input_templates.push_back({s.name, s.dims});
+  for (const InputShape& s : opts.input_shapes) def.input_templates.push_back({s.name, s.dims, {}, {}});
   const uint64_t own_arena = def.arena_size;
   for (size_t g = 0; g < opts.gears.size(); ++g) {
     om::GearDef gear;
@@ -163,7 +173,154 @@ StatusOr<AssembledModel> BuildGears(const Options& opts, std::chrono::steady_clo
   return out;
 }
 
+// A dynamic-shape model's shapes with each varying dim at its range's low or high end (an unbounded one:
+// its minimum plus one, a second point to see which output dims follow the inputs).
+std::vector<InputShape> RangeEnd(const Options& opts, bool high) {
+  std::vector<InputShape> out = opts.input_shapes;
+  for (InputShape& s : out) {
+    for (size_t i = 0; i < s.dims.size(); ++i) {
+      if (s.dims[i] != -1) continue;
+      s.dims[i] = !high ? s.range_min[i] : s.range_max[i] == -1 ? s.range_min[i] + 1 : s.range_max[i];
+    }
+  }
+  return out;
+}
+
+bool Bounded(const Options& opts) {
+  for (const InputShape& s : opts.input_shapes) {
+    for (int64_t hi : s.range_max) {
+      if (hi == -1) return false;
+    }
+  }
+  return true;
+}
+
+// A dynamic-shape model: converted at both ends of its ranges (so that every shape between is known to
+// convert, and to see which output dims vary), it keeps its inputs and outputs (-1 where the dims vary,
+// the bytes of the largest shape, 0 unbounded), the source graph and the options; the runtime compiles the
+// graph for each set of shapes it meets (models/runtime/shape_compiler.h).
+StatusOr<AssembledModel> BuildShapeModel(const Options& opts, std::chrono::steady_clock::time_point t0,
+                                         int64_t* opset) {
+  auto low = BuildGraph(opts, RangeEnd(opts, false), nullptr, "smallest shapes", t0, opset);
+  if (!low.ok()) return std::move(low).status();
+  auto high = BuildGraph(opts, RangeEnd(opts, true), nullptr, Bounded(opts) ? "largest shapes" : "second shapes", t0,
+                         opset);
+  if (!high.ok()) return std::move(high).status();
+  auto source = OnnxSourceBytes(opts.model);
+  if (!source.ok()) return std::move(source).status();
+  const om::ModelDef& lo = low->def;
+  const om::ModelDef& hi = high->def;
+  const bool bounded = Bounded(opts);
+  AssembledModel out;
+  om::ModelDef& def = out.def;
+  def.dynamic_kind = om::DynamicKind::kShape;
+  auto io = [&](int32_t lo_id, int32_t hi_id, om::Region region, uint32_t index) {
+    om::TensorDef t = hi.tensors[hi_id];
+    const om::TensorDef& small = lo.tensors[lo_id];
+    bool varies = false;
+    for (size_t k = 0; k < t.spec.dims.size() && k < small.spec.dims.size(); ++k) {
+      if (t.spec.dims[k] != small.spec.dims[k]) {
+        t.spec.dims[k] = -1;
+        varies = true;
+      }
+    }
+    if (varies && !bounded) t.bytes = 0;
+    t.region = region;
+    t.io_index = index;
+    t.offset = 0;
+    def.tensors.push_back(std::move(t));
+    return static_cast<int32_t>(def.tensors.size() - 1);
+  };
+  for (size_t i = 0; i < hi.inputs.size(); ++i) {
+    const int32_t id = io(lo.inputs[i], hi.inputs[i], om::Region::kInput, static_cast<uint32_t>(i));
+    def.inputs.push_back(id);
+    om::InputTemplate t;
+    t.name = def.tensors[id].name;
+    t.dims = def.tensors[id].spec.dims;
+    for (const InputShape& s : opts.input_shapes) {
+      if (s.name != t.name) continue;
+      t.dims = s.dims;
+      t.range_min = s.range_min;
+      t.range_max = s.range_max;
+    }
+    if (t.range_min.empty()) {  // an input --input_shape does not name: static
+      t.range_min = t.dims;
+      t.range_max = t.dims;
+    }
+    def.tensors[id].spec.dims = t.dims;
+    def.input_templates.push_back(std::move(t));
+  }
+  for (size_t o = 0; o < hi.outputs.size(); ++o) {
+    def.outputs.push_back(io(lo.outputs[o], hi.outputs[o], om::Region::kOutput, static_cast<uint32_t>(o)));
+  }
+  nlohmann::json j = ShapeOptionsJson(opts);
+  def.shape_options = j.dump();
+  def.shape_weight_size = std::max(lo.weight_size, hi.weight_size);
+  out.weights.assign(source->begin(), source->end());
+  def.weight_size = out.weights.size();
+  out.plan = high->plan;
+  return out;
+}
+
 }  // namespace
+
+nlohmann::json ShapeOptionsJson(const Options& opts) {
+  nlohmann::json j;
+  j["input_format"] = opts.input_format;
+  nlohmann::json outs = nlohmann::json::array();
+  for (const OutputNode& n : opts.out_nodes) outs.push_back({{"node", n.node}, {"index", n.index}});
+  j["out_nodes"] = outs;
+  j["output_type"] = opts.output_type;
+  j["input_fp16_nodes"] = opts.input_fp16_nodes;
+  j["precision_mode"] = opts.precision_mode;
+  j["disable_reuse_memory"] = opts.disable_reuse_memory;
+  j["fusion"] = opts.fusion;
+  j["blocked_layout"] = opts.blocked_layout;
+  j["soc_version"] = opts.soc_version;
+  nlohmann::json shapes = nlohmann::json::array();
+  for (const InputShape& s : opts.input_shapes) {
+    shapes.push_back({{"name", s.name}, {"dims", s.dims}, {"min", s.range_min}, {"max", s.range_max}});
+  }
+  j["input_shapes"] = shapes;
+  return j;
+}
+
+StatusOr<Options> ShapeOptionsFromJson(const std::string& text) {
+  Options o;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    o.input_format = j.at("input_format").get<std::string>();
+    for (const auto& n : j.at("out_nodes")) o.out_nodes.push_back({n.at("node").get<std::string>(), n.at("index").get<int32_t>()});
+    o.output_type = j.at("output_type").get<std::string>();
+    o.input_fp16_nodes = j.at("input_fp16_nodes").get<std::vector<std::string>>();
+    o.precision_mode = j.at("precision_mode").get<std::string>();
+    o.disable_reuse_memory = j.at("disable_reuse_memory").get<bool>();
+    o.fusion = j.at("fusion").get<bool>();
+    o.blocked_layout = j.at("blocked_layout").get<bool>();
+    o.soc_version = j.at("soc_version").get<std::string>();
+    for (const auto& s : j.at("input_shapes")) {
+      InputShape in;
+      in.name = s.at("name").get<std::string>();
+      in.dims = s.at("dims").get<std::vector<int64_t>>();
+      in.range_min = s.at("min").get<std::vector<int64_t>>();
+      in.range_max = s.at("max").get<std::vector<int64_t>>();
+      if (in.range_min.size() != in.dims.size() || in.range_max.size() != in.dims.size()) {
+        return Err(kFail, "the conversion options give input {} ranges of the wrong length", in.name);
+      }
+      o.input_shapes.push_back(std::move(in));
+    }
+  } catch (const std::exception& e) {
+    return Err(kFail, "the conversion options of the model cannot be read: {}", e.what());
+  }
+  o.dynamic_kind = om::DynamicKind::kShape;
+  return o;
+}
+
+StatusOr<AssembledModel> BuildGraphForShapes(const Options& opts, const onnx::ModelProto& parsed, int64_t opset,
+                                             const std::vector<InputShape>& shapes, WeightPacker* packer) {
+  int64_t op = opset;
+  return BuildGraph(opts, shapes, packer, "", std::chrono::steady_clock::now(), &op, {}, &parsed);
+}
 
 StatusOr<ConversionReport> ConvertModel(const Options& opts) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -175,9 +332,9 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
     NPURT_RETURN_IF_ERROR(CheckAippSupported(aipp, opts.dynamic_kind != om::DynamicKind::kNone));
   }
   int64_t opset = 0;
-  auto assembled = opts.dynamic_kind == om::DynamicKind::kNone
-                       ? BuildGraph(opts, opts.input_shapes, nullptr, "", t0, &opset, aipp)
-                       : BuildGears(opts, t0, &opset);
+  auto assembled = opts.dynamic_kind == om::DynamicKind::kNone    ? BuildGraph(opts, opts.input_shapes, nullptr, "", t0, &opset, aipp)
+                   : opts.dynamic_kind == om::DynamicKind::kShape ? BuildShapeModel(opts, t0, &opset)
+                                                                  : BuildGears(opts, t0, &opset);
   if (!assembled.ok()) return std::move(assembled).status();
   om::ModelDef& def = assembled->def;
   def.name = std::filesystem::path(opts.output).filename().string();
@@ -211,7 +368,22 @@ StatusOr<ConversionReport> ConvertModel(const Options& opts) {
       MiB(p.no_reuse), p.strategy, MiB(def.weight_size),
       assembled->weights_deduplicated == 0 ? "" : fmt::format(" ({} shared by identical constants)", MiB(assembled->weights_deduplicated)),
       secs);
-  if (def.dynamic_kind != om::DynamicKind::kNone) {
+  if (def.dynamic_kind == om::DynamicKind::kShape) {
+    std::string shapes;
+    for (const om::InputTemplate& t : def.input_templates) {
+      std::string dims;
+      for (size_t k = 0; k < t.dims.size(); ++k) {
+        dims += (k == 0 ? "" : ",") + (t.dims[k] >= 0 ? std::to_string(t.dims[k])
+                                       : fmt::format("{}~{}", t.range_min[k], t.range_max[k]));
+      }
+      shapes += fmt::format("{}{}:[{}]", shapes.empty() ? "" : " ", t.name, dims);
+    }
+    // No graph in the file: what it holds instead.
+    r.summary = fmt::format("model {}: {} inputs, {} outputs, converted at the ends of its ranges in {:.2f} s\n"
+                            "dynamic shape: inputs {}; the runtime compiles the source graph ({}) for each set of "
+                            "shapes it meets, {} of weights per compiled graph", path, def.inputs.size(),
+                            def.outputs.size(), secs, shapes, MiB(def.weight_size), MiB(def.shape_weight_size));
+  } else if (def.dynamic_kind != om::DynamicKind::kNone) {
     std::string gears;
     for (size_t g = 0; g < opts.gears.size(); ++g) gears += fmt::format("{}[{}]", g == 0 ? "" : " ", fmt::join(opts.gears[g], ","));
     r.summary += fmt::format("\n{}: {} gears {}; with none chosen the largest runs ({}); one arena (the largest "

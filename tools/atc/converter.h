@@ -3,8 +3,12 @@
 
 #include <string>
 
+#include <nlohmann/json.hpp>
+#include <onnx/onnx_pb.h>
+
 #include "atc_options.h"
 #include "base/status.h"
+#include "model_assembly.h"
 
 namespace npurt::atc {
 
@@ -14,5 +18,15 @@ struct ConversionReport {
 };
 
 StatusOr<ConversionReport> ConvertModel(const Options& opts);
+
+// A dynamic-shape model (DynamicKind::kShape) keeps the options its graph converts with: what of Options
+// the graph's conversion reads, as JSON (om::ModelDef::shape_options), and back.
+nlohmann::json ShapeOptionsJson(const Options& opts);
+StatusOr<Options> ShapeOptionsFromJson(const std::string& text);
+
+// The graph of `parsed` (ParseOnnxModel's, at `opset`) converted at `shapes` in the calling process: what the
+// runtime's shape compiler runs for each new set of shapes. Its constants go to `packer`.
+StatusOr<AssembledModel> BuildGraphForShapes(const Options& opts, const onnx::ModelProto& parsed, int64_t opset,
+                                             const std::vector<InputShape>& shapes, WeightPacker* packer);
 
 }  // namespace npurt::atc

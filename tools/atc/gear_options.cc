@@ -62,16 +62,15 @@ Status ParseGearOptions(const GearOptionText& text, Options* opts) {
   const int given = (text.batch != nullptr) + (text.image_size != nullptr) + (text.dims != nullptr);
   const size_t dynamic_dims = CountDynamic(opts->input_shapes);
   if (given == 0) {
-    if (dynamic_dims == 0) return Status::Ok();
-    for (const InputShape& s : opts->input_shapes) {
-      for (int64_t d : s.dims) {
-        if (d != -1) continue;
-        return Err(kFail, "E10001: Value [{}] for parameter [--input_shape] is invalid. Reason: input {} has the "
-                   "dynamic dim -1 but no gear option is given: npurt's atc compiles -1 dims as gears (add "
-                   "--dynamic_batch_size, --dynamic_image_size or --dynamic_dims); unbounded dynamic shapes are not "
-                   "supported yet", s.name + ":" + fmt::format("{}", fmt::join(s.dims, ",")), s.name);
+    // -1 or ranges without gears: a dynamic-shape model, compiled at run time for the shapes it meets.
+    if (dynamic_dims != 0) {
+      if (!opts->insert_op_conf.empty()) {
+        return Err(kFail, "E10001: --insert_op_conf (AIPP) needs static input shapes or gears; dynamic shapes "
+                   "(-1 or ranges without --dynamic_batch_size, --dynamic_image_size or --dynamic_dims) exclude it");
       }
+      opts->dynamic_kind = om::DynamicKind::kShape;
     }
+    return Status::Ok();
   }
   if (given > 1) {
     return Err(kFail, "E10001: --dynamic_batch_size, --dynamic_image_size and --dynamic_dims exclude each other: give "
@@ -80,6 +79,12 @@ Status ParseGearOptions(const GearOptionText& text, Options* opts) {
   const char* option = text.batch != nullptr ? "dynamic_batch_size"
                        : text.image_size != nullptr ? "dynamic_image_size" : "dynamic_dims";
   const std::string& value = text.batch != nullptr ? *text.batch : text.image_size != nullptr ? *text.image_size : *text.dims;
+  for (const InputShape& s : opts->input_shapes) {
+    if (s.ranged()) {
+      return Bad(option, value, fmt::format("input {} has a range (min~max): ranges make a dynamic-shape model, "
+                                            "gears take -1 dims; give one or the other", s.name));
+    }
+  }
   if (opts->input_shapes.empty() || dynamic_dims == 0) {
     return Bad(option, value, "--input_shape must mark the dims the gears set with -1 (e.g. --input_shape=\"x:-1,3,224,224\")");
   }
@@ -143,7 +148,7 @@ size_t LargestGear(const Options& opts) {
 
 std::vector<InputShape> GearShapes(const Options& opts, size_t g) {
   std::vector<om::InputTemplate> templates;
-  for (const InputShape& s : opts.input_shapes) templates.push_back({s.name, s.dims});
+  for (const InputShape& s : opts.input_shapes) templates.push_back({s.name, s.dims, {}, {}});
   std::vector<std::vector<int64_t>> dims;
   std::vector<InputShape> out = opts.input_shapes;
   if (g < opts.gears.size() && om::ApplyGear(opts.dynamic_kind, templates, opts.gears[g], &dims)) {

@@ -22,7 +22,8 @@ struct GearOptionText {
 };
 
 // Fills opts->dynamic_kind and opts->gears from `text`, checked against opts->input_shapes,
-// opts->input_format and opts->insert_op_conf. Without a gear option, a -1 in --input_shape is refused.
+// opts->input_format and opts->insert_op_conf. Without a gear option, -1 dims and ranges make a dynamic-shape
+// model (DynamicKind::kShape).
 Status ParseGearOptions(const GearOptionText& text, Options* opts);
 
 // The gear that runs when a program chooses none: the one whose inputs are largest (the largest batch, the

@@ -4,6 +4,7 @@
 #include <string>
 #include <variant>
 
+#include "backend.h"
 #include "core/operators.h"
 
 namespace npurt::atc {
@@ -56,7 +57,7 @@ StatusOr<int64_t> NativeC0() {
   call.requested = &req;
   call.attrs = &attrs;
   call.compile = false;
-  auto built = core::BuildOperator(call);
+  auto built = BuildWithBackend(call);
   if (!built.ok()) return Err(kFail, "layout pass: the backend has no TransData: {}", built.status().message());
   return built->outputs.at(0).dims.at(4);
 }

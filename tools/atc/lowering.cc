@@ -10,6 +10,7 @@
 #include <onnx/defs/schema.h>
 
 #include "const_fold.h"
+#include "backend.h"
 #include "core/operators.h"
 #include "mappers.h"
 #include "onnx_model.h"
@@ -179,7 +180,7 @@ Status Context::Emit(const std::string& op_type, AttrMap attrs, const std::vecto
   call.requested = &requested;
   call.attrs = &attrs;
   call.compile = false;
-  auto built = core::BuildOperator(call);
+  auto built = BuildWithBackend(call);
   if (!built.ok()) {
     std::string ins;
     for (const TensorSpec& s : in_specs) ins += (ins.empty() ? "" : ", ") + Describe(s);

@@ -204,7 +204,14 @@ StatusOr<std::string> ModelInfo(const std::string& om_path) {
                    MiB(d.plan_lower_bound), ratio, MiB(d.plan_no_reuse));
   // Which of CANN's four dynamic modes the model has (users ask; shared reference acl_issues).
   s += fmt::format("dynamic mode: {}\n", om::DynamicKindName(d.dynamic_kind));
-  if (d.dynamic_kind != om::DynamicKind::kNone) {
+  if (d.dynamic_kind == om::DynamicKind::kShape) {
+    for (const om::InputTemplate& t : d.input_templates) {
+      s += fmt::format("range[{}]: min {} max {} (max -1: unbounded)\n", t.name, DimsString(t.range_min),
+                       DimsString(t.range_max));
+    }
+    s += fmt::format("source graph: {} bytes of ONNX; a compiled graph uploads {}\n", d.weight_size,
+                     MiB(d.shape_weight_size));
+  } else if (d.dynamic_kind != om::DynamicKind::kNone) {
     for (size_t k = 0; k < d.gears.size(); ++k) {
       const om::ModelDef g = om::GearModel(d, k);
       std::string outs;

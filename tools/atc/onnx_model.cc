@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -170,6 +171,11 @@ Status LoadOnnxModel(const std::string& path, const std::vector<InputShape>& sha
                      int64_t* opset) {
   std::string bytes;
   NPURT_RETURN_IF_ERROR(ReadAll(path, &bytes));
+  NPURT_RETURN_IF_ERROR(ParseOnnxModel(bytes, path, model, opset));
+  return ApplyInputShapes(shapes, path, /*isolated_inference=*/true, *opset, model);
+}
+
+Status ParseOnnxModel(const std::string& bytes, const std::string& path, onnx::ModelProto* model, int64_t* opset) {
   google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(std::min<size_t>(bytes.size(), INT32_MAX)));
   google::protobuf::io::CodedInputStream coded(&raw);
   coded.SetTotalBytesLimit(INT32_MAX);
@@ -192,6 +198,12 @@ Status LoadOnnxModel(const std::string& path, const std::vector<InputShape>& sha
                "npurt's atc converts opsets 11 to 17 (re-export it, e.g. torch.onnx.export(..., opset_version=14))",
                path, *opset);
   }
+  return Status::Ok();
+}
+
+Status ApplyInputShapes(const std::vector<InputShape>& shapes, const std::string& path, bool isolated_inference,
+                        int64_t opset_value, onnx::ModelProto* model) {
+  const int64_t* opset = &opset_value;
   onnx::GraphProto* g = model->mutable_graph();
   std::vector<std::string> names;
   for (const auto& init : g->initializer()) names.push_back(init.name());
@@ -264,10 +276,47 @@ Status LoadOnnxModel(const std::string& path, const std::vector<InputShape>& sha
   // atc's shapes come from the backend's inference; ONNX's only cross-check them, so its failure is a
   // warning (lowering reports the nodes it cannot convert, with reasons).
   std::string why;
-  if (!InferShapesIsolated(model, &why)) {
-    Log(LogLevel::kWarning, fmt::format("ONNX shape inference stopped on {}: {}", path, why));
+  if (isolated_inference) {
+    if (!InferShapesIsolated(model, &why)) {
+      Log(LogLevel::kWarning, fmt::format("ONNX shape inference stopped on {}: {}", path, why));
+    }
+    return Status::Ok();
+  }
+  // In a program's process (the runtime's shape compiler) there is no fork: the graph is one atc already
+  // converted at the ends of its ranges, so inference has seen its nodes.
+  try {
+    onnx::shape_inference::InferShapes(*model);
+  } catch (const std::exception& e) {
+    Log(LogLevel::kWarning, fmt::format("ONNX shape inference stopped on {}: {}", path, e.what()));
   }
   return Status::Ok();
+}
+
+StatusOr<std::string> OnnxSourceBytes(const std::string& path) {
+  std::string bytes;
+  NPURT_RETURN_IF_ERROR(ReadAll(path, &bytes));
+  onnx::ModelProto model;
+  int64_t opset = 0;
+  NPURT_RETURN_IF_ERROR(ParseOnnxModel(bytes, path, &model, &opset));
+  bool external = false;
+  for (const auto& init : model.graph().initializer()) external = external || init.data_location() == onnx::TensorProto::EXTERNAL;
+  if (!external) return bytes;
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  for (auto& init : *model.mutable_graph()->mutable_initializer()) {
+    if (init.data_location() != onnx::TensorProto::EXTERNAL) continue;
+    auto t = ToHostTensor(init, dir);
+    if (!t.ok()) return std::move(t).status();
+    init.clear_external_data();
+    init.set_data_location(onnx::TensorProto::DEFAULT);
+    init.set_raw_data(t->bytes.data(), t->bytes.size());
+  }
+  std::string out;
+  if (model.ByteSizeLong() >= INT32_MAX || !model.SerializeToString(&out)) {
+    return Err(kFail, "the model {} with its external data inlined has more than protobuf's 2 GiB: a dynamic-shape "
+               "model keeps its source graph in the .om", path);
+  }
+  return out;
 }
 
 StatusOr<HostTensor> ToHostTensor(const onnx::TensorProto& t, const std::string& model_dir) {

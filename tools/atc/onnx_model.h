@@ -21,6 +21,17 @@ namespace npurt::atc {
 Status LoadOnnxModel(const std::string& path, const std::vector<InputShape>& shapes, onnx::ModelProto* model,
                      int64_t* opset);
 
+// LoadOnnxModel's two steps. ParseOnnxModel checks `bytes` (`path` names them in messages) and reads the
+// opset; ApplyInputShapes sets the inputs' dims and runs ONNX shape inference, in a child process when
+// `isolated_inference` (atc), in the calling one otherwise (the runtime's shape compiler, which may not fork).
+Status ParseOnnxModel(const std::string& bytes, const std::string& path, onnx::ModelProto* model, int64_t* opset);
+Status ApplyInputShapes(const std::vector<InputShape>& shapes, const std::string& path, bool isolated_inference,
+                        int64_t opset, onnx::ModelProto* model);
+
+// The model at `path` as one self-contained ModelProto (external data inlined): what a dynamic-shape .om
+// keeps as its source graph.
+StatusOr<std::string> OnnxSourceBytes(const std::string& path);
+
 // aclDataType of an ONNX TensorProto data type (-1 if npurt has none).
 int32_t AclTypeOfOnnx(int32_t onnx_type);
 const char* OnnxTypeName(int32_t onnx_type);

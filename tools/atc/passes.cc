@@ -6,6 +6,7 @@
 #include <set>
 
 #include "base/dtype.h"
+#include "backend.h"
 #include "core/operators.h"
 
 namespace npurt::atc {
@@ -67,7 +68,7 @@ StatusOr<std::vector<TensorSpec>> InferNode(const Graph& g, const Node& node, bo
   call.requested = &req;
   call.attrs = &node.attrs;
   call.compile = compile;
-  auto built = core::BuildOperator(call);
+  auto built = BuildWithBackend(call);
   if (!built.ok()) return std::move(built).status();
   return std::move(built->outputs);
 }

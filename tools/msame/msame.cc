@@ -1,7 +1,8 @@
 // msame: run an offline model on binary input files (or zeros) and write its outputs, with per-run times.
 //
 //   msame --model m.om [--input a.bin,b.bin | --input dir1,dir2] --output out/ [--outfmt BIN|TXT]
-//         [--loop N] [--device D] [--debug true] [--dymBatch B | --dymHW H,W | --dymDims "x:1,3,224,224;..."]
+//         [--loop N] [--device D] [--debug true] [--dymBatch B | --dymHW H,W | --dymDims "x:1,3,224,224;..." |
+//         --dymShape "x:1,128,768;..." [--outputSize n,...]]
 //
 // Inputs are files (one per model input, comma-separated) or directories holding files of the same names
 // (one inference per file name; --loop is ignored then). Without --input every input is zeros. Outputs go
@@ -39,6 +40,10 @@ struct Options {
   uint64_t dym_batch = 0;                // --dymBatch
   uint64_t dym_h = 0, dym_w = 0;         // --dymHW
   std::vector<int64_t> dym_dims;         // --dymDims: every dim of every input, in the order given
+  // --dymShape "name:d,d,...;name:..." (a dynamic-shape model: each execution's input shapes) and
+  // --outputSize "bytes,bytes,..." (its output buffers, where the model cannot say: unbounded dims).
+  std::vector<std::pair<std::string, std::vector<int64_t>>> dym_shape;
+  std::vector<size_t> output_size;
 };
 
 std::vector<std::string> Split(const std::string& s, char sep) {
@@ -65,7 +70,9 @@ void Usage() {
       "  --debug   print the model's description\n"
       "  --dymBatch  a gear model's batch gear (atc --dynamic_batch_size), e.g. 4\n"
       "  --dymHW     a gear model's image-size gear (atc --dynamic_image_size), e.g. 416,416\n"
-      "  --dymDims   a gear model's dims gear (atc --dynamic_dims), every input's dims: \"x:1,3,224,224;y:1,8\"\n");
+      "  --dymDims   a gear model's dims gear (atc --dynamic_dims), every input's dims: \"x:1,3,224,224;y:1,8\"\n"
+      "  --dymShape  a dynamic-shape model's input shapes (atc ranges or -1): \"x:1,128,768;mask:1,128\"\n"
+      "  --outputSize  its output buffers' bytes, one per output: \"393216\" (needed where dims are unbounded)\n");
 }
 
 bool Parse(int argc, char** argv, Options* o) {
@@ -134,10 +141,29 @@ bool Parse(int argc, char** argv, Options* o) {
         }
       }
       if (o->dym_dims.empty()) return (ERROR("--dymDims takes \"name:d,d,...;name:d,...\", not %s", value.c_str()), false);
-    } else if (arg == "--dymShape" || arg == "--outputSize") {
-      ERROR("%s: unbounded dynamic shapes are not supported by this npurt yet (gears are: --dymBatch, --dymHW, "
-            "--dymDims)", arg.c_str());
-      return false;
+    } else if (arg == "--dymShape") {
+      for (const std::string& input : Split(value, ';')) {
+        const size_t colon = input.rfind(':');
+        if (colon == std::string::npos || colon == 0) {
+          return (ERROR("--dymShape takes \"name:d,d,...;name:d,...\", not %s", value.c_str()), false);
+        }
+        std::vector<int64_t> dims;
+        for (const std::string& d : Split(input.substr(colon + 1), ',')) {
+          char* end = nullptr;
+          const long long v = std::strtoll(d.c_str(), &end, 10);
+          if (*end != '\0' || v < 0) return (ERROR("--dymShape: '%s' is not a dim", d.c_str()), false);
+          dims.push_back(v);
+        }
+        o->dym_shape.emplace_back(input.substr(0, colon), std::move(dims));
+      }
+      if (o->dym_shape.empty()) return (ERROR("--dymShape takes \"name:d,d,...;name:d,...\", not %s", value.c_str()), false);
+    } else if (arg == "--outputSize") {
+      for (const std::string& v : Split(value, ',')) {
+        char* end = nullptr;
+        const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
+        if (*end != '\0' || n == 0) return (ERROR("--outputSize takes byte counts \"n,n,...\", not %s", value.c_str()), false);
+        o->output_size.push_back(static_cast<size_t>(n));
+      }
     } else {
       ERROR("unknown option %s (msame --help)", arg.c_str());
       return false;
@@ -219,8 +245,10 @@ class Runner {
     desc_ = aclmdlCreateDesc();
     if (aclmdlGetDesc(desc_, model_id_) != ACL_SUCCESS) return Fail("aclmdlGetDesc");
     if (o_.debug) PrintDesc();
+    if (!ShapeInputs()) return 1;
     if (!CreateBuffers()) return 1;
     if (!SelectGear()) return 1;
+    if (!DescribeInputs()) return 1;
     std::string base = o_.model.substr(o_.model.find_last_of('/') + 1);
     if (base.size() > 3 && base.compare(base.size() - 3, 3, ".om") == 0) base.resize(base.size() - 3);
     mkdir(o_.output.c_str(), 0775);
@@ -289,8 +317,46 @@ class Runner {
     return true;
   }
 
-  // The bytes of output i in the gear that runs.
+  // A dynamic-shape model (--dymShape): each input's dims (by name; the others keep the model's) and bytes.
+  bool ShapeInputs() {
+    const size_t ni = aclmdlGetNumInputs(desc_);
+    shapes_.assign(ni, {});
+    for (const auto& [name, dims] : o_.dym_shape) {
+      size_t index = 0;
+      if (aclmdlGetInputIndexByName(desc_, name.c_str(), &index) != ACL_SUCCESS) {
+        return (ERROR("--dymShape: the model has no input %s", name.c_str()), false);
+      }
+      shapes_[index] = dims;
+    }
+    return true;
+  }
+
+  size_t InputBytes(size_t i) {
+    if (shapes_.empty() || shapes_[i].empty()) return aclmdlGetInputSizeByIndex(desc_, i);
+    size_t n = aclDataTypeSize(aclmdlGetInputDataType(desc_, i));
+    for (int64_t d : shapes_[i]) n *= static_cast<size_t>(d);
+    return n;
+  }
+
+  bool DescribeInputs() {
+    for (size_t i = 0; i < shapes_.size(); ++i) {
+      if (shapes_[i].empty()) continue;
+      aclTensorDesc* d = aclCreateTensorDesc(aclmdlGetInputDataType(desc_, i), static_cast<int>(shapes_[i].size()),
+                                             shapes_[i].data(), aclmdlGetInputFormat(desc_, i));
+      const aclError ret = aclmdlSetDatasetTensorDesc(input_, d, i);
+      aclDestroyTensorDesc(d);
+      if (ret != ACL_SUCCESS) return Fail("aclmdlSetDatasetTensorDesc") == 0;
+    }
+    return true;
+  }
+
+  // The bytes of output i in the gear that runs (a dynamic-shape model: as its execution described it).
   size_t OutputBytes(size_t i, aclmdlIODims* dims) {
+    if (aclTensorDesc* t = aclmdlGetDatasetTensorDesc(output_, i); t != nullptr && !o_.dym_shape.empty()) {
+      dims->dimCount = std::min<size_t>(aclGetTensorDescNumDims(t), ACL_MAX_DIM_CNT);
+      for (size_t k = 0; k < dims->dimCount; ++k) aclGetTensorDescDimV2(t, k, &dims->dims[k]);
+      return std::min(aclGetTensorDescSize(t), aclGetDataBufferSizeV2(aclmdlGetDatasetBuffer(output_, i)));
+    }
     if (aclmdlGetCurOutputDims(desc_, i, dims) != ACL_SUCCESS) aclmdlGetOutputDims(desc_, i, dims);
     size_t n = aclDataTypeSize(aclmdlGetOutputDataType(desc_, i));
     for (size_t k = 0; k < dims->dimCount; ++k) n *= dims->dims[k] > 0 ? static_cast<size_t>(dims->dims[k]) : 1;
@@ -324,8 +390,16 @@ class Runner {
             o_.inputs.size());
       return false;
     }
+    if (!o_.output_size.empty() && o_.output_size.size() != no) {
+      return (ERROR("--outputSize gives %zu sizes, the model has %zu outputs", o_.output_size.size(), no), false);
+    }
     for (size_t i = 0; i < ni + no; ++i) {
-      const size_t size = i < ni ? aclmdlGetInputSizeByIndex(desc_, i) : aclmdlGetOutputSizeByIndex(desc_, i - ni);
+      const size_t size = i < ni                   ? InputBytes(i)
+                          : !o_.output_size.empty() ? o_.output_size[i - ni]
+                                                    : aclmdlGetOutputSizeByIndex(desc_, i - ni);
+      if (size == 0 && i >= ni && o_.output_size.empty() && !o_.dym_shape.empty()) {
+        return (ERROR("output %zu has unbounded dims: give its buffer's bytes with --outputSize", i - ni), false);
+      }
       void* p = nullptr;
       if (aclrtMalloc(&p, size == 0 ? 1 : size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return Fail("aclrtMalloc") == 0;
       memory_.push_back(p);
@@ -338,7 +412,7 @@ class Runner {
 
   bool FillInputs(const std::string& name) {
     for (size_t i = 0; i < aclmdlGetNumInputs(desc_); ++i) {
-      const size_t size = aclmdlGetInputSizeByIndex(desc_, i);
+      const size_t size = InputBytes(i);
       void* dst = memory_[i];
       if (gear_model_ && i == selector_) continue;  // SelectGear wrote it
       if (o_.inputs.empty()) {
@@ -413,6 +487,7 @@ class Runner {
   bool inited_ = false, device_set_ = false, loaded_ = false;
   bool gear_model_ = false;
   size_t selector_ = 0;
+  std::vector<std::vector<int64_t>> shapes_;  // --dymShape, per input (empty: the model's dims)
 };
 
 }  // namespace

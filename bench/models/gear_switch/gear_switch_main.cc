@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "../bench_device.h"
 #include "acl/acl.h"
 
 namespace {
@@ -26,24 +27,9 @@ struct Model {
   aclmdlDataset* out = nullptr;
 };
 
-[[noreturn]] void Die(const char* what) {
-  const char* m = aclGetRecentErrMsg();
-  std::fprintf(stderr, "bench_gear_switch: %s failed: %s\n", what, m != nullptr ? m : "");
-  std::exit(1);
-}
+[[noreturn]] void Die(const char* what) { npurt::bench::Die("bench_gear_switch", what); }
 
-void* DeviceRandom(size_t bytes, uint32_t seed) {
-  void* p = nullptr;
-  if (aclrtMalloc(&p, bytes == 0 ? 1 : bytes, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) Die("aclrtMalloc");
-  std::vector<float> host(bytes / 4);
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  for (float& v : host) v = u(gen);
-  if (!host.empty() && aclrtMemcpy(p, bytes, host.data(), host.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) {
-    Die("aclrtMemcpy");
-  }
-  return p;
-}
+void* DeviceRandom(size_t bytes, uint32_t seed) { return npurt::bench::DeviceRandom("bench_gear_switch", bytes, seed); }
 
 // Loads `path` with every input and output in device memory of the description's (largest) sizes.
 Model Load(const std::string& path) {
@@ -73,26 +59,16 @@ double TimeMs(const Model& m) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string gear_path;
-  std::map<uint64_t, std::string> statics;
-  int steps = 40;
-  uint32_t seed = 2026;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--steps" && i + 1 < argc) {
-      steps = std::atoi(argv[++i]);
-    } else if (a == "--seed" && i + 1 < argc) {
-      seed = static_cast<uint32_t>(std::atoi(argv[++i]));
-    } else if (a.find('=') != std::string::npos) {
-      statics[std::strtoull(a.c_str(), nullptr, 10)] = a.substr(a.find('=') + 1);
-    } else {
-      gear_path = a;
-    }
-  }
-  if (gear_path.empty() || statics.empty() || steps <= 0) {
+  npurt::bench::SequenceArgs args;
+  if (!npurt::bench::ParseSequenceArgs(argc, argv, nullptr, &args)) {
     std::fprintf(stderr, "usage: bench_gear_switch <gear.om> <batch>=<static.om> ... [--steps N] [--seed S]\n");
     return 2;
   }
+  const std::string& gear_path = args.model;
+  std::map<uint64_t, std::string> statics;
+  for (const auto& [batch, path] : args.statics) statics[static_cast<uint64_t>(batch)] = path;
+  const int steps = args.steps;
+  const uint32_t seed = args.seed;
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) Die("aclInit/aclrtSetDevice");
   Model gear = Load(gear_path);
   std::map<uint64_t, Model> fixed;

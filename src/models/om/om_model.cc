@@ -8,6 +8,7 @@ const char* DynamicKindName(DynamicKind k) {
     case DynamicKind::kBatch: return "dynamic batch";
     case DynamicKind::kImageSize: return "dynamic image size";
     case DynamicKind::kDims: return "dynamic dims";
+    case DynamicKind::kShape: return "dynamic shape";
   }
   return "?";
 }
@@ -30,7 +31,8 @@ ModelDef GearModel(const ModelDef& def, size_t g) {
 
 size_t GearValueCount(DynamicKind kind, const std::vector<InputTemplate>& templates) {
   switch (kind) {
-    case DynamicKind::kNone: return 0;
+    case DynamicKind::kNone:
+    case DynamicKind::kShape: return 0;
     case DynamicKind::kBatch: return 1;
     case DynamicKind::kImageSize: return 2;
     case DynamicKind::kDims: {
@@ -61,7 +63,8 @@ bool ApplyGear(DynamicKind kind, const std::vector<InputTemplate>& templates, co
           v = values[in_input++];
           break;
         case DynamicKind::kDims: v = values[next++]; break;
-        case DynamicKind::kNone: return false;
+        case DynamicKind::kNone:
+        case DynamicKind::kShape: return false;
       }
     }
     dims->push_back(std::move(d));

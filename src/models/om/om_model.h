@@ -40,7 +40,12 @@ struct NodeDef {
 // How a model's inputs may change between executions (atc --dynamic_batch_size / --dynamic_image_size /
 // --dynamic_dims): each "gear" is a static graph of its own over the model's one weight region and one
 // arena, chosen per execution through the hidden last input ascend_mbatch_shape_data.
-enum class DynamicKind : uint8_t { kNone = 0, kBatch = 1, kImageSize = 2, kDims = 3 };
+//
+// kShape is the other answer, true dynamic shapes (atc --input_shape with -1 or ranges and no gear option):
+// the .om holds the source graph (the ONNX model, in the container's weight part) and the conversion's
+// options instead of a compiled graph; the runtime compiles it for each set of input shapes it meets
+// (models/runtime/shape_compiler.h) and keeps the compiled graphs in a cache.
+enum class DynamicKind : uint8_t { kNone = 0, kBatch = 1, kImageSize = 2, kDims = 3, kShape = 4 };
 const char* DynamicKindName(DynamicKind k);
 
 // A data input as --input_shape declared it: -1 where the gears set the dim. The dims of a dims gear fill
@@ -48,6 +53,9 @@ const char* DynamicKindName(DynamicKind k);
 struct InputTemplate {
   std::string name;
   std::vector<int64_t> dims;
+  // kShape: each dim's [min, max] (a static dim: its value twice; max -1: unbounded). Empty for gears.
+  std::vector<int64_t> range_min;
+  std::vector<int64_t> range_max;
 };
 
 // One gear: its values (batch: {b}; image size: {h, w}; dims: one per -1 of the templates) and its graph.
@@ -90,6 +98,13 @@ struct ModelDef {
   // A single-operator model (atc --singleop, single_op.h): one node over the model's inputs and outputs,
   // no weights, no arena. aclopSetModelDir / aclopLoad read it; aclmdlLoad* refuses it.
   bool single_op = false;
+  // kShape (format version 4): the conversion options the runtime compiles the source graph with (JSON,
+  // written and read by atc's shape compiler), and the weight bytes a compiled graph uploads (what
+  // aclmdlQuerySize reports). The source graph is the container's weight part; `tensors` holds only the
+  // model inputs and outputs, with -1 where their dims vary and the bytes of their largest shape (0 when
+  // unbounded).
+  std::string shape_options;
+  uint64_t shape_weight_size = 0;
 };
 
 // The ModelDef whose graph is gear `g`'s (a static model: g must be 0, the model itself).

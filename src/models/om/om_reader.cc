@@ -232,14 +232,18 @@ Status Convert(const fb::Model& m, std::string_view source, ModelDef* def) {
   def->outputs = Vec(m.outputs());
   NPURT_RETURN_IF_ERROR(ReadTensors(m.tensors(), source, &def->tensors));
   NPURT_RETURN_IF_ERROR(ReadNodes(m.nodes(), source, &def->nodes));
-  if (m.dynamic_kind() > fb::DynamicKind::Dims) {
+  if (m.dynamic_kind() > fb::DynamicKind::Shape) {
     return Corrupt(source, fmt::format("it has unknown dynamic kind {}", static_cast<int>(m.dynamic_kind())));
   }
   def->dynamic_kind = static_cast<DynamicKind>(m.dynamic_kind());
   def->default_gear = m.default_gear();
   def->single_op = m.single_op();
+  def->shape_options = Str(m.shape_options());
+  def->shape_weight_size = m.shape_weight_size();
   if (m.input_templates() != nullptr) {
-    for (const fb::InputTemplate* t : *m.input_templates()) def->input_templates.push_back({t->name()->str(), Vec(t->dims())});
+    for (const fb::InputTemplate* t : *m.input_templates()) {
+      def->input_templates.push_back({t->name()->str(), Vec(t->dims()), Vec(t->range_min()), Vec(t->range_max())});
+    }
   }
   if (m.gears() != nullptr) {
     for (const fb::Gear* g : *m.gears()) {
@@ -272,10 +276,14 @@ Status CheckSemantics(const ModelDef& d, uint64_t weights_size, std::string_view
       return Corrupt(source, fmt::format("tensor {} ({}) has unknown data type {}", i, t.name, t.spec.dtype));
     }
     if (t.spec.rank() > kMaxRank) return Corrupt(source, fmt::format("tensor {} has rank {}", t.name, t.spec.rank()));
+    // A dynamic-shape model's inputs and outputs: -1 where the dims vary, the bytes of the largest shape.
+    const bool varying = d.dynamic_kind == DynamicKind::kShape && t.spec.dynamic();
     for (int64_t dim : t.spec.dims) {
-      if (dim < 0) return Corrupt(source, fmt::format("tensor {} has dims {}", t.name, DimsString(t.spec.dims)));
+      if (dim < (varying ? -1 : 0)) {
+        return Corrupt(source, fmt::format("tensor {} has dims {}", t.name, DimsString(t.spec.dims)));
+      }
     }
-    if (t.bytes != t.spec.bytes() || t.bytes == SIZE_MAX) {
+    if ((!varying && t.bytes != t.spec.bytes()) || t.bytes == SIZE_MAX) {
       return Corrupt(source, fmt::format("tensor {} {} says {} bytes, its dims make {}", t.name,
                                          DimsString(t.spec.dims), t.bytes, t.spec.bytes()));
     }
@@ -340,8 +348,10 @@ Status CheckSemantics(const ModelDef& d, uint64_t weights_size, std::string_view
       ready[out] = 1;
     }
   }
-  for (int32_t out : d.outputs) {
-    if (!ready[out]) return Corrupt(source, fmt::format("no node writes output {}", d.tensors[out].name));
+  for (int32_t out : d.outputs) {  // (a dynamic-shape model's graph is compiled at run time)
+    if (!ready[out] && d.dynamic_kind != DynamicKind::kShape) {
+      return Corrupt(source, fmt::format("no node writes output {}", d.tensors[out].name));
+    }
   }
   return Status::Ok();
 }
@@ -356,7 +366,39 @@ bool SameIo(const TensorDef& a, const TensorDef& b) {
 // A gear model: every gear's graph is a valid static model over the shared weights and arena, with the
 // model's inputs and outputs (names, types, ranks), the dims its values give the templates, and the hidden
 // selector as its last input.
+// A dynamic-shape model: its inputs and outputs and nothing else (the source graph is compiled at run time),
+// every input named by one template whose ranges hold its dims, the conversion options present.
+Status CheckShapeModel(const ModelDef& d, std::string_view source) {
+  if (!d.nodes.empty() || !d.gears.empty() || d.arena_size != 0 || d.tensors.size() != d.inputs.size() + d.outputs.size()) {
+    return Corrupt(source, "a dynamic-shape model carries a compiled graph");
+  }
+  if (d.shape_options.empty() || d.weight_size == 0) {
+    return Corrupt(source, "a dynamic-shape model lacks its source graph or its conversion options");
+  }
+  if (d.input_templates.size() != d.inputs.size() || d.inputs.empty()) {
+    return Corrupt(source, fmt::format("it has {} input templates for {} inputs", d.input_templates.size(),
+                                       d.inputs.size()));
+  }
+  for (size_t i = 0; i < d.inputs.size(); ++i) {
+    const InputTemplate& t = d.input_templates[i];
+    const TensorSpec& in = d.tensors[d.inputs[i]].spec;
+    if (t.name != d.tensors[d.inputs[i]].name || t.dims != in.dims || t.range_min.size() != t.dims.size() ||
+        t.range_max.size() != t.dims.size()) {
+      return Corrupt(source, fmt::format("input template {} does not describe input {}", t.name, i));
+    }
+    for (size_t k = 0; k < t.dims.size(); ++k) {
+      const int64_t lo = t.range_min[k], hi = t.range_max[k], dim = t.dims[k];
+      const bool ok = dim >= 0 ? lo == dim && hi == dim : lo >= 0 && (hi == -1 || hi >= lo);
+      if (!ok) {
+        return Corrupt(source, fmt::format("input {} has dim {} = {} with the range [{}, {}]", t.name, k, dim, lo, hi));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 Status CheckGears(const ModelDef& d, uint64_t weights_size, std::string_view source) {
+  if (d.dynamic_kind == DynamicKind::kShape) return CheckShapeModel(d, source);
   if (d.dynamic_kind == DynamicKind::kNone) {
     if (!d.gears.empty() || !d.input_templates.empty()) return Corrupt(source, "a static model carries gears");
     return Status::Ok();

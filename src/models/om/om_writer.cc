@@ -89,7 +89,9 @@ StatusOr<std::vector<uint8_t>> SerializeModel(const ModelDef& def, const std::ve
   auto nodes = BuildNodes(b, def.nodes);
   std::vector<Offset<fb::InputTemplate>> templates;
   for (const InputTemplate& t : def.input_templates) {
-    templates.push_back(fb::CreateInputTemplate(b, b.CreateString(t.name), b.CreateVector(t.dims)));
+    templates.push_back(fb::CreateInputTemplate(b, b.CreateString(t.name), b.CreateVector(t.dims),
+                                                t.range_min.empty() ? 0 : b.CreateVector(t.range_min),
+                                                t.range_max.empty() ? 0 : b.CreateVector(t.range_max)));
   }
   std::vector<Offset<fb::Gear>> gears;
   for (size_t g = 0; g < def.gears.size(); ++g) {
@@ -109,14 +111,19 @@ StatusOr<std::vector<uint8_t>> SerializeModel(const ModelDef& def, const std::ve
                                b.CreateVector(def.inputs), b.CreateVector(def.outputs), def.arena_size,
                                def.weight_size, def.plan_lower_bound, def.plan_no_reuse, def.stream_count,
                                b.CreateString(def.command_line), static_cast<fb::DynamicKind>(def.dynamic_kind),
-                               b.CreateVector(templates), b.CreateVector(gears), def.default_gear, def.single_op);
+                               b.CreateVector(templates), b.CreateVector(gears), def.default_gear, def.single_op,
+                               def.shape_options.empty() ? 0 : b.CreateString(def.shape_options),
+                               def.shape_weight_size);
   b.Finish(model, fb::ModelIdentifier());
 
   FileHeader h{};
   std::memcpy(h.magic, kMagic, sizeof(kMagic));
-  // Static models stay readable by loaders of version 1; gear models need version 2, single-op models 3 (an
-  // older loader must refuse them rather than run them as models).
-  h.format_version = def.single_op ? 3 : def.dynamic_kind == DynamicKind::kNone ? 1 : 2;
+  // Static models stay readable by loaders of version 1; gear models need version 2, single-op models 3,
+  // dynamic-shape models 4 (an older loader must refuse them rather than run them as models).
+  h.format_version = def.dynamic_kind == DynamicKind::kShape ? 4
+                     : def.single_op                         ? 3
+                     : def.dynamic_kind == DynamicKind::kNone ? 1
+                                                             : 2;
   h.header_size = sizeof(FileHeader);
   h.model_offset = sizeof(FileHeader);
   h.model_size = b.GetSize();

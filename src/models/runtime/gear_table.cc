@@ -13,6 +13,11 @@ namespace npurt::models {
 GearTable MakeGearTable(const om::ModelDef& def) {
   GearTable t;
   t.kind = def.dynamic_kind;
+  if (t.shapes()) {
+    t.templates = def.input_templates;
+    for (size_t i = 0; i < def.inputs.size(); ++i) t.template_inputs.push_back(i);
+    return t;
+  }
   if (!t.dynamic()) return t;
   t.templates = def.input_templates;
   t.default_gear = def.default_gear;
@@ -55,6 +60,11 @@ Status WrongKind(const GearTable& t, const char* asked) {
   const char* option = std::string_view(asked) == "batch"        ? "--dynamic_batch_size"
                        : std::string_view(asked) == "image-size"                               ? "--dynamic_image_size"
                                                                                                 : "--dynamic_dims";
+  if (t.shapes()) {
+    return Err(ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID, "the model has no {} gears: it is a dynamic-shape model (-1 "
+               "or ranges without {}); give each execution's input shapes with aclmdlSetDatasetTensorDesc", asked,
+               option);
+  }
   if (!t.dynamic()) {
     return Err(ACL_ERROR_GE_DYNAMIC_INPUT_ADDR_INVALID, "the model has no {} gears (it is static: it was converted "
                "without {}), so it has no {} input to set", asked, option, om::kDynamicTensorName);

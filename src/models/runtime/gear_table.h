@@ -24,7 +24,10 @@ struct GearTable {
   size_t default_gear = 0;
   size_t selector_index = 0;  // the hidden input ACL_DYNAMIC_TENSOR_NAME: the last
 
-  bool dynamic() const { return kind != om::DynamicKind::kNone; }
+  // Gears (batch, image size, dims); a dynamic-shape model (kShape) has none, only `templates` with their
+  // ranges, one per model input (template_inputs[i] == i).
+  bool dynamic() const { return kind != om::DynamicKind::kNone && kind != om::DynamicKind::kShape; }
+  bool shapes() const { return kind == om::DynamicKind::kShape; }
   // The gear a request selects, or why none does.
   StatusOr<size_t> FindBatch(uint64_t batch) const;
   StatusOr<size_t> FindImageSize(uint64_t height, uint64_t width) const;

@@ -20,23 +20,11 @@
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "dfx/profiler.h"
+#include "models/runtime/model_resources.h"
+#include "models/runtime/shape_compiler.h"
 #include "models/soc_compat.h"
 
 namespace npurt::models {
-
-// What the recorded tasks point at: kept until the RI's last reference goes (its final task's cleanup).
-struct NodeRecord {
-  std::string name;
-  std::shared_ptr<const core::OperatorProgram> program;
-  core::OperatorDispatch dispatch;
-  // A tensor dump configured when the model was loaded (aclmdlInitDump + aclmdlSetDump before the load, as
-  // in CANN): host work recorded around the node reads its tensors at every replay (core/dump/tensor_dump.h).
-  std::unique_ptr<core::dump::TensorDumpPlan> dump;
-  std::vector<TensorSpec> in_specs, out_specs;
-  void** args = nullptr;  // the node's slots in the argument table: inputs, then outputs (patched per run)
-  void* release = nullptr;  // the last node with a dump: the ModelResources its output dump task releases
-  bool dumping = false;     // this execution dumps (set before the run, read after it: same stream, in order)
-};
 
 namespace {
 
@@ -69,15 +57,6 @@ void DumpNodeOutputs(void* arg) {
 
 }  // namespace
 
-// Shared by the gears' RIs: each RI's last recorded task holds a reference (ReleaseResources at its
-// cleanup), and Load holds one until it returns.
-struct ModelResources {
-  core::Context* context = nullptr;  // retained: its device's allocator frees what the model allocated
-  std::vector<void*> owned;          // device memory the runtime allocated for the model
-  std::vector<std::vector<NodeRecord>> nodes;  // per gear; each sized once (the RIs point into them)
-  std::atomic<int> refs{1};
-};
-
 namespace {
 
 void FreeResources(ModelResources* res) {
@@ -88,7 +67,17 @@ void FreeResources(ModelResources* res) {
     for (void* p : res->owned) (void)res->context->device()->allocator().Free(p, nullptr, 0);
   }
   res->context->Release();
+  for (ModelResources* held : res->holds) ReleaseResources(held);
   delete res;
+}
+
+}  // namespace
+
+ModelResources* NewResources(core::Context* ctx) {
+  auto* res = new ModelResources();
+  ctx->Retain();
+  res->context = ctx;
+  return res;
 }
 
 void ReleaseResources(void* arg) {
@@ -96,10 +85,13 @@ void ReleaseResources(void* arg) {
   if (res->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) FreeResources(res);
 }
 
-// Cleanups of the dump tasks around a node (the records live as long as the resources): nothing to free, except
-// that the last node's output dump, the RI's last task, holds the resources' reference.
-void KeepNode(void*) {}
-void ReleaseFromNode(void* arg) { ReleaseResources(static_cast<NodeRecord*>(arg)->release); }
+uint8_t* WeightChunks::At(uint64_t offset) const {
+  auto it = std::upper_bound(chunks.begin(), chunks.end(), offset,
+                             [](uint64_t o, const std::pair<uint64_t, uint8_t*>& c) { return o < c.first; });
+  if (it == chunks.begin()) return nullptr;
+  --it;
+  return it->second + (offset - it->first);
+}
 
 StatusOr<void*> AllocateFor(ModelResources* res, uint64_t bytes) {
   core::AllocRequest r;
@@ -114,6 +106,14 @@ StatusOr<void*> AllocateFor(ModelResources* res, uint64_t bytes) {
   res->owned.push_back(p.value());
   return p.value();
 }
+
+namespace {
+
+// Cleanups of the dump tasks around a node (the records live as long as the resources): nothing to free, except
+// that the last node's output dump, the RI's last task, holds the resources' reference.
+void KeepNode(void*) {}
+void ReleaseFromNode(void* arg) { ReleaseResources(static_cast<NodeRecord*>(arg)->release); }
+
 
 // Caller-provided memory: device memory of this device, large enough.
 Status CheckUserMemory(void* ptr, size_t size, uint64_t need, const char* what, core::Device* device,
@@ -204,8 +204,11 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
     return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "model {} runs on {} streams; this npurt runs single-stream models",
                source, def.stream_count);
   }
+  // A dynamic-shape model's weight part is its source graph; its compiled graphs upload shape_weight_size.
+  const bool shapes = def.dynamic_kind == om::DynamicKind::kShape;
+  const uint64_t weight_bytes = shapes ? def.shape_weight_size : def.weight_size;
   if (memory.weight != nullptr) {
-    NPURT_RETURN_IF_ERROR(CheckUserMemory(memory.weight, memory.weight_size, def.weight_size, "weight", device, source));
+    NPURT_RETURN_IF_ERROR(CheckUserMemory(memory.weight, memory.weight_size, weight_bytes, "weight", device, source));
   }
   if (memory.work != nullptr) {
     NPURT_RETURN_IF_ERROR(CheckUserMemory(memory.work, memory.work_size, def.arena_size, "work", device, source));
@@ -214,8 +217,9 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
   std::unique_ptr<LoadedModel> m(new LoadedModel());
   m->id_ = id;
   m->name_ = def.name;
+  m->source_ = source;
   m->arena_size_ = def.arena_size;
-  m->weight_size_ = def.weight_size;
+  m->weight_size_ = weight_bytes;
   m->node_count_ = def.nodes.size();
   m->origin_names_ = OriginNames(def);
   m->gears_ = MakeGearTable(def);
@@ -233,13 +237,15 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
 
   // Until the RIs hold references, `res` is Load's to free (on failure); Load's own reference goes when
   // it returns.
-  auto* res = new ModelResources();
-  ctx->Retain();
-  res->context = ctx;
+  ModelResources* res = NewResources(ctx);
   struct Guard {
     ModelResources* res;
     ~Guard() { ReleaseResources(res); }
   } guard{res};
+  if (shapes) {
+    NPURT_RETURN_IF_ERROR(m->LoadShapeModel(file, memory, res));
+    return m;
+  }
 
   // 1. Memory: weights (uploaded once), the arena (every gear plans into it).
   uint8_t* weights = static_cast<uint8_t*>(memory.weight);
@@ -266,11 +272,13 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
   const size_t gear_count = m->gears_.dynamic() ? def.gears.size() : 1;
   res->nodes.resize(gear_count);
   m->runs_.resize(gear_count);
+  const WeightChunks chunks{{{0, weights}}};
   for (size_t g = 0; g < gear_count; ++g) {
     if (!m->gears_.dynamic()) {
-      NPURT_RETURN_IF_ERROR(m->Record(def, 0, weights, arena, res, source));
+      NPURT_RETURN_IF_ERROR(m->Record(def, "", chunks, arena, res, 0, &m->runs_[0]));
     } else {
-      NPURT_RETURN_IF_ERROR(m->Record(om::GearModel(def, g), g, weights, arena, res, source));
+      NPURT_RETURN_IF_ERROR(m->Record(om::GearModel(def, g), fmt::format("gear {}", g), chunks, arena, res, g,
+                                      &m->runs_[g]));
     }
   }
   NPURT_LOG_INFO("MODEL", "model {} loaded from {}: {} operators, {} inputs, {} outputs, weights {}{}, arena {}{}{}",
@@ -283,17 +291,18 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
   return m;
 }
 
-// Compiles `def`'s graph (gear `gear` of the model) and records it as an RI on the model's stream, its argument
-// table in device memory of its own.
-Status LoadedModel::Record(const om::ModelDef& def, size_t gear, uint8_t* weights, uint8_t* arena, ModelResources* res,
-                           const std::string& source) {
+// Compiles `def`'s graph and records it as an RI on the model's stream, its argument table in device memory
+// of its own.
+Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, const WeightChunks& weights,
+                           uint8_t* arena, ModelResources* res, size_t slot_index, GearRun* run_out) {
   core::Device* device = context_->device();
-  GearRun& run = runs_[gear];
+  const std::string& source = source_;
+  GearRun& run = *run_out;
   run.input_slots.resize(def.inputs.size());
   run.output_slots.resize(def.outputs.size());
   for (int32_t t : def.inputs) run.input_bytes.push_back(def.tensors[t].bytes);
   for (int32_t t : def.outputs) run.output_bytes.push_back(def.tensors[t].bytes);
-  const std::string where = gears_.dynamic() ? fmt::format("model {} (gear {})", source, gear) : "model " + source;
+  const std::string where = label.empty() ? "model " + source : fmt::format("model {} ({})", source, label);
   size_t slots = 0;
   for (const om::NodeDef& n : def.nodes) slots += n.inputs.size() + n.outputs.size();
   auto table_or = AllocateFor(res, slots * sizeof(void*));
@@ -302,14 +311,15 @@ Status LoadedModel::Record(const om::ModelDef& def, size_t gear, uint8_t* weight
   std::vector<void*> host_table(slots, nullptr);
 
   // Every operator compiled by the backend, its outputs checked against what the model says.
-  std::vector<NodeRecord>& records = res->nodes[gear];
+  if (res->nodes.size() <= slot_index) res->nodes.resize(slot_index + 1);
+  std::vector<NodeRecord>& records = res->nodes[slot_index];
   records.resize(def.nodes.size());
   size_t slot = 0;
   auto bind = [&](int32_t t, size_t at) {
     const om::TensorDef& td = def.tensors[t];
     switch (td.region) {
       case om::Region::kArena: host_table[at] = arena + td.offset; break;
-      case om::Region::kWeight: host_table[at] = weights + td.offset; break;
+      case om::Region::kWeight: host_table[at] = weights.At(td.offset); break;
       case om::Region::kInput: run.input_slots[td.io_index].push_back(&table[at]); break;
       case om::Region::kOutput: run.output_slots[td.io_index].push_back(&table[at]); break;
     }
@@ -326,7 +336,7 @@ Status LoadedModel::Record(const om::ModelDef& def, size_t gear, uint8_t* weight
     for (int32_t t : n.inputs) {
       in_specs.push_back(t < 0 ? TensorSpec{} : def.tensors[t].spec);
       const bool weight = t >= 0 && def.tensors[t].region == om::Region::kWeight && host_visible;
-      constants.push_back(weight ? weights + def.tensors[t].offset : nullptr);
+      constants.push_back(weight ? weights.At(def.tensors[t].offset) : nullptr);
       any_constant = any_constant || weight;
     }
     for (int32_t t : n.outputs) out_specs.push_back(def.tensors[t].spec);
@@ -362,8 +372,8 @@ Status LoadedModel::Record(const om::ModelDef& def, size_t gear, uint8_t* weight
   auto ri_or = core::ModelRI::Create(context_, core::ModelRI::State::kEmpty);
   if (!ri_or.ok()) return ri_or.status();
   run.ri = ri_or.value();
-  run.ri->SetName(gears_.dynamic() ? fmt::format("model {} {} gear {}", id_, source, gear)
-                                   : fmt::format("model {} {}", id_, source));
+  run.ri->SetName(label.empty() ? fmt::format("model {} {}", id_, source)
+                                : fmt::format("model {} {} {}", id_, source, label));
   NPURT_RETURN_IF_ERROR(run.ri->BeginCapture(stream_, core::CaptureMode::kThreadLocal));
   for (size_t i = 0; i < def.nodes.size(); ++i) {
     const om::NodeDef& n = def.nodes[i];
@@ -406,6 +416,9 @@ LoadedModel::~LoadedModel() {
   for (GearRun& run : runs_) {
     if (run.ri != nullptr) run.ri->Destroy();  // the resources go with the last replay
   }
+  for (auto& [dims, v] : variants_) DropRecording(v.get());
+  if (arena_res_ != nullptr) ReleaseResources(arena_res_);
+  if (shared_res_ != nullptr) ReleaseResources(shared_res_);
   if (stream_ != nullptr) {
     if (stream_->alive() && context_ != nullptr && context_->alive()) stream_->Destroy(false);
     stream_->Release();
@@ -430,15 +443,17 @@ Status LoadedModel::CheckBuffers(const std::vector<UserBuffer>& buffers, const G
                  d.name, id_);
     }
     // An input may be larger than this gear reads, up to the largest gear's size (CANN: only a buffer larger
-    // than the model input is refused).
-    if (!outputs && b.size > d.bytes) {
+    // than the model input is refused). An unbounded dynamic-shape input has no largest size (0).
+    if (!outputs && b.size > d.bytes && !(gears_.shapes() && d.bytes == 0)) {
       return Err(ACL_ERROR_GE_FAILURE, "input {} ({}) of model {} has {} bytes, more than the {} bytes it takes ({})", i,
                  d.name, id_, b.size, d.bytes, Describe(d.spec));
     }
     if (b.size < need) {
       return Err(ACL_ERROR_GE_PARAM_INVALID, "{} {} ({}) of model {} has {} bytes; it needs {} ({}{})", what, i, d.name,
                  id_, b.size, need, Describe(d.spec),
-                 gears_.dynamic() ? fmt::format(", in the gear this execution runs") : std::string());
+                 gears_.dynamic()  ? fmt::format(", in the gear this execution runs")
+                 : gears_.shapes() ? fmt::format(", at the shapes this execution gives")
+                                   : std::string());
     }
     auto span = core::ResolveSpanFor(b.data, need == 0 ? 1 : need, what, outputs);
     if (!span.ok()) {
@@ -457,7 +472,25 @@ Status LoadedModel::CheckBuffers(const std::vector<UserBuffer>& buffers, const G
 }
 
 Status LoadedModel::ExecuteAsync(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
-                                 core::Stream* stream, int32_t gear) {
+                                 core::Stream* stream, int32_t gear, const std::vector<std::vector<int64_t>>* shapes,
+                                 std::vector<std::vector<int64_t>>* output_dims) {
+  if (gears_.shapes()) {
+    std::lock_guard<std::mutex> lock(exec_mu_);
+    auto dims = ResolveShapes(shapes);
+    if (!dims.ok()) return dims.status();
+    auto v = VariantFor(dims.value());
+    if (!v.ok()) return v.status();
+    const GearRun& run = v.value()->run;
+    NPURT_RETURN_IF_ERROR(CheckBuffers(inputs, run, false));
+    NPURT_RETURN_IF_ERROR(CheckBuffers(outputs, run, true));
+    NPURT_RETURN_IF_ERROR(LaunchRun(run, inputs, outputs, stream));
+    if (output_dims != nullptr) {
+      const om::ModelDef& def = v.value()->def;
+      output_dims->clear();
+      for (int32_t t : def.outputs) output_dims->push_back(def.tensors[t].spec.dims);
+    }
+    return Status::Ok();
+  }
   size_t g = 0;
   if (gears_.dynamic()) {
     g = gear < 0 ? gears_.default_gear : static_cast<size_t>(gear);
@@ -469,6 +502,11 @@ Status LoadedModel::ExecuteAsync(const std::vector<UserBuffer>& inputs, const st
   NPURT_RETURN_IF_ERROR(CheckBuffers(inputs, run, false));
   NPURT_RETURN_IF_ERROR(CheckBuffers(outputs, run, true));
   std::lock_guard<std::mutex> lock(exec_mu_);
+  return LaunchRun(run, inputs, outputs, stream);
+}
+
+Status LoadedModel::LaunchRun(const GearRun& run, const std::vector<UserBuffer>& inputs,
+                              const std::vector<UserBuffer>& outputs, core::Stream* stream) {
   patches_.clear();
   for (size_t i = 0; i < inputs.size(); ++i) {
     for (void* w : run.input_slots[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(inputs[i].data)});
@@ -477,7 +515,7 @@ Status LoadedModel::ExecuteAsync(const std::vector<UserBuffer>& inputs, const st
     for (void* w : run.output_slots[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(outputs[i].data)});
   }
   if (order_event_ == nullptr) return run.ri->LaunchPatched(stream, patches_.data(), patches_.size());
-  // Gears: after the previous execution, whichever stream and gear it had.
+  // Gears and shapes: after the previous execution, whichever stream and graph it had.
   if (last_stream_ != nullptr && last_stream_ != stream) {
     const uint64_t wait_ms = core::Runtime::Get().op_wait_timeout_ms.load();
     NPURT_RETURN_IF_ERROR(order_event_->StreamWait(stream, static_cast<int64_t>(wait_ms)));
@@ -488,8 +526,9 @@ Status LoadedModel::ExecuteAsync(const std::vector<UserBuffer>& inputs, const st
 }
 
 Status LoadedModel::Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
-                            int32_t timeout_ms, int32_t gear) {
-  NPURT_RETURN_IF_ERROR(ExecuteAsync(inputs, outputs, stream_, gear));
+                            int32_t timeout_ms, int32_t gear, const std::vector<std::vector<int64_t>>* shapes,
+                            std::vector<std::vector<int64_t>>* output_dims) {
+  NPURT_RETURN_IF_ERROR(ExecuteAsync(inputs, outputs, stream_, gear, shapes, output_dims));
   auto st = stream_->Synchronize(timeout_ms);
   if (!st.ok()) {
     return Err(st.code() == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT ? ACL_ERROR_GE_MODEL_EXECUTE_TIMEOUT : st.code(),

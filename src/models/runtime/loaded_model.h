@@ -17,6 +17,13 @@
 // largest gear by atc); an execution replays the gear its dataset selected, the default (largest) when
 // none was chosen. Switching gears costs nothing beyond the replay.
 //
+// Dynamic shapes (om::DynamicKind::kShape): the model holds its source graph; an execution with input
+// shapes it has not met compiles the graph for them (shape_compiler.h), uploads the constants no earlier
+// shape had, records an RI, and keeps it in a cache of recent shapes (LRU, NPURT_MODEL_SHAPE_CACHE entries,
+// default 32). Shapes met before replay their RI like a static model. The arena is shared and grows when
+// a shape needs more (the shapes recorded against the smaller one are re-recorded when next used, without
+// compiling again).
+//
 // Lifetime: the recorded tasks keep what they point at (records, argument table, memory) until the RI's
 // last replay finished; Unload drops the model's references and never waits for the device.
 #pragma once
@@ -69,6 +76,26 @@ struct UserBuffer {
 };
 
 struct ModelResources;
+class ShapeCompilerSession;
+
+// Where the weight region's offsets live in device memory: chunks by their first offset (a static model's
+// one chunk at 0; a dynamic-shape model adds one per compile that brought new constants).
+struct WeightChunks {
+  std::vector<std::pair<uint64_t, uint8_t*>> chunks;  // ascending first offsets
+  uint8_t* At(uint64_t offset) const;
+};
+
+// A dynamic-shape model's cache of compiled shapes, as counted so far (the log and msprof report it too).
+struct ShapeCacheStats {
+  uint64_t hits = 0;
+  uint64_t misses = 0;  // compiles
+  uint64_t evictions = 0;
+  size_t cached = 0;
+  size_t capacity = 0;
+  uint64_t arena_bytes = 0;   // the shared arena now
+  uint64_t weight_bytes = 0;  // every constant uploaded
+  double compile_ms = 0;      // all compiles together
+};
 
 // Every node's source nodes, comma-separated (its own name when nothing was fused into it).
 std::map<std::string, std::string, std::less<>> OriginNames(const om::ModelDef& def);
@@ -113,11 +140,16 @@ class LoadedModel {
   // Enqueues one execution of gear `gear` (-1: the default) on `stream`: checks the buffers (count, size,
   // device memory of the model's device), then replays. Executions of one model run one after another,
   // whichever streams they were queued on (CANN forbids overlapping ones; npurt orders them).
+  // A dynamic-shape model takes each input's dims in `shapes` (an empty list: the input's static dims) and
+  // gives each output's in `output_dims` (both null for other models).
   Status ExecuteAsync(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
-                      core::Stream* stream, int32_t gear = -1);
+                      core::Stream* stream, int32_t gear = -1, const std::vector<std::vector<int64_t>>* shapes = nullptr,
+                      std::vector<std::vector<int64_t>>* output_dims = nullptr);
   // On the model's own stream; waits up to timeout_ms (-1: forever) for the result.
   Status Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs, int32_t timeout_ms,
-                 int32_t gear = -1);
+                 int32_t gear = -1, const std::vector<std::vector<int64_t>>* shapes = nullptr,
+                 std::vector<std::vector<int64_t>>* output_dims = nullptr);
+  ShapeCacheStats shape_cache_stats() const;
 
  private:
   // One recorded graph: a static model's, or one gear's.
@@ -130,10 +162,32 @@ class LoadedModel {
     std::vector<uint64_t> output_bytes;
   };
 
+  // One set of input shapes of a dynamic-shape model, compiled; run.ri null: not recorded (yet, or again
+  // after the arena grew).
+  struct ShapeVariant {
+    std::vector<std::vector<int64_t>> dims;
+    om::ModelDef def;
+    GearRun run;
+    ModelResources* res = nullptr;  // its records and argument table (a reference)
+    uint64_t last_use = 0;
+  };
+
   LoadedModel() = default;
   Status CheckBuffers(const std::vector<UserBuffer>& buffers, const GearRun& run, bool outputs) const;
-  Status Record(const om::ModelDef& def, size_t gear, uint8_t* weights, uint8_t* arena, ModelResources* res,
-                const std::string& source);
+  // Compiles `def`'s graph and records it into `run` (`label`: "gear 2", "shapes [1,32]", or empty),
+  // its node records in res->nodes[slot].
+  Status Record(const om::ModelDef& def, const std::string& label, const WeightChunks& weights, uint8_t* arena,
+                ModelResources* res, size_t slot, GearRun* run);
+  Status LaunchRun(const GearRun& run, const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
+                   core::Stream* stream);  // exec_mu_ held
+  // Dynamic shapes (exec_mu_ held).
+  Status LoadShapeModel(const om::ModelFile& file, const LoadMemory& memory, ModelResources* res);
+  StatusOr<std::vector<std::vector<int64_t>>> ResolveShapes(const std::vector<std::vector<int64_t>>* shapes) const;
+  StatusOr<ShapeVariant*> VariantFor(const std::vector<std::vector<int64_t>>& dims);
+  Status UploadWeights(uint64_t offset, const std::vector<uint8_t>& bytes);
+  Status GrowArena(uint64_t need);
+  Status RecordVariant(ShapeVariant* v);
+  void DropRecording(ShapeVariant* v);
 
   uint32_t id_ = 0;
   std::string name_;
@@ -157,6 +211,21 @@ class LoadedModel {
   std::atomic<uint32_t> priority_{0};
   std::mutex exec_mu_;
   std::vector<core::ModelRI::Patch> patches_;  // reused per execution (exec_mu_)
+  std::string source_;
+
+  // Dynamic shapes (exec_mu_).
+  std::unique_ptr<ShapeCompilerSession> compiler_;
+  std::map<std::vector<std::vector<int64_t>>, std::unique_ptr<ShapeVariant>> variants_;
+  ModelResources* shared_res_ = nullptr;  // the weight chunks (a reference, until the model goes)
+  ModelResources* arena_res_ = nullptr;   // the arena (a reference; null: the user's work memory or none yet)
+  LoadMemory user_memory_;
+  uint8_t* arena_ = nullptr;
+  uint64_t arena_capacity_ = 0;
+  WeightChunks weights_;
+  uint64_t use_clock_ = 0;
+  size_t shape_capacity_ = 32;
+  mutable std::mutex stats_mu_;
+  ShapeCacheStats stats_;
 };
 
 }  // namespace npurt::models
