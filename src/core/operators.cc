@@ -1,5 +1,7 @@
 #include "core/operators.h"
 
+#include <atomic>
+
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/kernel/builtin_tasks.h"
 #include "core/device.h"
@@ -25,6 +27,22 @@ StatusOr<OperatorBuild> BuildOperator(const OperatorCall& call) {
   out.outputs = std::move(built->outputs);
   if (built->executable != nullptr) out.program = std::make_shared<OperatorProgram>(std::move(built->executable));
   return out;
+}
+
+namespace {
+std::atomic<CachedBuildFn> g_cache{nullptr};
+}  // namespace
+
+void SetOperatorCache(CachedBuildFn fn) { g_cache.store(fn, std::memory_order_release); }
+
+StatusOr<OperatorBuild> BuildOperatorCached(const OperatorCall& call) {
+  CachedBuildFn cache = g_cache.load(std::memory_order_acquire);
+  bool constant = false;
+  if (call.constants != nullptr) {
+    for (const void* c : *call.constants) constant = constant || c != nullptr;
+  }
+  if (cache == nullptr || constant || !call.compile) return BuildOperator(call);
+  return cache(call);
 }
 
 void OperatorDispatch::Bind(const OperatorProgram& program, const void* const* inputs, uint32_t num_inputs,

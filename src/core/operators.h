@@ -51,6 +51,15 @@ struct OperatorBuild {
 // ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
 StatusOr<OperatorBuild> BuildOperator(const OperatorCall& call);
 
+// An operator compile cache that a layer above keeps (ops/compile_cache.h registers its own when the library
+// loads): BuildOperatorCached finds or compiles a call without constants there, keyed by type, specs and
+// attributes, so that a model's operators share compiles across its shapes, its re-records and other models
+// (and count in the cache's hits, misses and evictions). A call with constants, or no cache registered:
+// BuildOperator.
+using CachedBuildFn = StatusOr<OperatorBuild> (*)(const OperatorCall& call);
+void SetOperatorCache(CachedBuildFn fn);
+StatusOr<OperatorBuild> BuildOperatorCached(const OperatorCall& call);
+
 // One run of a program: embedded in the launching layer's record, which keeps the program and the buffers
 // alive until the cleanup passed to SubmitOperator ran.
 class OperatorDispatch {

@@ -23,6 +23,28 @@ void PutSpec(const TensorSpec& s, std::string* out) {
 
 }  // namespace
 
+namespace {
+
+// core::BuildOperatorCached's cache (a model's operators without constants): the same entries as aclop's.
+StatusOr<core::OperatorBuild> BuildThroughCache(const core::OperatorCall& call) {
+  OpCall op;
+  op.type = call.type;
+  op.inputs = *call.inputs;
+  if (call.requested != nullptr) op.requested = *call.requested;
+  op.attrs = call.attrs;
+  auto compiled = CompileCache::Get().GetOrCompile(op);
+  if (!compiled.ok()) return std::move(compiled).status();
+  return core::OperatorBuild{compiled.value()->outputs, compiled.value()->program};
+}
+
+// Registered when the library loads (the op layer is in every program that has the model layer).
+const bool g_registered = [] {
+  core::SetOperatorCache(&BuildThroughCache);
+  return true;
+}();
+
+}  // namespace
+
 CompileCache& CompileCache::Get() {
   static CompileCache* c = new CompileCache();
   return *c;

@@ -6,7 +6,7 @@ import unittest
 import numpy as np
 
 import acl
-from pyacl_testing import (ACL_ERROR_INVALID_PARAM, ACL_FLOAT, ACL_MEM_MALLOC_HUGE_FIRST,
+from pyacl_testing import (ACL_ERROR_INVALID_PARAM, ACL_FLOAT, ACL_FORMAT_ND, ACL_MEM_MALLOC_HUGE_FIRST,
                            ACL_MEMCPY_DEVICE_TO_HOST, ACL_MEMCPY_HOST_TO_DEVICE, ACL_SUCCESS, RuntimeTestCase, convert,
                            has_onnx, linear_relu_onnx)
 
@@ -33,6 +33,8 @@ class ModelTest(RuntimeTestCase):
                                 "--input_shape=x:%d,%d" % (BATCH, K))
         cls.gears_om = convert(linear_relu_onnx(cls.weight, cls.bias, -1), "linear_relu_gears",
                                "--input_shape=x:-1,%d" % K, "--dynamic_batch_size=1,2,4")
+        cls.shapes_om = convert(linear_relu_onnx(cls.weight, cls.bias, -1), "linear_relu_shapes",
+                                "--input_shape=x:1~8,%d" % K)
         cls.half_input_om = convert(linear_relu_onnx(cls.weight, cls.bias, BATCH), "linear_relu_fp16_in",
                                     "--input_shape=x:%d,%d" % (BATCH, K), "--input_fp16_nodes=x")
 
@@ -209,6 +211,35 @@ class ModelTest(RuntimeTestCase):
         np.testing.assert_allclose(self.read(outputs, 0, (2, N)), reference(x, self.weight, self.bias),
                                    rtol=1e-4, atol=1e-5)
         self.assertNotEqual(acl.mdl.set_dynamic_batch_size(model_id, inputs, selector, 3), ACL_SUCCESS)
+        self.destroy_dataset(inputs)
+        self.destroy_dataset(outputs)
+
+    def test_dynamic_shapes_through_tensor_descs(self):
+        model_id, ret = acl.mdl.load_from_file(self.shapes_om)
+        self.assertEqual(ret, ACL_SUCCESS)
+        self.addCleanup(acl.mdl.unload, model_id)
+        desc = self.describe(model_id)
+        ranges, ret = acl.mdl.get_input_dims_range(desc, 0)
+        self.assertEqual((ranges["range"], ret), ([[1, 8], [K, K]], ACL_SUCCESS))
+        self.assertEqual(acl.mdl.get_cur_output_dims(desc, 0)[1], 200001)
+        inputs = self.dataset([acl.mdl.get_input_size_by_index(desc, 0)])
+        outputs = self.dataset([acl.mdl.get_output_size_by_index(desc, 0)])
+        for batch in (3, 8, 1, 3):
+            x = self.rng.standard_normal((batch, K)).astype(np.float32)
+            self.write(inputs, 0, x)
+            tensor = acl.create_tensor_desc(ACL_FLOAT, [batch, K], ACL_FORMAT_ND)
+            self.assertEqual(acl.mdl.set_dataset_tensor_desc(inputs, tensor, 0)[1], ACL_SUCCESS)
+            acl.destroy_tensor_desc(tensor)
+            self.assertEqual(acl.mdl.execute(model_id, inputs, outputs), ACL_SUCCESS)
+            out = acl.mdl.get_dataset_tensor_desc(outputs, 0)
+            dims = [acl.get_tensor_desc_dim_v2(out, i)[0] for i in range(acl.get_tensor_desc_num_dims(out))]
+            self.assertEqual(dims, [batch, N])
+            np.testing.assert_allclose(self.read(outputs, 0, (batch, N)), reference(x, self.weight, self.bias),
+                                       rtol=1e-4, atol=1e-5)
+        tensor = acl.create_tensor_desc(ACL_FLOAT, [9, K], ACL_FORMAT_ND)
+        acl.mdl.set_dataset_tensor_desc(inputs, tensor, 0)
+        acl.destroy_tensor_desc(tensor)
+        self.assertEqual(acl.mdl.execute(model_id, inputs, outputs), 145000)  # outside the range 1~8
         self.destroy_dataset(inputs)
         self.destroy_dataset(outputs)
 

@@ -60,9 +60,10 @@ op_summary_{ts}.csv     one row per operator or kernel task (AI_CORE): op name a
                         NPU has no hardware counters (--aic-metrics is accepted).
 communication_statistic_{ts}.csv  (only when the job ran collectives) per collective type (HcclAllReduce, ...): count, total and average time,
                         bytes received per rank (MB), and their average bandwidth (bytes / time, GB/s).
-op_compile_cache_{ts}.csv  (only when the job compiled single operators: aclop*, aclnn*, CBLAS) per OP Type:
-                        compile-cache hits, misses, evictions, hit rate (%) and time spent compiling
-                        the misses (us); a last row "total".
+op_compile_cache_{ts}.csv  (only when the job compiled single operators: aclop*, aclnn*, CBLAS, or ran a
+                        dynamic-shape model) per OP Type: compile-cache hits, misses, evictions, hit rate (%)
+                        and time spent compiling the misses (us); a dynamic-shape model's compiled shapes
+                        are the row "model <name> shapes"; a last row "total".
 op_statistic_{ts}.csv   per OP Type and core type: count, total, min, avg, max time and share of the
                         device's operator time (the sum of op_summary's rows).
 api_statistic_{ts}.csv  per host API (Level AscendCL): total time, count, avg, min, max, variance (us^2).

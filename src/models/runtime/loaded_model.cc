@@ -341,7 +341,9 @@ Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, co
     }
     for (int32_t t : n.outputs) out_specs.push_back(def.tensors[t].spec);
     core::OperatorCall call{n.op_type, &in_specs, &out_specs, &n.attrs, true, any_constant ? &constants : nullptr};
-    auto built = core::BuildOperator(call);
+    // Without constants through the op compile cache: a dynamic-shape model's shapes, its re-records and other
+    // models then share the compiles of equal operators.
+    auto built = core::BuildOperatorCached(call);
     if (!built.ok()) {
       return Err(built.status().code(), "{}: node {} ({} from {}) does not compile: {}", where, n.name, n.op_type,
                  n.source_type, built.status().message());

@@ -224,6 +224,7 @@ class LoadedModel {
   WeightChunks weights_;
   uint64_t use_clock_ = 0;
   size_t shape_capacity_ = 32;
+  std::string cache_row_;  // the model's row in msprof's op_compile_cache CSV
   mutable std::mutex stats_mu_;
   ShapeCacheStats stats_;
 };

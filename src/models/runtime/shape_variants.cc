@@ -14,6 +14,7 @@
 #include "core/sync/event.h"
 #include "base/env.h"
 #include "dfx/log.h"
+#include "dfx/profiler.h"
 #include "models/runtime/loaded_model.h"
 #include "models/runtime/model_resources.h"
 #include "models/runtime/shape_compiler.h"
@@ -75,6 +76,8 @@ Status LoadedModel::LoadShapeModel(const om::ModelFile& file, const LoadMemory& 
   order_event_ = ev.value();
   user_memory_ = memory;
   shape_capacity_ = ShapeCacheCapacity();
+  // Its row in msprof's op_compile_cache CSV: the model's compiled shapes count as one cache of its own.
+  cache_row_ = fmt::format("model {} shapes", name_.empty() ? source_ : name_);
   stats_.capacity = shape_capacity_;
   res->refs.fetch_add(1, std::memory_order_relaxed);  // the model's own, until it goes
   shared_res_ = res;
@@ -125,6 +128,7 @@ StatusOr<LoadedModel::ShapeVariant*> LoadedModel::VariantFor(const std::vector<s
   ShapeVariant* v = nullptr;
   if (it != variants_.end()) {
     v = it->second.get();
+    dfx::ProfRecordOpCache(cache_row_, 0, 0);
     std::lock_guard<std::mutex> lock(stats_mu_);
     ++stats_.hits;
   } else {
@@ -144,6 +148,7 @@ StatusOr<LoadedModel::ShapeVariant*> LoadedModel::VariantFor(const std::vector<s
                      shape_capacity_);
       DropRecording(lru->second.get());
       variants_.erase(lru);
+      dfx::ProfRecordOpCache(cache_row_, 2, 0);
       std::lock_guard<std::mutex> lock(stats_mu_);
       ++stats_.evictions;
     }
@@ -153,6 +158,7 @@ StatusOr<LoadedModel::ShapeVariant*> LoadedModel::VariantFor(const std::vector<s
     v = fresh.get();
     variants_.emplace(dims, std::move(fresh));
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    dfx::ProfRecordOpCache(cache_row_, 1, static_cast<uint64_t>(ms * 1e6));
     std::lock_guard<std::mutex> lock(stats_mu_);
     ++stats_.misses;
     stats_.compile_ms += ms;
