@@ -184,7 +184,7 @@ class LoadedModel {
   Status LoadShapeModel(const om::ModelFile& file, const LoadMemory& memory, ModelResources* res);
   StatusOr<std::vector<std::vector<int64_t>>> ResolveShapes(const std::vector<std::vector<int64_t>>* shapes) const;
   StatusOr<ShapeVariant*> VariantFor(const std::vector<std::vector<int64_t>>& dims);
-  Status UploadWeights(uint64_t offset, const std::vector<uint8_t>& bytes);
+  Status UploadWeights(uint64_t offset, const std::vector<uint8_t>& fresh);
   Status GrowArena(uint64_t need);
   Status RecordVariant(ShapeVariant* v);
   void DropRecording(ShapeVariant* v);
@@ -222,6 +222,8 @@ class LoadedModel {
   uint8_t* arena_ = nullptr;
   uint64_t arena_capacity_ = 0;
   WeightChunks weights_;
+  std::vector<uint8_t> pending_weights_;  // compiled constants a failed upload left (uploaded before the next)
+  uint64_t pending_offset_ = 0;
   uint64_t use_clock_ = 0;
   size_t shape_capacity_ = 32;
   std::string cache_row_;  // the model's row in msprof's op_compile_cache CSV

@@ -174,8 +174,24 @@ StatusOr<LoadedModel::ShapeVariant*> LoadedModel::VariantFor(const std::vector<s
   return v;
 }
 
-Status LoadedModel::UploadWeights(uint64_t offset, const std::vector<uint8_t>& bytes) {
+Status LoadedModel::UploadWeights(uint64_t offset, const std::vector<uint8_t>& fresh) {
+  // The compiler's region only grows, and it returns each byte once: bytes a failed upload left behind
+  // (out of device memory) go up first, with these.
+  std::vector<uint8_t> bytes;
+  if (!pending_weights_.empty()) {
+    offset = pending_offset_;
+    bytes = std::move(pending_weights_);
+    pending_weights_.clear();
+  }
+  bytes.insert(bytes.end(), fresh.begin(), fresh.end());
   if (bytes.empty()) return Status::Ok();
+  auto keep = [&](Status st) {
+    if (!st.ok()) {
+      pending_offset_ = offset;
+      pending_weights_ = std::move(bytes);
+    }
+    return st;
+  };
   uint8_t* at = nullptr;
   // The program's weight memory (aclmdlLoadFrom*WithMem) takes the first compile's constants, which are the
   // model's weights: atc sized shape_weight_size for them.
@@ -183,10 +199,10 @@ Status LoadedModel::UploadWeights(uint64_t offset, const std::vector<uint8_t>& b
     at = static_cast<uint8_t*>(user_memory_.weight);
   } else {
     auto p = AllocateFor(shared_res_, bytes.size());
-    if (!p.ok()) return p.status();
+    if (!p.ok()) return keep(p.status());
     at = static_cast<uint8_t*>(p.value());
   }
-  NPURT_RETURN_IF_ERROR(core::WriteMemory(at, bytes.data(), bytes.size(), "weights"));
+  NPURT_RETURN_IF_ERROR(keep(core::WriteMemory(at, bytes.data(), bytes.size(), "weights")));
   weights_.chunks.emplace_back(offset, at);
   std::lock_guard<std::mutex> lock(stats_mu_);
   stats_.weight_bytes += bytes.size();
