@@ -2,11 +2,13 @@
 // aclmdlLoadFromMem (the container's header checks, the FlatBuffers verifier and the semantic checks of
 // src/models/om/om_reader.cc), then one execution on zero inputs (and, for a gear model, one of its first
 // gear) and an unload when the load succeeds. Each input goes to aclopLoad too (single-operator models, atc
-// --singleop: the same container, then the operator compiled into the op compile cache).
+// --singleop: the same container, then the operator compiled into the op compile cache). A dynamic-shape
+// model runs at its smallest shapes, so mutations of its source graph reach the runtime's shape compiler.
 //
 // The container carries CRCs, so almost every mutation would stop at the first checksum. Each input is
 // therefore tried twice: as it is, and with its header's and parts' CRCs recomputed, which lets the
 // mutations reach the verifier and the loader.
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
@@ -41,10 +43,28 @@ void RunOnce(uint32_t id) {
   std::vector<void*> mem;
   std::vector<aclDataBuffer*> bufs;
   bool ok = true;
+  // A dynamic-shape model runs at its smallest shapes (each input's range minimum; the shape compiler then
+  // converts the source graph the file holds), with outputs of 1 MiB.
+  std::vector<std::vector<int64_t>> shapes(aclmdlGetNumInputs(desc));
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    aclmdlIODims dims{};
+    aclmdlIODimsRange range{};
+    if (aclmdlGetInputDims(desc, i, &dims) != ACL_SUCCESS) continue;
+    bool dynamic = false;
+    for (size_t k = 0; k < dims.dimCount; ++k) dynamic = dynamic || dims.dims[k] < 0;
+    if (!dynamic || aclmdlGetInputDimsRange(desc, i, &range) != ACL_SUCCESS || range.rangeCount != dims.dimCount) continue;
+    for (size_t k = 0; k < range.rangeCount; ++k) shapes[i].push_back(range.range[k][0]);
+  }
+  const bool shaped = std::any_of(shapes.begin(), shapes.end(), [](const auto& v) { return !v.empty(); });
   for (int io = 0; io < 2 && ok; ++io) {
     const size_t n = io == 0 ? aclmdlGetNumInputs(desc) : aclmdlGetNumOutputs(desc);
     for (size_t i = 0; i < n; ++i) {
-      const size_t bytes = io == 0 ? aclmdlGetInputSizeByIndex(desc, i) : aclmdlGetOutputSizeByIndex(desc, i);
+      size_t bytes = io == 0 ? aclmdlGetInputSizeByIndex(desc, i) : aclmdlGetOutputSizeByIndex(desc, i);
+      if (io == 0 && !shapes[i].empty()) {
+        bytes = aclDataTypeSize(aclmdlGetInputDataType(desc, i));
+        for (int64_t d : shapes[i]) bytes = d > 0 && bytes <= (64u << 20) / static_cast<size_t>(d) ? bytes * d : (65u << 20);
+      }
+      if (io == 1 && shaped && bytes == 0) bytes = 1u << 20;
       if (bytes > (64u << 20)) {  // a huge tensor: loading accepted it, but not worth running here
         ok = false;
         break;
@@ -55,6 +75,12 @@ void RunOnce(uint32_t id) {
       mem.push_back(p);
       bufs.push_back(aclCreateDataBuffer(p, bytes));
       aclmdlAddDatasetBuffer(sets[io], bufs.back());
+      if (io == 0 && !shapes[i].empty()) {
+        aclTensorDesc* t = aclCreateTensorDesc(aclmdlGetInputDataType(desc, i), static_cast<int>(shapes[i].size()),
+                                               shapes[i].data(), aclmdlGetInputFormat(desc, i));
+        npurt_fuzz::Check(aclmdlSetDatasetTensorDesc(sets[0], t, i), "aclmdlSetDatasetTensorDesc");
+        aclDestroyTensorDesc(t);
+      }
     }
   }
   if (ok) npurt_fuzz::Check(aclmdlExecute(id, sets[0], sets[1]), "aclmdlExecute");

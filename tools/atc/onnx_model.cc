@@ -282,13 +282,9 @@ Status ApplyInputShapes(const std::vector<InputShape>& shapes, const std::string
     }
     return Status::Ok();
   }
-  // In a program's process (the runtime's shape compiler) there is no fork: the graph is one atc already
-  // converted at the ends of its ranges, so inference has seen its nodes.
-  try {
-    onnx::shape_inference::InferShapes(*model);
-  } catch (const std::exception& e) {
-    Log(LogLevel::kWarning, fmt::format("ONNX shape inference stopped on {}: {}", path, e.what()));
-  }
+  // In a program's process (the runtime's shape compiler) there is no fork to contain onnx's inference on
+  // a hostile graph, and nothing needs it: the backend infers every shape, and ONNX's inference only
+  // cross-checked it, which atc did at the ends of the model's ranges.
   return Status::Ok();
 }
 

@@ -22,8 +22,9 @@ Status LoadOnnxModel(const std::string& path, const std::vector<InputShape>& sha
                      int64_t* opset);
 
 // LoadOnnxModel's two steps. ParseOnnxModel checks `bytes` (`path` names them in messages) and reads the
-// opset; ApplyInputShapes sets the inputs' dims and runs ONNX shape inference, in a child process when
-// `isolated_inference` (atc), in the calling one otherwise (the runtime's shape compiler, which may not fork).
+// opset; ApplyInputShapes sets the inputs' dims and, when `isolated_inference` (atc), runs ONNX shape
+// inference in a child process to cross-check the backend's shapes; the runtime's shape compiler, which may
+// not fork, skips it.
 Status ParseOnnxModel(const std::string& bytes, const std::string& path, onnx::ModelProto* model, int64_t* opset);
 Status ApplyInputShapes(const std::vector<InputShape>& shapes, const std::string& path, bool isolated_inference,
                         int64_t opset, onnx::ModelProto* model);
