@@ -5,13 +5,11 @@
 // Pairs are timed in batches of kBatch; the mean per pair of a batch is one sample.
 #include <cstdlib>
 
+#include "alloc/alloc_pair.h"
 #include "common/bench_util.h"
 
 namespace npurt_bench {
 namespace {
-
-constexpr size_t kSize = 4096;
-constexpr int kBatch = 64;
 
 void AclAllocFree(benchmark::State& state) {
   UseDevice0();

@@ -18,14 +18,12 @@
 #include <thread>
 #include <vector>
 
+#include "alloc/alloc_pair.h"
 #include "common/bench_util.h"
 #include "replay.h"
 
 namespace npurt_bench {
 namespace {
-
-constexpr size_t kSize = 4096;
-constexpr int kBatch = 64;
 
 void AllocFreeLoop(benchmark::State& state) {
   Sampler sampler(state);

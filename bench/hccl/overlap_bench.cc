@@ -18,7 +18,7 @@
 namespace npurt_bench {
 namespace {
 
-constexpr uint32_t kRanks = 2;
+constexpr uint32_t kOverlapRanks = 2;
 constexpr int kDim = 512;
 constexpr int kGemms = 6;                  // per rank and round
 constexpr size_t kCommBytes = 16u << 20;
@@ -77,16 +77,16 @@ void Round(const RankState& s, HcclComm comm, int mode) {
 
 void OverlapEfficiency(benchmark::State& state) {
   UseDevice0();
-  int32_t devices[kRanks] = {0, 1};
+  int32_t devices[kOverlapRanks] = {0, 1};
   for (int32_t d : devices) BENCH_CHECK(aclrtSetDevice(d));
-  HcclComm comms[kRanks];
-  if (HcclCommInitAll(kRanks, devices, comms) != HCCL_SUCCESS) std::abort();
+  HcclComm comms[kOverlapRanks];
+  if (HcclCommInitAll(kOverlapRanks, devices, comms) != HCCL_SUCCESS) std::abort();
   std::vector<double> alone_compute, alone_comm, both;
   for (auto _ : state) {
-    std::barrier<> start(kRanks + 1), done(kRanks + 1);
+    std::barrier<> start(kOverlapRanks + 1), done(kOverlapRanks + 1);
     int mode = 0;
     std::vector<std::thread> threads;
-    for (uint32_t r = 0; r < kRanks; ++r) {
+    for (uint32_t r = 0; r < kOverlapRanks; ++r) {
       threads.emplace_back([&, r] {
         RankState s;
         Setup(r, &s);

@@ -11,6 +11,7 @@
 #include "core/context.h"
 #include "core/sync/event.h"
 #include "core/handle_tags.h"
+#include "core/memory/mem_vmm.h"
 #include "core/sync/notify.h"
 #include "core/runtime.h"
 #include "core/stream.h"
@@ -121,6 +122,21 @@ StatusOr<core::Context*> ResolveContext(aclrtContext context) {
                context);
   }
   return c;
+}
+
+StatusOr<core::PhysicalMemory*> ResolvePhysical(aclrtDrvMemHandle handle) {
+  if (handle == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "handle is a null pointer");
+  core::PhysicalMemory* p = core::LookupPhysical(handle);
+  if (p == nullptr) {
+    return Err(ACL_ERROR_RT_INVALID_HANDLE, "handle {} is not live physical memory (freed, or not a handle)", handle);
+  }
+  return p;
+}
+
+StatusOr<core::Device*> CurrentDevice() {
+  auto ctx = core::RequireContext();
+  if (!ctx.ok()) return ctx.status();
+  return ctx.value()->device();
 }
 
 Status CheckTimeout(int32_t timeout) {

@@ -13,6 +13,8 @@
 
 namespace npurt::core {
 class Context;
+class Device;
+class PhysicalMemory;
 class Stream;
 class Event;
 class Notify;
@@ -37,6 +39,9 @@ StatusOr<core::Stream*> ResolveStream(aclrtStream stream);
 StatusOr<core::Event*> ResolveEvent(aclrtEvent event);
 StatusOr<core::Notify*> ResolveNotify(aclrtNotify notify);
 StatusOr<core::Context*> ResolveContext(aclrtContext context);
+StatusOr<core::PhysicalMemory*> ResolvePhysical(aclrtDrvMemHandle handle);
+// The current context's device.
+StatusOr<core::Device*> CurrentDevice();
 
 // Converts an ACL timeout argument (-1 forever, 0 poll, >0 ms) after validation.
 Status CheckTimeout(int32_t timeout);

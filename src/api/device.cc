@@ -12,17 +12,8 @@
 #include "core/stream.h"
 
 using npurt::Err;
+using npurt::api::CurrentDevice;
 using npurt::core::Runtime;
-
-namespace {
-
-npurt::StatusOr<npurt::core::Device*> CurrentDevice() {
-  auto ctx = npurt::core::RequireContext();
-  if (!ctx.ok()) return ctx.status();
-  return ctx.value()->device();
-}
-
-}  // namespace
 
 aclError aclrtSetDevice(int32_t deviceId) {
   NPURT_HANDLE_SCOPE();

@@ -89,7 +89,7 @@ npurt::Status ReadBytes(const void* addr, size_t size, std::vector<uint8_t>* out
 }
 
 // Dumps a failed task: called on the executing thread by the exception machinery.
-void OnTaskException(rtExceptionInfo* info) {
+void DumpFailedTask(rtExceptionInfo* info) {
   if (info == nullptr || !AutoExceptionDump()) return;
   const std::string dir = ExceptionDir(static_cast<int32_t>(info->device_id));
   if (!npurt::dfx::MakeDirs(dir)) {
@@ -141,7 +141,7 @@ void OnTaskException(rtExceptionInfo* info) {
 
 struct DumpSetup {
   DumpSetup() {
-    (void)npurt::core::AddExceptionCallback(&OnTaskException);
+    (void)npurt::core::AddExceptionCallback(&DumpFailedTask);
   }
 } g_dump_setup;
 

@@ -12,6 +12,7 @@
 #include "core/runtime.h"
 
 using npurt::Err;
+using npurt::api::CurrentDevice;
 
 // The storage behind aclrtGroupInfo (opaque to users): the attributes of each group, filled by
 // aclrtGetAllGroupInfo.
@@ -45,12 +46,6 @@ npurt::Status CheckLive(const aclrtGroupInfo* info) {
                static_cast<const void*>(info));
   }
   return npurt::Status::Ok();
-}
-
-npurt::StatusOr<npurt::core::Device*> CurrentDevice() {
-  auto ctx = npurt::core::RequireContext();
-  if (!ctx.ok()) return ctx.status();
-  return ctx.value()->device();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "core/runtime.h"
 
 using npurt::Err;
+using npurt::api::ResolvePhysical;
 using npurt::core::Runtime;
 
 namespace {
@@ -20,15 +21,6 @@ npurt::StatusOr<std::string> KeyString(const char* key) {
   const size_t n = strnlen(key, 256);
   if (n == 0 || n == 256) return Err(ACL_ERROR_INVALID_PARAM, "key is empty or not NUL-terminated within 256 bytes");
   return std::string(key, n);
-}
-
-npurt::StatusOr<npurt::core::PhysicalMemory*> ResolvePhysical(aclrtDrvMemHandle handle) {
-  if (handle == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "handle is a null pointer");
-  npurt::core::PhysicalMemory* p = npurt::core::LookupPhysical(handle);
-  if (p == nullptr) {
-    return Err(ACL_ERROR_RT_INVALID_HANDLE, "handle {} is not live physical memory (freed, or not a handle)", handle);
-  }
-  return p;
 }
 
 // The 64-bit handle behind a V2 shareable handle of either kind.

@@ -26,17 +26,17 @@ namespace {
 
 constexpr uint32_t kMaxMessageLength = 128;  // CANN's msproftx message limit (bytes, without the NUL)
 
-struct OpenRange {
+struct TxRange {
   std::string message;
   uint64_t start_ns;
 };
 
 // Push/pop ranges nest per thread.
-thread_local std::vector<OpenRange> t_range_stack;
+thread_local std::vector<TxRange> t_range_stack;
 
 // Start/stop ranges may end on another thread.
 std::mutex g_ranges_mu;
-std::map<uint32_t, OpenRange> g_ranges;
+std::map<uint32_t, TxRange> g_ranges;
 uint32_t g_next_range_id = 1;
 
 ProfStamp* ResolveStamp(void* stamp) { return npurt::LookupHandle<ProfStamp>(stamp, npurt::handle_tags::kProfStamp); }
@@ -126,7 +126,7 @@ aclError aclprofPop(void) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "aclprofPop without a matching aclprofPush "
                                                                       "on this thread"));
   }
-  OpenRange r = std::move(t_range_stack.back());
+  TxRange r = std::move(t_range_stack.back());
   t_range_stack.pop_back();
   if (ProfOn(bits::kMsproftx)) npurt::dfx::ProfRecordRange(r.message, r.start_ns, npurt::NowNs());
   return ACL_SUCCESS;
@@ -170,7 +170,7 @@ aclError aclprofRangeStart(void* stamp, uint32_t* rangeId) {
 
 aclError aclprofRangeStop(uint32_t rangeId) {
   NPURT_HANDLE_SCOPE();
-  OpenRange r;
+  TxRange r;
   {
     std::lock_guard<std::mutex> lock(g_ranges_mu);
     auto it = g_ranges.find(rangeId);

@@ -13,7 +13,7 @@ using npurt::ops::TensorDesc;
 
 namespace {
 
-TensorDesc* Desc(const aclTensorDesc* d) { return TensorDesc::From(d); }
+TensorDesc* TensorDescOf(const aclTensorDesc* d) { return TensorDesc::From(d); }
 
 aclError BadDesc(const char* fn, const void* d) {
   return npurt::api::Report(fn, Err(ACL_ERROR_INVALID_PARAM, "{} is not a live tensor descriptor", d));
@@ -55,7 +55,7 @@ aclTensorDesc* aclCreateTensorDesc(aclDataType dataType, int numDims, const int6
 
 void aclDestroyTensorDesc(const aclTensorDesc* desc) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) {
     if (desc != nullptr) (void)BadDesc(__func__, desc);
     return;
@@ -65,7 +65,7 @@ void aclDestroyTensorDesc(const aclTensorDesc* desc) {
 
 aclError aclSetTensorShapeRange(aclTensorDesc* desc, size_t dimsCount, int64_t dimsRange[][ACL_TENSOR_SHAPE_RANGE_NUM]) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (dimsCount > 0 && dimsRange == nullptr) NPURT_API_NOT_NULL(dimsRange);
   t->shape_range.resize(dimsCount);
@@ -75,7 +75,7 @@ aclError aclSetTensorShapeRange(aclTensorDesc* desc, size_t dimsCount, int64_t d
 
 aclError aclSetTensorValueRange(aclTensorDesc* desc, size_t valueCount, int64_t valueRange[][ACL_TENSOR_VALUE_RANGE_NUM]) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (valueCount > 0 && valueRange == nullptr) NPURT_API_NOT_NULL(valueRange);
   t->value_range.resize(valueCount);
@@ -85,7 +85,7 @@ aclError aclSetTensorValueRange(aclTensorDesc* desc, size_t valueCount, int64_t 
 
 aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
     return ACL_DT_UNDEFINED;
@@ -95,7 +95,7 @@ aclDataType aclGetTensorDescType(const aclTensorDesc* desc) {
 
 aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
     return ACL_FORMAT_UNDEFINED;
@@ -105,7 +105,7 @@ aclFormat aclGetTensorDescFormat(const aclTensorDesc* desc) {
 
 size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
     return 0;
@@ -115,7 +115,7 @@ size_t aclGetTensorDescElementCount(const aclTensorDesc* desc) {
 
 size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
     return 0;
@@ -131,7 +131,7 @@ size_t aclGetTensorDescSize(const aclTensorDesc* desc) {
 
 size_t aclGetTensorDescNumDims(const aclTensorDesc* desc) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
     return 0;
@@ -147,7 +147,7 @@ int64_t aclGetTensorDescDim(const aclTensorDesc* desc, size_t index) {
 
 aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t* dimSize) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dimSize);
   if (index >= t->spec.dims.size()) {
@@ -160,7 +160,7 @@ aclError aclGetTensorDescDimV2(const aclTensorDesc* desc, size_t index, int64_t*
 
 aclError aclGetTensorDescDimRange(const aclTensorDesc* desc, size_t index, size_t dimRangeNum, int64_t* dimRange) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dimRange);
   if (dimRangeNum < ACL_TENSOR_SHAPE_RANGE_NUM) {
@@ -182,7 +182,7 @@ aclError aclGetTensorDescDimRange(const aclTensorDesc* desc, size_t index, size_
 
 void aclSetTensorDescName(aclTensorDesc* desc, const char* name) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
     return;
@@ -192,7 +192,7 @@ void aclSetTensorDescName(aclTensorDesc* desc, const char* name) {
 
 const char* aclGetTensorDescName(aclTensorDesc* desc) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
     return nullptr;
@@ -202,7 +202,7 @@ const char* aclGetTensorDescName(aclTensorDesc* desc) {
 
 aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFormat, aclTensorDesc** dstDesc) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(srcDesc);
+  TensorDesc* t = TensorDescOf(srcDesc);
   if (t == nullptr) return BadDesc(__func__, srcDesc);
   NPURT_API_NOT_NULL(dstDesc);
   std::vector<int64_t> dims = t->spec.dims;
@@ -223,14 +223,14 @@ aclError aclTransTensorDescFormat(const aclTensorDesc* srcDesc, aclFormat dstFor
   aclTensorDesc* out = aclCreateTensorDesc(static_cast<aclDataType>(t->spec.dtype), static_cast<int>(dims.size()),
                                            dims.data(), static_cast<aclFormat>(to));
   if (out == nullptr) return npurt::api::Report(__func__, Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of handle slots"));
-  Desc(out)->name = t->name;
+  TensorDescOf(out)->name = t->name;
   *dstDesc = out;
   return ACL_SUCCESS;
 }
 
 aclError aclSetTensorStorageFormat(aclTensorDesc* desc, aclFormat format) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   t->storage_format = npurt::RawEnum(format);
   return ACL_SUCCESS;
@@ -238,7 +238,7 @@ aclError aclSetTensorStorageFormat(aclTensorDesc* desc, aclFormat format) {
 
 aclError aclSetTensorStorageShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (!ValidDims(numDims, dims)) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "numDims {} is not a valid shape", numDims));
@@ -249,7 +249,7 @@ aclError aclSetTensorStorageShape(aclTensorDesc* desc, int numDims, const int64_
 
 aclError aclSetTensorFormat(aclTensorDesc* desc, aclFormat format) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   t->spec.format = npurt::RawEnum(format);
   return ACL_SUCCESS;
@@ -257,7 +257,7 @@ aclError aclSetTensorFormat(aclTensorDesc* desc, aclFormat format) {
 
 aclError aclSetTensorShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (!ValidDims(numDims, dims)) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "numDims {} is not a valid shape", numDims));
@@ -268,7 +268,7 @@ aclError aclSetTensorShape(aclTensorDesc* desc, int numDims, const int64_t* dims
 
 aclError aclSetTensorOriginFormat(aclTensorDesc* desc, aclFormat format) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   t->origin_format = npurt::RawEnum(format);
   return ACL_SUCCESS;
@@ -276,7 +276,7 @@ aclError aclSetTensorOriginFormat(aclTensorDesc* desc, aclFormat format) {
 
 aclError aclSetTensorOriginShape(aclTensorDesc* desc, int numDims, const int64_t* dims) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   if (!ValidDims(numDims, dims)) {
     return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "numDims {} is not a valid shape", numDims));
@@ -288,7 +288,7 @@ aclError aclSetTensorOriginShape(aclTensorDesc* desc, int numDims, const int64_t
 aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, size_t index) {
   NPURT_HANDLE_SCOPE();
   // Descriptors are individual handles, so only the first element of a "list" is addressable.
-  if (Desc(desc) == nullptr) {
+  if (TensorDescOf(desc) == nullptr) {
     (void)BadDesc(__func__, desc);
     return nullptr;
   }
@@ -302,7 +302,7 @@ aclTensorDesc* aclGetTensorDescByIndex(aclTensorDesc* desc, size_t index) {
 
 void* aclGetTensorDescAddress(const aclTensorDesc* desc) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) {
     (void)BadDesc(__func__, desc);
     return nullptr;
@@ -312,7 +312,7 @@ void* aclGetTensorDescAddress(const aclTensorDesc* desc) {
 
 aclError aclSetTensorDynamicInput(aclTensorDesc* desc, const char* dynamicInputName) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dynamicInputName);
   t->dynamic_input = dynamicInputName;
@@ -321,7 +321,7 @@ aclError aclSetTensorDynamicInput(aclTensorDesc* desc, const char* dynamicInputN
 
 aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   NPURT_API_NOT_NULL(dataBuffer);
   if (length == 0) return npurt::api::Report(__func__, Err(ACL_ERROR_INVALID_PARAM, "length is 0"));
@@ -333,7 +333,7 @@ aclError aclSetTensorConst(aclTensorDesc* desc, void* dataBuffer, size_t length)
 
 aclError aclSetTensorPlaceMent(aclTensorDesc* desc, aclMemType memType) {
   NPURT_HANDLE_SCOPE();
-  TensorDesc* t = Desc(desc);
+  TensorDesc* t = TensorDescOf(desc);
   if (t == nullptr) return BadDesc(__func__, desc);
   const int type = npurt::RawEnum(memType);
   if (type != ACL_MEMTYPE_DEVICE && type != ACL_MEMTYPE_HOST && type != ACL_MEMTYPE_HOST_COMPILE_INDEPENDENT) {

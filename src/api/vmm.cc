@@ -7,6 +7,7 @@
 #include "core/runtime.h"
 
 using npurt::Err;
+using npurt::api::ResolvePhysical;
 using npurt::StatusOr;
 using npurt::core::PhysicalMemory;
 using npurt::core::Runtime;
@@ -53,15 +54,6 @@ npurt::core::PhysicalProps ToProps(const aclrtPhysicalMemProp& p) {
   out.location_id = p.location.id;
   out.reserve = p.reserve;
   return out;
-}
-
-StatusOr<PhysicalMemory*> ResolvePhysical(aclrtDrvMemHandle handle) {
-  if (handle == nullptr) return Err(ACL_ERROR_INVALID_PARAM, "handle is a null pointer");
-  PhysicalMemory* p = npurt::core::LookupPhysical(handle);
-  if (p == nullptr) {
-    return Err(ACL_ERROR_RT_INVALID_HANDLE, "handle {} is not live physical memory (freed, or not a handle)", handle);
-  }
-  return p;
 }
 
 // The device whose VMM window holds `va`.

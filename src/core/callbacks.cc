@@ -45,13 +45,13 @@ struct Inbox {
   uint32_t subscriptions = 0;
 };
 
-struct Registry {
+struct InboxRegistry {
   std::mutex mu;
   std::map<std::pair<int, uint64_t>, std::shared_ptr<Inbox>> inboxes;  // (kind, thread id)
 };
 
-Registry& Reg() {
-  static Registry* r = new Registry();
+InboxRegistry& Inboxes() {
+  static InboxRegistry* r = new InboxRegistry();
   return *r;
 }
 
@@ -62,7 +62,7 @@ std::atomic<uint64_t>& SubscriptionOf(InboxKind kind, Stream* s) {
 const char* Name(InboxKind kind) { return kind == InboxKind::kReport ? "report" : "host function"; }
 
 std::shared_ptr<Inbox> FindInbox(InboxKind kind, uint64_t thread_id, bool create) {
-  Registry& r = Reg();
+  InboxRegistry& r = Inboxes();
   std::lock_guard<std::mutex> lock(r.mu);
   auto key = std::make_pair(static_cast<int>(kind), thread_id);
   auto it = r.inboxes.find(key);
@@ -134,7 +134,7 @@ Status Unsubscribe(InboxKind kind, uint64_t thread_id, Stream* stream) {
   if (inbox == nullptr) return Status::Ok();
   std::lock_guard<std::mutex> lock(inbox->mu);
   if (inbox->subscriptions > 0 && --inbox->subscriptions == 0) {
-    Registry& r = Reg();
+    InboxRegistry& r = Inboxes();
     std::lock_guard<std::mutex> rl(r.mu);
     r.inboxes.erase(std::make_pair(static_cast<int>(kind), thread_id));
     // Callbacks still queued can no longer run: release their streams.

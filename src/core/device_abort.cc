@@ -17,7 +17,7 @@ struct AbortHooks {
   std::map<std::string, std::pair<aclrtDeviceTaskAbortCallback, void*>> hooks;
 };
 
-AbortHooks& Hooks() {
+AbortHooks& AbortHookTable() {
   static AbortHooks* hooks = new AbortHooks();
   return *hooks;
 }
@@ -26,8 +26,8 @@ AbortHooks& Hooks() {
 Status RunHooks(int32_t device_id, aclrtDeviceTaskAbortStage stage, uint32_t timeout_ms) {
   std::vector<std::pair<std::string, std::pair<aclrtDeviceTaskAbortCallback, void*>>> hooks;
   {
-    std::lock_guard<std::mutex> lock(Hooks().mu);
-    hooks.assign(Hooks().hooks.begin(), Hooks().hooks.end());
+    std::lock_guard<std::mutex> lock(AbortHookTable().mu);
+    hooks.assign(AbortHookTable().hooks.begin(), AbortHookTable().hooks.end());
   }
   Status first;
   for (const auto& [name, hook] : hooks) {
@@ -43,11 +43,11 @@ Status RunHooks(int32_t device_id, aclrtDeviceTaskAbortStage stage, uint32_t tim
 }  // namespace
 
 void SetDeviceAbortHook(const std::string& name, aclrtDeviceTaskAbortCallback callback, void* args) {
-  std::lock_guard<std::mutex> lock(Hooks().mu);
+  std::lock_guard<std::mutex> lock(AbortHookTable().mu);
   if (callback == nullptr) {
-    Hooks().hooks.erase(name);
+    AbortHookTable().hooks.erase(name);
   } else {
-    Hooks().hooks[name] = {callback, args};
+    AbortHookTable().hooks[name] = {callback, args};
   }
 }
 

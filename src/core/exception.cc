@@ -15,21 +15,21 @@
 namespace npurt::core {
 namespace {
 
-struct Registry {
+struct ExceptionCallbacks {
   std::mutex mu;
   std::vector<ExceptionCallback> callbacks;
   ExceptionCallback legacy = nullptr;
 };
 
-Registry& Callbacks() {
-  static Registry* r = new Registry();
+ExceptionCallbacks& Callbacks() {
+  static ExceptionCallbacks* r = new ExceptionCallbacks();
   return *r;
 }
 
 }  // namespace
 
 bool AddExceptionCallback(ExceptionCallback cb) {
-  Registry& r = Callbacks();
+  ExceptionCallbacks& r = Callbacks();
   std::lock_guard<std::mutex> lock(r.mu);
   if (std::find(r.callbacks.begin(), r.callbacks.end(), cb) != r.callbacks.end()) return false;
   r.callbacks.push_back(cb);
@@ -37,7 +37,7 @@ bool AddExceptionCallback(ExceptionCallback cb) {
 }
 
 bool RemoveExceptionCallback(ExceptionCallback cb) {
-  Registry& r = Callbacks();
+  ExceptionCallbacks& r = Callbacks();
   std::lock_guard<std::mutex> lock(r.mu);
   auto it = std::find(r.callbacks.begin(), r.callbacks.end(), cb);
   if (it == r.callbacks.end()) return false;
@@ -46,7 +46,7 @@ bool RemoveExceptionCallback(ExceptionCallback cb) {
 }
 
 void SetLegacyExceptionCallback(ExceptionCallback cb) {
-  Registry& r = Callbacks();
+  ExceptionCallbacks& r = Callbacks();
   std::lock_guard<std::mutex> lock(r.mu);
   r.legacy = cb;
 }
@@ -63,7 +63,7 @@ void ReportTaskException(Stream* stream, const hal::TaskFailure& failure) {
   if (failure.kernel != nullptr) FillKernelExceptionInfo(failure.kernel, &info);
   std::vector<ExceptionCallback> cbs;
   {
-    Registry& r = Callbacks();
+    ExceptionCallbacks& r = Callbacks();
     std::lock_guard<std::mutex> lock(r.mu);
     cbs = r.callbacks;
     if (r.legacy != nullptr) cbs.push_back(r.legacy);

@@ -72,25 +72,9 @@ uint64_t EnvUint(env::Var var, uint64_t lo, uint64_t hi, uint64_t fallback) {
   return x;
 }
 
-std::string LogRoot() {
-  const char* p = npurt::env::Raw(npurt::env::Var::kProcessLogPath);
-  if (p != nullptr && *p != '\0') return p;
-  const char* w = npurt::env::Raw(npurt::env::Var::kWorkPath);
-  if (w != nullptr && *w != '\0') return std::string(w) + "/log";
-  const char* home = npurt::env::Raw(npurt::env::Var::kHome);
-  return std::string(home != nullptr && *home != '\0' ? home : "/tmp") + "/ascend/log";
-}
-
-const char* ProcessName() {
+const char* CachedProcessName() {
   // Read once, by whichever thread logs first (a thread-safe static initialisation).
-  static const std::string name = [] {
-    char buf[32] = {0};
-    if (FILE* f = std::fopen("/proc/self/comm", "re")) {
-      if (std::fgets(buf, sizeof buf, f) != nullptr) buf[std::strcspn(buf, "\n")] = '\0';
-      std::fclose(f);
-    }
-    return std::string(buf[0] != '\0' ? buf : "?");
-  }();
+  static const std::string name = ProcessName();
   return name.c_str();
 }
 
@@ -181,7 +165,7 @@ void FormatAndAppend(LogLevel level, const char* module, const char* file, int l
   // CANN's plog line: [LEVEL] MODULE(pid,process):yyyy-mm-dd-hh:mm:ss.mmm.uuu [file:line]tid message
   fmt::memory_buffer buf;
   fmt::format_to(std::back_inserter(buf), "[{}] {}({},{}):{:04d}-{:02d}-{:02d}-{:02d}:{:02d}:{:02d}.{:03d}.{:03d} [{}:{}]{} {}\n",
-                 LevelName(level), module, getpid(), ProcessName(), local.tm_year + 1900, local.tm_mon + 1,
+                 LevelName(level), module, getpid(), CachedProcessName(), local.tm_year + 1900, local.tm_mon + 1,
                  local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec, now.ms, now.us % 1000, base, line,
                  t_tid, message);
   Writer().Append(std::string_view(buf.data(), buf.size()));

@@ -6,10 +6,31 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 
+#include "base/env.h"
+
 namespace npurt::dfx {
+
+std::string LogRoot() {
+  const char* p = npurt::env::Raw(npurt::env::Var::kProcessLogPath);
+  if (p != nullptr && *p != '\0') return p;
+  const char* w = npurt::env::Raw(npurt::env::Var::kWorkPath);
+  if (w != nullptr && *w != '\0') return std::string(w) + "/log";
+  const char* home = npurt::env::Raw(npurt::env::Var::kHome);
+  return std::string(home != nullptr && *home != '\0' ? home : "/tmp") + "/ascend/log";
+}
+
+std::string ProcessName() {
+  char comm[64] = "?";
+  if (FILE* f = std::fopen("/proc/self/comm", "re")) {
+    if (std::fgets(comm, sizeof comm, f) != nullptr) comm[std::strcspn(comm, "\n")] = '\0';
+    std::fclose(f);
+  }
+  return comm;
+}
 
 bool MakeDirs(const std::string& path) {
   if (path.empty()) return false;

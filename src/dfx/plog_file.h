@@ -48,4 +48,11 @@ class PlogFile {
 // Creates `path` and its parents (mode 0750, like CANN's log directories). False on failure.
 bool MakeDirs(const std::string& path);
 
+// The log root: ASCEND_PROCESS_LOG_PATH > ASCEND_WORK_PATH/log > $HOME/ascend/log (/tmp/ascend/log
+// without HOME). Plogs go to <root>/debug/plog, device logs to <root>/debug/device-<id>.
+std::string LogRoot();
+
+// This process's name (/proc/self/comm, read on each call; "?" if it cannot be read).
+std::string ProcessName();
+
 }  // namespace npurt::dfx

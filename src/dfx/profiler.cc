@@ -312,15 +312,10 @@ void Profiler::WriteInfo(bool final_info) {
   }
   std::string devices;
   for (uint32_t d : devices_) devices += (devices.empty() ? "" : ",") + std::to_string(d);
-  char comm[64] = "?";
-  if (FILE* f = std::fopen("/proc/self/comm", "re")) {
-    if (std::fgets(comm, sizeof comm, f) != nullptr) comm[std::strcspn(comm, "\n")] = '\0';
-    std::fclose(f);
-  }
   const std::string text = fmt::format(
       "{{\"version\":1,\"pid\":{},\"process\":\"{}\",\"mask\":{},\"devices\":[{}],\"start_mono_ns\":{},"
       "\"start_real_ns\":{},\"records\":{},\"lost\":{},\"complete\":{},\"record_size\":{},\"task_kinds\":{{{}}}}}\n",
-      getpid(), JsonEscape(comm), session_mask_, devices, start_mono_ns_, start_real_ns_, written, TotalLost(),
+      getpid(), JsonEscape(ProcessName()), session_mask_, devices, start_mono_ns_, start_real_ns_, written, TotalLost(),
       final_info ? "true" : "false", sizeof(Record), kinds);
   const std::string path = raw_dir_ + "/info." + std::to_string(getpid()) + ".json";
   const std::string tmp = path + ".tmp";

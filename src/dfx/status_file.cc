@@ -40,22 +40,6 @@ std::string Escape(const std::string& s) {
   return out;
 }
 
-std::string LogRoot() {
-  if (const char* p = npurt::env::Raw(npurt::env::Var::kProcessLogPath); p != nullptr && *p != '\0') return p;
-  if (const char* w = npurt::env::Raw(npurt::env::Var::kWorkPath); w != nullptr && *w != '\0') return std::string(w) + "/log";
-  const char* home = npurt::env::Raw(npurt::env::Var::kHome);
-  return std::string(home != nullptr && *home != '\0' ? home : "/tmp") + "/ascend/log";
-}
-
-std::string ProcessName() {
-  char comm[64] = "?";
-  if (FILE* f = std::fopen("/proc/self/comm", "re")) {
-    if (std::fgets(comm, sizeof comm, f) != nullptr) comm[std::strcspn(comm, "\n")] = '\0';
-    std::fclose(f);
-  }
-  return comm;
-}
-
 }  // namespace
 
 std::string StatusDirectory() {

@@ -21,10 +21,6 @@ constexpr uint64_t kWholeReduceBytes = 16u << 10;
 const char* Bytes(const void* p) { return static_cast<const char*>(p); }
 char* Bytes(void* p) { return static_cast<char*>(p); }
 
-void CopyIfDistinct(void* dst, const void* src, size_t bytes) {
-  if (dst != src && bytes != 0) std::memmove(dst, src, bytes);
-}
-
 }  // namespace
 
 LocalGroup::LocalGroup(uint32_t size) : size_(size), published_(size), passed_(size) {}

@@ -1,6 +1,12 @@
 #include "hccl/op_args.h"
 
+#include <cstring>
+
 namespace npurt::hccl {
+
+void CopyIfDistinct(void* dst, const void* src, size_t bytes) {
+  if (bytes != 0 && dst != src) std::memmove(dst, src, bytes);
+}
 
 const char* OpName(OpKind kind) {
   switch (kind) {

@@ -68,4 +68,8 @@ size_t DataTypeSize(DataType dtype);
 const char* DataTypeName(DataType dtype);  // "fp32", ...
 const char* ReduceOpName(ReduceOp op);     // "sum", ...
 
+// Copies `bytes` from `src` to `dst` (the ranges may overlap) unless they are the same buffer: an
+// in-place operation's own block, which the engines skip.
+void CopyIfDistinct(void* dst, const void* src, size_t bytes);
+
 }  // namespace npurt::hccl

@@ -22,7 +22,7 @@
 namespace npurt::hccl {
 namespace {
 
-constexpr char kMagic[8] = {'N', 'P', 'U', 'R', 'T', 'R', 'I', '1'};
+constexpr char kRootInfoMagic[8] = {'N', 'P', 'U', 'R', 'T', 'R', 'I', '1'};
 constexpr uint32_t kVersion = 1;
 constexpr uint16_t kDefaultBasePort = 60000;
 constexpr uint16_t kPortsTried = 32;  // HCCL uses base .. base + 31
@@ -125,7 +125,7 @@ std::string BoundedString(const char* src, size_t cap) { return std::string(src,
 void EncodeRootInfo(const RootInfoData& data, HcclRootInfo* out) {
   std::memset(out, 0, sizeof(*out));
   Blob b{};
-  std::memcpy(b.magic, kMagic, sizeof(kMagic));
+  std::memcpy(b.magic, kRootInfoMagic, sizeof(kRootInfoMagic));
   b.version = kVersion;
   b.port = data.port;
   b.job_id = data.job_id;
@@ -137,7 +137,7 @@ void EncodeRootInfo(const RootInfoData& data, HcclRootInfo* out) {
 StatusOr<RootInfoData> DecodeRootInfo(const HcclRootInfo* in) {
   Blob b{};
   std::memcpy(&b, in->internal, sizeof(b));
-  if (std::memcmp(b.magic, kMagic, sizeof(kMagic)) != 0) {
+  if (std::memcmp(b.magic, kRootInfoMagic, sizeof(kRootInfoMagic)) != 0) {
     return Err(HCCL_E_PARA, "rootInfo is not a root info from npurt's HcclGetRootInfo (zeroed, damaged in transit, or "
                "from another HCCL)");
   }

@@ -14,14 +14,15 @@ thread_local ThreadCache* t_thread_cache_slots[ThreadCache::kMaxSlots];
 
 namespace {
 
-struct Registry {
+struct ThreadCacheRegistry {
   std::mutex mu;
   bool taken[ThreadCache::kMaxSlots] = {};
   std::vector<ThreadCache*> caches[ThreadCache::kMaxSlots];  // every thread's cache, per slot
 };
 
-Registry& Reg() {
-  static Registry* r = new Registry();  // never destroyed: threads may exit after static destructors
+ThreadCacheRegistry& ThreadCaches() {
+  // Never destroyed: threads may exit after static destructors.
+  static ThreadCacheRegistry* r = new ThreadCacheRegistry();
   return *r;
 }
 
@@ -32,7 +33,7 @@ struct ThreadExit {
   bool armed = false;
   ~ThreadExit() {
     if (!armed) return;
-    Registry& r = Reg();
+    ThreadCacheRegistry& r = ThreadCaches();
     std::lock_guard<std::mutex> lock(r.mu);
     for (int s = 0; s < ThreadCache::kMaxSlots; ++s) {
       ThreadCache* tc = detail::t_thread_cache_slots[s];
@@ -95,7 +96,7 @@ void ThreadCache::DropAll() {
 
 ThreadCache* CreateThreadCache(CachingAllocator* owner, int slot, uint64_t limit) {
   t_exit.armed = true;
-  Registry& r = Reg();
+  ThreadCacheRegistry& r = ThreadCaches();
   std::lock_guard<std::mutex> lock(r.mu);
   if (ThreadCache* old = detail::t_thread_cache_slots[slot]; old != nullptr) {
     // The slot's previous allocator went away (its caches were detached): forget the old cache.
@@ -110,7 +111,7 @@ ThreadCache* CreateThreadCache(CachingAllocator* owner, int slot, uint64_t limit
 }
 
 int AcquireThreadCacheSlot() {
-  Registry& r = Reg();
+  ThreadCacheRegistry& r = ThreadCaches();
   std::lock_guard<std::mutex> lock(r.mu);
   for (int s = 0; s < ThreadCache::kMaxSlots; ++s) {
     if (!r.taken[s]) {
@@ -122,7 +123,7 @@ int AcquireThreadCacheSlot() {
 }
 
 void ReleaseThreadCacheSlot(int slot, CachingAllocator* owner) {
-  Registry& r = Reg();
+  ThreadCacheRegistry& r = ThreadCaches();
   std::lock_guard<std::mutex> lock(r.mu);
   for (ThreadCache* tc : r.caches[slot]) {
     if (tc->owner() == owner) {
@@ -134,11 +135,11 @@ void ReleaseThreadCacheSlot(int slot, CachingAllocator* owner) {
 }
 
 namespace detail {
-void LockThreadCacheRegistry() { Reg().mu.lock(); }
-void UnlockThreadCacheRegistry() { Reg().mu.unlock(); }
+void LockThreadCacheRegistry() { ThreadCaches().mu.lock(); }
+void UnlockThreadCacheRegistry() { ThreadCaches().mu.unlock(); }
 ThreadCache* const* RegisteredCaches(int slot, size_t* count) {
-  *count = Reg().caches[slot].size();
-  return Reg().caches[slot].data();
+  *count = ThreadCaches().caches[slot].size();
+  return ThreadCaches().caches[slot].data();
 }
 }  // namespace detail
 

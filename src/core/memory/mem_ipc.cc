@@ -27,7 +27,6 @@ constexpr uint32_t kRecordMagic = 0x4e504952;  // "NPIR"
 constexpr uint32_t kRecordVersion = 1;
 constexpr size_t kMaxRuns = 64;
 constexpr size_t kMaxPids = 1024;
-constexpr uint64_t kPage = hal::Device::kPhysicalPage;
 constexpr const char* kKeyPrefix = "npurt-ipc-";
 constexpr const char* kHandlePrefix = "npurt-shh-";
 
@@ -131,19 +130,19 @@ struct Import {
   std::vector<uintptr_t> mappings;
 };
 
-struct Registry {
+struct IpcRegistry {
   std::mutex mu;
   uint32_t next_serial = 1;
   std::map<std::string, Record> exports;  // name -> record as written
   std::map<std::string, Import> imports;  // key -> mapping
-  ~Registry() {
+  ~IpcRegistry() {
     // Process exit: importers must not find records of memory that is gone.
     for (const auto& [name, r] : exports) unlink(PathOf(name).c_str());
   }
 };
 
-Registry& Reg() {
-  static Registry r;
+IpcRegistry& Ipc() {
+  static IpcRegistry r;
   return r;
 }
 
@@ -162,7 +161,7 @@ Status AddPids(const std::string& name, const int32_t* pids, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     if (pids[i] <= 0) return Err(ACL_ERROR_INVALID_PARAM, "pid[{}] = {} is not a process id", i, pids[i]);
   }
-  Registry& reg = Reg();
+  IpcRegistry& reg = Ipc();
   std::lock_guard<std::mutex> lock(reg.mu);
   auto it = reg.exports.find(name);
   if (it == reg.exports.end()) {
@@ -198,7 +197,7 @@ StatusOr<std::string> IpcExportRange(Device* device, void* ptr, size_t size, boo
   NPURT_RETURN_IF_ERROR(RecordRanges(&r.value(), runs));
   r->size = size;
   r->inner = inner;
-  Registry& reg = Reg();
+  IpcRegistry& reg = Ipc();
   std::lock_guard<std::mutex> lock(reg.mu);
   const std::string name = NameOf(kKeyPrefix, getpid(), reg.next_serial++);
   NPURT_RETURN_IF_ERROR(WriteRecord(name, r.value()));
@@ -211,7 +210,7 @@ Status IpcAllowPids(const std::string& key, const int32_t* pids, size_t count) {
 Status IpcSetAttribute(const std::string& key, int32_t type, uint64_t value) {
   if (type != 0) return Err(ACL_ERROR_INVALID_PARAM, "IPC attribute {} is unknown", type);
   if (value > 3) return Err(ACL_ERROR_INVALID_PARAM, "access link {} is unknown (0..3)", value);
-  Registry& reg = Reg();
+  IpcRegistry& reg = Ipc();
   std::lock_guard<std::mutex> lock(reg.mu);
   auto it = reg.exports.find(key);
   if (it == reg.exports.end()) {
@@ -228,7 +227,7 @@ StatusOr<void*> IpcImport(Device* device, const std::string& key) {
     return Err(ACL_ERROR_INVALID_PARAM, "'{}' is not an IPC key (expected {}<pid>-<n>)", key, kKeyPrefix);
   }
   {
-    Registry& reg = Reg();
+    IpcRegistry& reg = Ipc();
     std::lock_guard<std::mutex> lock(reg.mu);
     if (reg.imports.count(key) != 0) {
       return Err(ACL_ERROR_INVALID_PARAM, "'{}' is already imported by this process (close it first)", key);
@@ -241,7 +240,7 @@ StatusOr<void*> IpcImport(Device* device, const std::string& key) {
   uint64_t span = 0;
   for (uint32_t i = 0; i < r->run_count; ++i) span += r->runs[i].size;
   VmmSpace& vmm = device->allocator().vmm();
-  auto va = vmm.Reserve(span, kPage, 0);
+  auto va = vmm.Reserve(span, kPhysicalPage, 0);
   if (!va.ok()) return va.status();
   Import imp{device, va.value(), span, {}};
   auto undo = [&]() {
@@ -274,7 +273,7 @@ StatusOr<void*> IpcImport(Device* device, const std::string& key) {
     at += r->runs[i].size;
   }
   void* out = reinterpret_cast<void*>(imp.va + r->inner);
-  Registry& reg = Reg();
+  IpcRegistry& reg = Ipc();
   std::lock_guard<std::mutex> lock(reg.mu);
   reg.imports.emplace(key, std::move(imp));
   return out;
@@ -283,7 +282,7 @@ StatusOr<void*> IpcImport(Device* device, const std::string& key) {
 constexpr int64_t kCloseDrainMs = 10000;
 
 Status IpcClose(const std::string& key) {
-  Registry& reg = Reg();
+  IpcRegistry& reg = Ipc();
   std::unique_lock<std::mutex> lock(reg.mu);
   if (auto it = reg.imports.find(key); it != reg.imports.end()) {
     Import imp = std::move(it->second);
@@ -325,7 +324,7 @@ StatusOr<uint64_t> ShareablePhysicalExport(PhysicalMemory* memory, bool pid_vali
   r.run_count = 1;
   r.runs[0] = {memory->offset(), memory->size()};
   r.mem_attr = memory->props().mem_attr;
-  Registry& reg = Reg();
+  IpcRegistry& reg = Ipc();
   std::lock_guard<std::mutex> lock(reg.mu);
   const uint32_t serial = reg.next_serial++;
   const uint64_t handle = (static_cast<uint64_t>(static_cast<uint32_t>(getpid())) << 32) | serial;

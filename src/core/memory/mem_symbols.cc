@@ -11,8 +11,6 @@
 namespace npurt::core {
 namespace {
 
-void FreeStaging(void* p) { std::free(p); }
-
 // The other side of a symbol copy must agree with `kind`: host memory for H2D / D2H, device memory for
 // D2D, anything for DEFAULT.
 Status CheckSide(const MemSpan& other, int32_t kind, bool to_symbol) {

@@ -17,7 +17,7 @@ struct Registration {
   UserAllocator value;
 };
 
-struct Registry {
+struct AllocatorRegistry {
   std::mutex mu;
   std::map<Stream*, Registration> by_stream;
   // Registrations of destroyed streams go: the stream object itself is released with them.
@@ -28,8 +28,8 @@ struct Registry {
   }
 };
 
-Registry& Reg() {
-  static Registry* r = new Registry();
+AllocatorRegistry& Allocators() {
+  static AllocatorRegistry* r = new AllocatorRegistry();
   return *r;
 }
 
@@ -49,7 +49,7 @@ Status RegisterUserAllocator(Stream* stream, const AllocatorDesc& desc) {
   if (v.free == nullptr) missing += " free function (aclrtAllocatorSetFreeFuncToDesc)";
   if (v.get_addr == nullptr) missing += " block-address function (aclrtAllocatorSetGetAddrFromBlockFuncToDesc)";
   if (!missing.empty()) return Err(ACL_ERROR_INVALID_PARAM, "the allocator description lacks:{}", missing);
-  Registry& r = Reg();
+  AllocatorRegistry& r = Allocators();
   std::lock_guard<std::mutex> lock(r.mu);
   r.Prune();
   r.by_stream[stream] = Registration{Ref<Stream>(stream), const_cast<AllocatorDesc*>(&desc), v};
@@ -57,14 +57,14 @@ Status RegisterUserAllocator(Stream* stream, const AllocatorDesc& desc) {
 }
 
 void UnregisterUserAllocator(Stream* stream) {
-  Registry& r = Reg();
+  AllocatorRegistry& r = Allocators();
   std::lock_guard<std::mutex> lock(r.mu);
   r.by_stream.erase(stream);
   r.Prune();
 }
 
 std::optional<UserAllocator> UserAllocatorFor(Stream* stream, AllocatorDesc** desc) {
-  Registry& r = Reg();
+  AllocatorRegistry& r = Allocators();
   std::lock_guard<std::mutex> lock(r.mu);
   auto it = r.by_stream.find(stream);
   if (it == r.by_stream.end() || !stream->alive()) return std::nullopt;

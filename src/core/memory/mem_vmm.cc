@@ -12,8 +12,6 @@
 namespace npurt::core {
 namespace {
 
-constexpr uint64_t kPage = hal::Device::kPhysicalPage;
-
 hal::MemoryAccess Union(const std::map<uint32_t, hal::MemoryAccess>& access) {
   auto best = hal::MemoryAccess::kNone;
   for (const auto& [loc, a] : access) best = static_cast<uint8_t>(a) > static_cast<uint8_t>(best) ? a : best;
@@ -92,13 +90,14 @@ VmmSpace::Reservation* VmmSpace::Find(uintptr_t addr, uintptr_t* base) {
 }
 
 StatusOr<uintptr_t> VmmSpace::Reserve(size_t size, size_t alignment, uintptr_t hint) {
-  if (size == 0 || size % kPage != 0) {
-    return Err(ACL_ERROR_INVALID_PARAM, "size {} is not a positive multiple of the granularity {}", size, kPage);
+  if (size == 0 || size % kPhysicalPage != 0) {
+    return Err(ACL_ERROR_INVALID_PARAM, "size {} is not a positive multiple of the granularity {}", size,
+               kPhysicalPage);
   }
   if (alignment != 0 && (alignment & (alignment - 1)) != 0) {
     return Err(ACL_ERROR_INVALID_PARAM, "alignment {} is not a power of two", alignment);
   }
-  auto va = memory_->ReserveWindow(size, std::max<uint64_t>(alignment, kPage), hint);
+  auto va = memory_->ReserveWindow(size, std::max<uint64_t>(alignment, kPhysicalPage), hint);
   if (!va.ok()) return va.status();
   std::lock_guard<std::mutex> lock(mu_);
   reservations_.emplace(va.value(), Reservation{size, {}});
@@ -128,9 +127,9 @@ Status VmmSpace::Release(uintptr_t va) {
 }
 
 Status VmmSpace::Map(uintptr_t va, size_t size, size_t offset, PhysicalMemory* handle, hal::MemoryAccess access) {
-  if (size == 0 || size % kPage != 0 || offset % kPage != 0 || va % kPage != 0) {
+  if (size == 0 || size % kPhysicalPage != 0 || offset % kPhysicalPage != 0 || va % kPhysicalPage != 0) {
     return Err(ACL_ERROR_INVALID_PARAM, "address {:#x}, size {} and offset {} must be multiples of the granularity {}",
-               va, size, offset, kPage);
+               va, size, offset, kPhysicalPage);
   }
   if (offset > handle->size() || size > handle->size() - offset) {
     return Err(ACL_ERROR_INVALID_PARAM, "[{}, +{}) lies outside the physical allocation of {} bytes", offset, size,

@@ -16,6 +16,9 @@
 #include "hal/hal.h"
 
 namespace npurt::core {
+
+void FreeStaging(void* p) { std::free(p); }
+
 namespace {
 
 const char* KindName(int32_t kind) {
@@ -74,8 +77,6 @@ Status CheckPeer(const MemSpan& dst, const MemSpan& src, Device* issuing) {
   }
   return Status::Ok();
 }
-
-void FreeStaging(void* p) { std::free(p); }
 
 Device* IssuingDevice(Stream* stream) {
   if (stream != nullptr) return stream->device();

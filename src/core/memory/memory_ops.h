@@ -45,4 +45,7 @@ Status Memcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t
 Status Memset(void* dst, size_t max_count, int32_t value, size_t count, Stream* stream);
 Status MemsetD32(void* dst, size_t mem_size, uint32_t value, size_t count, Stream* stream);
 
+// The cleanup (hal::Task::cleanup) of a copy task whose source was staged in a std::malloc'ed buffer.
+void FreeStaging(void* p);
+
 }  // namespace npurt::core

@@ -38,7 +38,7 @@ struct NotifyAccess {
   std::atomic<int32_t> pids[496];
 };
 static_assert(SequenceSignal::kCounterBytes + sizeof(NotifyAccess) <= hal::kFlagSharedAreaBytes);
-constexpr size_t kMaxPids = sizeof(NotifyAccess::pids) / sizeof(NotifyAccess::pids[0]);
+constexpr size_t kMaxNotifyPids = sizeof(NotifyAccess::pids) / sizeof(NotifyAccess::pids[0]);
 
 NotifyAccess* AccessOf(hal::Flag* flag) {
   return reinterpret_cast<NotifyAccess*>(flag->shared_area() + SequenceSignal::kCounterBytes);
@@ -132,7 +132,7 @@ Status NotifyAllowPids(Notify* notify, const int32_t* pids, size_t count) {
     bool listed = false;
     for (uint32_t j = 0; j < n && !listed; ++j) listed = access->pids[j].load(std::memory_order_relaxed) == pids[i];
     if (listed) continue;
-    if (n == kMaxPids) return Err(ACL_ERROR_INVALID_PARAM, "more than {} processes allowed", kMaxPids);
+    if (n == kMaxNotifyPids) return Err(ACL_ERROR_INVALID_PARAM, "more than {} processes allowed", kMaxNotifyPids);
     access->pids[n++].store(pids[i], std::memory_order_relaxed);
     access->pid_count.store(n, std::memory_order_release);
   }

@@ -8,7 +8,7 @@
 namespace npurt::drivers::sim {
 
 bool SimFlag::WaitHost(uint64_t target, uint64_t deadline_ns) {
-  return host_signal_.WaitUntil([&] { return value() >= target; }, deadline_ns, /*spin_ns=*/20000);
+  return host_signal_.WaitUntil([&] { return value() >= target; }, deadline_ns, kHostSpinNs);
 }
 
 void SimFlag::Signal(uint64_t new_value) {

@@ -13,6 +13,10 @@
 
 namespace npurt::drivers::sim {
 
+// How long a host thread waiting on the sim (a flag's value, a queue's completion or free space) spins
+// before it sleeps.
+inline constexpr uint64_t kHostSpinNs = 20000;
+
 class SimFlag : public hal::Flag, public ParkSite {
  public:
   SimFlag() = default;

@@ -17,8 +17,6 @@
 namespace npurt::drivers::sim {
 namespace {
 
-// Executors spin this long on an empty queue set before sleeping; host waiters likewise.
-constexpr uint64_t kHostSpinNs = 20000;
 // Tasks run per turn before a busy queue yields its executor to other queues (when one is waiting).
 constexpr int kTurnBudget = 256;
 // How long an executor that drained a queue keeps watching that queue's ring before giving it up

@@ -29,25 +29,22 @@ namespace {
 
 constexpr uint32_t kPageMagic = 0x4e50464c;  // "NPFL"
 constexpr uint32_t kPageVersion = 1;
-constexpr size_t kPageBytes = 4096;
-static_assert(sizeof(SimSharedFlag::Page) <= kPageBytes);
+constexpr size_t kFlagPageBytes = 4096;
+static_assert(sizeof(SimSharedFlag::Page) <= kFlagPageBytes);
 static_assert(std::atomic<uint64_t>::is_always_lock_free && std::atomic<uint32_t>::is_always_lock_free,
               "shared-memory atomics must be lock-free");
 
-struct TokenLayout {
+struct FlagTokenLayout {
   uint32_t magic;
   int32_t pid;
   int32_t fd;
   uint32_t reserved;
   uint64_t start_time;
 };
-static_assert(sizeof(TokenLayout) <= sizeof(hal::FlagShareToken));
-
-// How long a host waiter spins on the value before it sleeps on the epoch (as local waits do).
-constexpr uint64_t kHostSpinNs = 20000;
+static_assert(sizeof(FlagTokenLayout) <= sizeof(hal::FlagShareToken));
 
 StatusOr<SimSharedFlag::Page*> MapPage(int fd) {
-  void* p = mmap(nullptr, kPageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  void* p = mmap(nullptr, kFlagPageBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (p == MAP_FAILED) {
     return Err(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "mapping a shared flag failed: {}", std::strerror(errno));
   }
@@ -58,7 +55,7 @@ StatusOr<SimSharedFlag::Page*> MapPage(int fd) {
 
 StatusOr<std::unique_ptr<hal::Flag>> SimSharedFlag::Create() {
   const int fd = memfd_create("npurt-flag", MFD_CLOEXEC);
-  if (fd < 0 || ftruncate(fd, kPageBytes) != 0) {
+  if (fd < 0 || ftruncate(fd, kFlagPageBytes) != 0) {
     const int err = errno;
     if (fd >= 0) close(fd);
     return Err(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "creating a shared flag failed: {}", std::strerror(err));
@@ -71,14 +68,14 @@ StatusOr<std::unique_ptr<hal::Flag>> SimSharedFlag::Create() {
   Page* pg = page.value();  // zero-filled by ftruncate
   pg->version = kPageVersion;
   __atomic_store_n(&pg->magic, kPageMagic, __ATOMIC_RELEASE);
-  TokenLayout t{kPageMagic, getpid(), fd, 0, ProcessStartTime(getpid())};
+  FlagTokenLayout t{kPageMagic, getpid(), fd, 0, ProcessStartTime(getpid())};
   hal::FlagShareToken token{};
   std::memcpy(token.bytes, &t, sizeof t);
   return std::unique_ptr<hal::Flag>(new SimSharedFlag(pg, fd, token));
 }
 
 StatusOr<std::unique_ptr<hal::Flag>> SimSharedFlag::Open(const hal::FlagShareToken& token) {
-  TokenLayout t;
+  FlagTokenLayout t;
   std::memcpy(&t, token.bytes, sizeof t);
   if (t.magic != kPageMagic || t.pid <= 0 || t.fd < 0) {
     return Err(ACL_ERROR_RT_PARAM_INVALID, "the handle does not name a shared event or notify of a simulated device");
@@ -93,13 +90,13 @@ StatusOr<std::unique_ptr<hal::Flag>> SimSharedFlag::Open(const hal::FlagShareTok
                path, std::strerror(errno));
   }
   struct stat st {};
-  const bool sized = fstat(fd, &st) == 0 && st.st_size == static_cast<off_t>(kPageBytes);
+  const bool sized = fstat(fd, &st) == 0 && st.st_size == static_cast<off_t>(kFlagPageBytes);
   auto page = sized ? MapPage(fd) : StatusOr<Page*>(Err(ACL_ERROR_RT_PARAM_INVALID, "{} is not a shared flag", path));
   close(fd);  // the mapping keeps the page
   if (!page.ok()) return page.status();
   if (__atomic_load_n(&page.value()->magic, __ATOMIC_ACQUIRE) != kPageMagic ||
       ProcessStartTime(t.pid) != t.start_time) {
-    munmap(page.value(), kPageBytes);
+    munmap(page.value(), kFlagPageBytes);
     return Err(ACL_ERROR_RT_PARAM_INVALID, "{} is not the shared event or notify that process {} exported", path,
                t.pid);
   }
@@ -120,7 +117,7 @@ SimSharedFlag::~SimSharedFlag() {
   page_->epoch.fetch_add(1, std::memory_order_seq_cst);
   FutexWake(&page_->epoch, INT32_MAX, /*process_shared=*/true);
   watcher_.join();
-  munmap(page_, kPageBytes);
+  munmap(page_, kFlagPageBytes);
   if (fd_ >= 0) close(fd_);
 }
 

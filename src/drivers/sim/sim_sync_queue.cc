@@ -4,15 +4,12 @@
 #include "base/clock.h"
 #include "drivers/sim/sim_aicore_fault.h"
 #include "drivers/sim/sim_device.h"
+#include "drivers/sim/sim_flag.h"
 #include "drivers/sim/sim_task_exec.h"
 #include "hal/utils/batch_cursor.h"
 #include "hal/utils/task_report.h"
 
 namespace npurt::drivers::sim {
-namespace {
-// Host waiters spin this long before they sleep.
-constexpr uint64_t kHostSpinNs = 20000;
-}  // namespace
 
 uint64_t SimSyncQueue::Submit(const hal::Task& task) {
   std::lock_guard<std::mutex> lock(mu_);

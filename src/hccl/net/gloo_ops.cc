@@ -44,10 +44,6 @@ void WithElement(size_t es, void* p, Fn&& fn) {
 char* At(void* p, uint64_t offset) { return static_cast<char*>(p) + offset; }
 const char* At(const void* p, uint64_t offset) { return static_cast<const char*>(p) + offset; }
 
-void CopyIfDistinct(void* dst, const void* src, uint64_t bytes) {
-  if (bytes != 0 && dst != src) std::memmove(dst, src, bytes);
-}
-
 // Gloo's reduction signature over npurt's kernels. Gloo calls it with out == a (accumulating into its
 // output) or with three distinct buffers.
 std::function<void(void*, const void*, const void*, size_t)> ReduceFunction(ReduceKernels k) {

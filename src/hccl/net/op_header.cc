@@ -8,7 +8,7 @@
 namespace npurt::hccl {
 namespace {
 
-constexpr uint32_t kMagic = 0x3148504e;  // "NPH1"
+constexpr uint32_t kOpHeaderMagic = 0x3148504e;  // "NPH1"
 constexpr const char* kInconsistent = "the ranks' arguments are inconsistent: ";
 
 uint64_t Hash(const std::vector<uint64_t>& v) {
@@ -170,7 +170,7 @@ OpArgs AsArgs(const OpHeader& h, const OpArgs& mine) {
 
 OpHeader MakeOpHeader(const OpArgs& op, uint32_t rank, uint32_t size, uint64_t index, std::string* invalid_reason) {
   OpHeader h{};
-  h.magic = kMagic;
+  h.magic = kOpHeaderMagic;
   h.kind = static_cast<uint32_t>(op.kind);
   h.index = index;
   h.count = op.count;
@@ -204,7 +204,7 @@ std::string FindDisagreement(const OpArgs& mine, uint32_t rank, const std::vecto
   const size_t n = all.size();
   // Which operation: nothing else compares until the ranks are at the same one.
   for (size_t r = 0; r < n; ++r) {
-    if (all[r].magic != kMagic) return fmt::format("rank {} sent a malformed agreement header", r);
+    if (all[r].magic != kOpHeaderMagic) return fmt::format("rank {} sent a malformed agreement header", r);
   }
   for (size_t r = 1; r < n; ++r) {
     if (all[r].kind != all[0].kind) {

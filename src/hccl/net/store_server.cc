@@ -40,23 +40,6 @@ constexpr uint64_t kListenId = 1;
 // for a while instead of spinning.
 constexpr uint64_t kAcceptPauseNs = 100'000'000;
 
-struct Conn {
-  uint64_t id = 0;  // the epoll key
-  int fd = -1;
-  std::string in;        // received, not parsed yet
-  std::string out;       // replies not sent yet, from out_sent on
-  size_t out_sent = 0;
-  uint32_t events = EPOLLIN | EPOLLRDHUP;  // what epoll watches for it
-  bool dead = false;
-  // A Get or Wait whose keys are not all set: the connection's later requests wait behind it.
-  bool parked = false;
-  StoreOp parked_op = StoreOp::kWait;
-  std::vector<std::string> keys;
-  uint64_t deadline_ns = UINT64_MAX;
-};
-
-bool Paused(const Conn& c) { return c.out.size() - c.out_sent > kPauseUnsentBytes; }
-
 uint64_t DeadlineFromTimeoutMs(uint64_t timeout_ms) {
   if (timeout_ms == wire::kNoTimeoutMs) return UINT64_MAX;
   const uint64_t now = NowNs();
@@ -95,6 +78,25 @@ class StoreServer::Loop {
   void Stop();
 
  private:
+  // A client connection. A member type, not a file-local one: a field of this class whose type is in the
+  // anonymous namespace fails -Wsubobject-linkage where the file is compiled in a unity batch.
+  struct Conn {
+    uint64_t id = 0;  // the epoll key
+    int fd = -1;
+    std::string in;        // received, not parsed yet
+    std::string out;       // replies not sent yet, from out_sent on
+    size_t out_sent = 0;
+    uint32_t events = EPOLLIN | EPOLLRDHUP;  // what epoll watches for it
+    bool dead = false;
+    // A Get or Wait whose keys are not all set: the connection's later requests wait behind it.
+    bool parked = false;
+    StoreOp parked_op = StoreOp::kWait;
+    std::vector<std::string> keys;
+    uint64_t deadline_ns = UINT64_MAX;
+    // Too many replies unread: no more requests are taken from it until it reads.
+    bool paused() const { return out.size() - out_sent > kPauseUnsentBytes; }
+  };
+
   void Accept();
   void ReadFrom(Conn& c);
   void Parse(Conn& c);
@@ -258,7 +260,7 @@ void StoreServer::Loop::ReadFrom(Conn& c) {
 
 void StoreServer::Loop::Parse(Conn& c) {
   size_t pos = 0;
-  while (!c.parked && !c.dead && !Paused(c) && c.in.size() - pos >= 4) {
+  while (!c.parked && !c.dead && !c.paused() && c.in.size() - pos >= 4) {
     const uint32_t len = wire::ReadFrameLength(c.in.data() + pos);
     if (len == 0 || len > wire::kMaxFrameBytes) {
       c.dead = true;  // refused before its body arrives
@@ -431,7 +433,7 @@ void StoreServer::Loop::Flush(Conn& c) {
 
 void StoreServer::Loop::Rearm(Conn& c) {
   if (c.dead) return;
-  uint32_t events = Paused(c) ? 0u : uint32_t{EPOLLIN | EPOLLRDHUP};
+  uint32_t events = c.paused() ? 0u : uint32_t{EPOLLIN | EPOLLRDHUP};
   if (c.out_sent < c.out.size()) events |= EPOLLOUT;
   if (events == c.events) return;
   c.events = events;
