@@ -5,10 +5,11 @@
 #include <set>
 #include <sstream>
 
+#include "atc_options.h"
+
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 
 const std::set<std::string>& IntFields() {
   static const std::set<std::string> s = [] {

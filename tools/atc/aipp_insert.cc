@@ -2,10 +2,11 @@
 
 #include <cstdlib>
 
+#include "atc_options.h"
+
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 
 Status Bad(const std::string& why) {
   return Err(kFail, "E10001: parameter [--insert_op_conf] is invalid. Reason: {}", why);

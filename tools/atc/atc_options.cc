@@ -11,7 +11,6 @@
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 
 LogLevel g_level = LogLevel::kWarning;
 

@@ -9,10 +9,20 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "base/status.h"
 #include "models/om/om_model.h"
 
 namespace npurt::atc {
+
+// The status code of every conversion failure (atc exits with it; the message says why).
+inline constexpr int32_t kFail = 1;
+
+// "12.34 MiB", as atc's summaries print sizes.
+inline std::string MiB(uint64_t bytes) {
+  return fmt::format("{:.2f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+}
 
 enum class LogLevel : int { kDebug = 0, kInfo = 1, kWarning = 2, kError = 3 };
 

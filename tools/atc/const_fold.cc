@@ -14,7 +14,6 @@
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 constexpr int32_t kBool = 12, kInt64 = 9;
 
 bool IsIntType(int32_t dt) { return IsInteger(dt) || dt == kBool; }

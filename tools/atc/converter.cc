@@ -24,13 +24,11 @@
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 
 double Since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-std::string MiB(uint64_t bytes) { return fmt::format("{:.2f} MiB", static_cast<double>(bytes) / (1024.0 * 1024.0)); }
 
 }  // namespace
 

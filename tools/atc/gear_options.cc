@@ -7,7 +7,6 @@
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 constexpr size_t kMinGears = 2;
 constexpr size_t kMaxGears = 100;
 

@@ -18,6 +18,8 @@
 
 namespace npurt::atc {
 
+inline constexpr int32_t kFloat = 0;  // ACL_FLOAT, the dtype passes and mappers most often name
+
 // A constant value during conversion: initializers, Constant nodes and what constant folding computes.
 struct HostTensor {
   int32_t dtype = -1;  // aclDataType

@@ -4,14 +4,13 @@
 #include <string>
 #include <variant>
 
+#include "atc_options.h"
 #include "backend.h"
 #include "core/operators.h"
 
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
-constexpr int32_t kFloat = 0;     // ACL_FLOAT
 constexpr int32_t kNchw = 0;      // ACL_FORMAT_NCHW
 constexpr int32_t kNhwc = 1;      // ACL_FORMAT_NHWC
 constexpr int32_t kBlocked = 3;   // ACL_FORMAT_NC1HWC0

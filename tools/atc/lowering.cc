@@ -18,7 +18,6 @@
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 constexpr int32_t kFormatND = 2, kFormatNCHW = 0, kFormatNCDHW = 30, kFormatNHWC = 1, kFormatNDHWC = 27;
 
 struct Value {

@@ -13,7 +13,6 @@
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFloat = 0;
 
 std::string Str(const std::vector<int64_t>& v) { return DimsString(v); }
 

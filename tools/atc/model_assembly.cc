@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <numeric>
 
+#include "atc_options.h"
 #include "weight_packing.h"
 
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 
 int32_t Find(std::vector<int32_t>& parent, int32_t x) {
   while (parent[static_cast<size_t>(x)] != x) {

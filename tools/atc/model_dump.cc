@@ -12,7 +12,6 @@
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 
 nlohmann::json AttrToJson(const AttrValue& v) {
   return std::visit(
@@ -29,7 +28,6 @@ nlohmann::json AttrToJson(const AttrValue& v) {
       v);
 }
 
-std::string MiB(uint64_t b) { return fmt::format("{:.2f} MiB", static_cast<double>(b) / (1024.0 * 1024.0)); }
 
 nlohmann::json OnnxToJson(const onnx::ModelProto& m) {
   nlohmann::json j;

@@ -22,7 +22,6 @@
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 
 Status ReadAll(const std::string& path, std::string* bytes) {
   std::ifstream in(path, std::ios::binary);

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <limits>
 
+#include "atc_options.h"
 #include "base/tensor_spec.h"
 
 namespace npurt::atc {
 
-constexpr int32_t kFail = 1;
 
 StatusOr<int64_t> NormalizeAxis(int64_t axis, int64_t rank) {
   if (axis < -rank || axis >= rank) return Err(kFail, "axis {} is out of range for rank {}", axis, rank);

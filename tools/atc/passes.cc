@@ -5,6 +5,7 @@
 #include <cstring>
 #include <set>
 
+#include "atc_options.h"
 #include "base/dtype.h"
 #include "backend.h"
 #include "core/operators.h"
@@ -12,7 +13,6 @@
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 
 bool IsConst(const Graph& g, int32_t t) { return t >= 0 && g.tensors[static_cast<size_t>(t)].kind == TensorKind::kConstant; }
 

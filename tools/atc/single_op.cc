@@ -20,7 +20,6 @@
 namespace npurt::atc {
 namespace {
 
-constexpr int32_t kFail = 1;
 using Json = nlohmann::json;
 
 // Data types by the names the op lists use ("float16", "float", "DT_FLOAT16", ...).
