@@ -114,7 +114,6 @@ namespace {
 void KeepNode(void*) {}
 void ReleaseFromNode(void* arg) { ReleaseResources(static_cast<NodeRecord*>(arg)->release); }
 
-
 // Caller-provided memory: device memory of this device, large enough.
 Status CheckUserMemory(void* ptr, size_t size, uint64_t need, const char* what, core::Device* device,
                        const std::string& source) {
