@@ -208,6 +208,22 @@ TEST_F(ConvertTest, StaticAippFeedsTheModelFromAnImage) {
   EXPECT_NE(r.status().message().find("18x20"), std::string::npos) << r.status().message();
 }
 
+// Found by fuzz_model_load through the runtime's shape compiler: a node without outputs (a forged graph) is
+// refused with its name, never indexed.
+TEST_F(ConvertTest, NodeWithoutOutputIsRefused) {
+  OnnxBuilder b;
+  b.Input("x", {2, 4});
+  auto* c = b.model().mutable_graph()->add_node();
+  c->set_op_type("Constant");
+  c->set_name("silent");
+  b.Node("Relu", {"x"}, {"y"});
+  b.Output("y");
+  auto r = Convert(b, "no_output");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("silent"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("it has no output"), std::string::npos) << r.status().message();
+}
+
 TEST_F(ConvertTest, UnsupportedOpsAreAllReported) {
   OnnxBuilder b;
   b.Input("x", {1, 4});

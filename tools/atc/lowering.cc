@@ -335,6 +335,8 @@ void Lowerer::LowerNode(const onnx::NodeProto& n, size_t index) {
     for (const auto& o : n.output()) values_[o].poisoned = true;
     return;
   }
+  // Every node writes something (ONNX requires it; a graph that breaks the rule would index output 0 below).
+  if (n.output_size() == 0 || n.output(0).empty()) return fail("it has no output");
   bool all_const = true;
   std::vector<const HostTensor*> consts;
   for (const auto& in : n.input()) {
