@@ -337,6 +337,17 @@ void Lowerer::LowerNode(const onnx::NodeProto& n, size_t index) {
   }
   // Every node writes something (ONNX requires it; a graph that breaks the rule would index output 0 below).
   if (n.output_size() == 0 || n.output(0).empty()) return fail("it has no output");
+  // The node must be a valid use of its ONNX schema (input and output counts, required inputs present,
+  // attribute types) before constant folding or a mapper reads its inputs by position.
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(type, static_cast<int>(opset_), "");
+  const bool has_schema = schema != nullptr;
+  if (has_schema) {
+    try {
+      schema->Verify(n);
+    } catch (const std::exception& e) {
+      return fail(std::string("it is not a valid ONNX node: ") + e.what());
+    }
+  }
   bool all_const = true;
   std::vector<const HostTensor*> consts;
   for (const auto& in : n.input()) {
@@ -403,18 +414,7 @@ void Lowerer::LowerNode(const onnx::NodeProto& n, size_t index) {
     }
   }
   MapFn map = FindMapper(type);
-  // The node must be a valid use of its ONNX schema (input and output counts, attribute types) before a
-  // mapper reads it.
-  if (const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(type, static_cast<int>(opset_), "");
-      schema != nullptr) {
-    try {
-      schema->Verify(n);
-    } catch (const std::exception& e) {
-      return fail(std::string("it is not a valid ONNX node: ") + e.what());
-    }
-  } else if (map != nullptr) {
-    return fail(fmt::format("ONNX opset {} has no operator {}", opset_, type));
-  }
+  if (!has_schema && map != nullptr) return fail(fmt::format("ONNX opset {} has no operator {}", opset_, type));
   if (map == nullptr) {
     if (!fold_error.ok()) return fail("its inputs are constant but atc cannot evaluate it: " + fold_error.message());
     if (CanFold(type)) {
