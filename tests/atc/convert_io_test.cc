@@ -224,6 +224,21 @@ TEST_F(ConvertTest, NodeWithoutOutputIsRefused) {
   EXPECT_NE(r.status().message().find("it has no output"), std::string::npos) << r.status().message();
 }
 
+// Also found by fuzz_model_load: a node of constant inputs that lacks a required one is refused by its
+// schema before constant folding reads its inputs by position.
+TEST_F(ConvertTest, NodeMissingARequiredInputIsRefusedBeforeFolding) {
+  OnnxBuilder b;
+  b.Input("x", {2, 4});
+  b.Ints("table", {1, 2, 3});
+  b.Node("Gather", {"table"}, {"picked"}, "short_gather");
+  b.Node("Relu", {"x"}, {"y"});
+  b.Output("y");
+  auto r = Convert(b, "missing_input");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("short_gather"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("not a valid ONNX node"), std::string::npos) << r.status().message();
+}
+
 TEST_F(ConvertTest, UnsupportedOpsAreAllReported) {
   OnnxBuilder b;
   b.Input("x", {1, 4});
