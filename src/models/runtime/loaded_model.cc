@@ -417,6 +417,7 @@ LoadedModel::~LoadedModel() {
   for (GearRun& run : runs_) {
     if (run.ri != nullptr) run.ri->Destroy();  // the resources go with the last replay
   }
+  if (gears_.shapes()) LogShapeCache();
   for (auto& [dims, v] : variants_) DropRecording(v.get());
   if (arena_res_ != nullptr) ReleaseResources(arena_res_);
   if (shared_res_ != nullptr) ReleaseResources(shared_res_);

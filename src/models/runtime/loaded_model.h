@@ -85,7 +85,8 @@ struct WeightChunks {
   uint8_t* At(uint64_t offset) const;
 };
 
-// A dynamic-shape model's cache of compiled shapes, as counted so far (the log and msprof report it too).
+// A dynamic-shape model's cache of compiled shapes, as counted so far: logged at each compile and when the
+// model unloads (msprof counts the same events, op_compile_cache_*.csv).
 struct ShapeCacheStats {
   uint64_t hits = 0;
   uint64_t misses = 0;  // compiles
@@ -149,7 +150,6 @@ class LoadedModel {
   Status Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs, int32_t timeout_ms,
                  int32_t gear = -1, const std::vector<std::vector<int64_t>>* shapes = nullptr,
                  std::vector<std::vector<int64_t>>* output_dims = nullptr);
-  ShapeCacheStats shape_cache_stats() const;
 
  private:
   // One recorded graph: a static model's, or one gear's.
@@ -188,6 +188,7 @@ class LoadedModel {
   Status GrowArena(uint64_t need);
   Status RecordVariant(ShapeVariant* v);
   void DropRecording(ShapeVariant* v);
+  void LogShapeCache() const;  // at unload
 
   uint32_t id_ = 0;
   std::string name_;

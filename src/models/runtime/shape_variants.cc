@@ -270,9 +270,12 @@ void LoadedModel::DropRecording(ShapeVariant* v) {
   v->res = nullptr;
 }
 
-ShapeCacheStats LoadedModel::shape_cache_stats() const {
+void LoadedModel::LogShapeCache() const {
   std::lock_guard<std::mutex> lock(stats_mu_);
-  return stats_;
+  NPURT_LOG_INFO("MODEL", "model {} ({}): {} compiled shapes kept of {}; {} hits, {} misses ({:.1f} ms compiling), {} "
+                 "evictions; arena {} bytes, {} weight bytes uploaded", id_, source_, stats_.cached, stats_.capacity,
+                 stats_.hits, stats_.misses, stats_.compile_ms, stats_.evictions, stats_.arena_bytes,
+                 stats_.weight_bytes);
 }
 
 }  // namespace npurt::models
