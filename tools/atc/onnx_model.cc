@@ -258,6 +258,11 @@ Status ApplyInputShapes(const std::vector<InputShape>& shapes, const std::string
       }
     }
   }
+  // In a program's process (the runtime's shape compiler) there is no fork to contain onnx's inference on
+  // a hostile graph, and nothing needs it: the backend infers every shape, and ONNX's inference only
+  // cross-checked it, which atc did at the ends of the model's ranges. (Lowering checks every node against
+  // its schema itself.)
+  if (!isolated_inference) return Status::Ok();
   // ONNX's shape inference trusts its nodes (onnx 1.12's Conv inference reads an input that may be
   // missing): it runs only on a graph whose nodes all match their schemas. Lowering reports the others.
   for (const auto& n : g->node()) {
@@ -275,15 +280,9 @@ Status ApplyInputShapes(const std::vector<InputShape>& shapes, const std::string
   // atc's shapes come from the backend's inference; ONNX's only cross-check them, so its failure is a
   // warning (lowering reports the nodes it cannot convert, with reasons).
   std::string why;
-  if (isolated_inference) {
-    if (!InferShapesIsolated(model, &why)) {
-      Log(LogLevel::kWarning, fmt::format("ONNX shape inference stopped on {}: {}", path, why));
-    }
-    return Status::Ok();
+  if (!InferShapesIsolated(model, &why)) {
+    Log(LogLevel::kWarning, fmt::format("ONNX shape inference stopped on {}: {}", path, why));
   }
-  // In a program's process (the runtime's shape compiler) there is no fork to contain onnx's inference on
-  // a hostile graph, and nothing needs it: the backend infers every shape, and ONNX's inference only
-  // cross-checked it, which atc did at the ends of the model's ranges.
   return Status::Ok();
 }
 
