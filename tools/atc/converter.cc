@@ -42,7 +42,8 @@ namespace {
 StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<InputShape>& shapes, WeightPacker* packer,
                                     const std::string& label, std::chrono::steady_clock::time_point t0,
                                     int64_t* opset, const AippConfig& aipp = {},
-                                    const onnx::ModelProto* parsed = nullptr) {
+                                    const onnx::ModelProto* parsed = nullptr,
+                                    const InitializerStore* initializers = nullptr) {
   const std::string prefix = label.empty() ? "" : label + ": ";
   onnx::ModelProto model;
   if (parsed == nullptr) {
@@ -57,7 +58,7 @@ StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<Input
                                    model.graph().initializer_size(), Since(t0)));
   std::string dir = std::filesystem::path(opts.model).parent_path().string();
   if (dir.empty()) dir = ".";
-  auto lowered = LowerOnnxGraph(model, *opset, opts, dir);
+  auto lowered = LowerOnnxGraph(model, *opset, opts, dir, initializers);
   if (!lowered.ok()) {
     if (label.empty()) return std::move(lowered).status();
     return Err(lowered.status().code(), "{}{}", prefix, lowered.status().message());
@@ -315,9 +316,10 @@ StatusOr<Options> ShapeOptionsFromJson(const std::string& text) {
 }
 
 StatusOr<AssembledModel> BuildGraphForShapes(const Options& opts, const onnx::ModelProto& parsed, int64_t opset,
-                                             const std::vector<InputShape>& shapes, WeightPacker* packer) {
+                                             const std::vector<InputShape>& shapes, WeightPacker* packer,
+                                             const InitializerStore* initializers) {
   int64_t op = opset;
-  return BuildGraph(opts, shapes, packer, "", std::chrono::steady_clock::now(), &op, {}, &parsed);
+  return BuildGraph(opts, shapes, packer, "", std::chrono::steady_clock::now(), &op, {}, &parsed, initializers);
 }
 
 StatusOr<ConversionReport> ConvertModel(const Options& opts) {

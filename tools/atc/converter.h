@@ -8,6 +8,7 @@
 
 #include "atc_options.h"
 #include "base/status.h"
+#include "lowering.h"
 #include "model_assembly.h"
 
 namespace npurt::atc {
@@ -25,8 +26,10 @@ nlohmann::json ShapeOptionsJson(const Options& opts);
 StatusOr<Options> ShapeOptionsFromJson(const std::string& text);
 
 // The graph of `parsed` (ParseOnnxModel's, at `opset`) converted at `shapes` in the calling process: what the
-// runtime's shape compiler runs for each new set of shapes. Its constants go to `packer`.
+// runtime's shape compiler runs for each new set of shapes. Its constants go to `packer`; `initializers`
+// (null: the graph's own) hold the values of a hollowed graph's initializers (lowering.h).
 StatusOr<AssembledModel> BuildGraphForShapes(const Options& opts, const onnx::ModelProto& parsed, int64_t opset,
-                                             const std::vector<InputShape>& shapes, WeightPacker* packer);
+                                             const std::vector<InputShape>& shapes, WeightPacker* packer,
+                                             const InitializerStore* initializers = nullptr);
 
 }  // namespace npurt::atc

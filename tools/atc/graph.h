@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,13 +35,55 @@ struct HostTensor {
   TensorSpec spec() const { return TensorSpec{dtype, 2 /* ACL_FORMAT_ND */, dims}; }
 };
 
+// A constant tensor's bytes, shared between copies until one of them writes: the lowering binds an initializer's
+// bytes to the graph without copying them, and in the runtime's shape compiler every compile of a model shares
+// the session's initializers (a BERT layer's 28 MB were copied three times per new shape before). Writing
+// (the non-const data(), resize) first takes a private copy when the bytes are shared.
+class ConstBytes {
+ public:
+  ConstBytes() = default;
+  ConstBytes(std::vector<uint8_t> bytes)  // NOLINT: a constant's bytes, as computed
+      : bytes_(std::make_shared<const std::vector<uint8_t>>(std::move(bytes))), own_(true) {}
+  // The bytes of `owner` (kept alive), not copied.
+  static ConstBytes Of(const std::shared_ptr<const HostTensor>& owner) {
+    ConstBytes b;
+    if (owner != nullptr) b.bytes_ = std::shared_ptr<const std::vector<uint8_t>>(owner, &owner->bytes);
+    return b;
+  }
+  size_t size() const { return bytes_ == nullptr ? 0 : bytes_->size(); }
+  bool empty() const { return size() == 0; }
+  const uint8_t* data() const { return bytes_ == nullptr ? nullptr : bytes_->data(); }
+  uint8_t* data() { return Own().data(); }
+  void resize(size_t n) { Own().resize(n, 0); }
+  const std::vector<uint8_t>& vector() const { return bytes_ == nullptr ? Empty() : *bytes_; }
+  // Which storage these bytes are (equal for copies that share it): the weight packer remembers where
+  // pinned storage went (weight_packing.h).
+  const void* identity() const { return bytes_.get(); }
+
+ private:
+  static const std::vector<uint8_t>& Empty() {
+    static const std::vector<uint8_t> empty;
+    return empty;
+  }
+  std::vector<uint8_t>& Own() {
+    if (bytes_ == nullptr || !own_ || bytes_.use_count() > 1) {
+      bytes_ = std::make_shared<std::vector<uint8_t>>(bytes_ == nullptr ? std::vector<uint8_t>() : *bytes_);
+      own_ = true;
+    }
+    // Sole owner of a vector made by this class (never a HostTensor's bytes, which Of() only shares).
+    return const_cast<std::vector<uint8_t>&>(*bytes_);
+  }
+  std::shared_ptr<const std::vector<uint8_t>> bytes_;
+  bool own_ = false;  // bytes_ is a vector this class made (not aliased from a HostTensor)
+};
+
 enum class TensorKind : uint8_t { kInput, kConstant, kIntermediate };
 
 struct Tensor {
   std::string name;
   TensorSpec spec;
   TensorKind kind = TensorKind::kIntermediate;
-  std::vector<uint8_t> data;  // kConstant
+  ConstBytes data;  // kConstant
   int32_t input_index = -1;   // kInput: position among the model inputs
 };
 

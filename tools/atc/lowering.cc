@@ -69,8 +69,8 @@ class Context final : public NodeContext {
 
 class Lowerer {
  public:
-  Lowerer(const onnx::ModelProto& m, int64_t opset, const Options& o, std::string dir)
-      : model_(m), opset_(opset), opts_(o), dir_(std::move(dir)) {}
+  Lowerer(const onnx::ModelProto& m, int64_t opset, const Options& o, std::string dir, const InitializerStore* inits)
+      : model_(m), opset_(opset), opts_(o), dir_(std::move(dir)), store_(inits) {}
 
   StatusOr<LoweringResult> Run();
 
@@ -91,7 +91,7 @@ class Lowerer {
       t.name = name;
       t.spec = v.constant->spec();
       t.kind = TensorKind::kConstant;
-      t.data = v.constant->bytes;
+      t.data = ConstBytes::Of(v.constant);  // shared, not copied
       v.tensor = graph().AddTensor(std::move(t));
     }
     return v.tensor;
@@ -112,6 +112,7 @@ class Lowerer {
   int64_t opset_;
   const Options& opts_;
   std::string dir_;
+  const InitializerStore* store_;
   LoweringResult result_;
   std::unordered_map<std::string, Value> values_;
   std::unordered_map<std::string, const onnx::ValueInfoProto*> infos_;
@@ -283,9 +284,15 @@ Status Lowerer::AddInputs() {
   const onnx::GraphProto& g = model_.graph();
   std::set<std::string> inits;
   for (const auto& init : g.initializer()) {
-    auto h = ToHostTensor(init, dir_);
-    if (!h.ok()) return std::move(h).status();
-    values_[init.name()] = Value{-1, std::make_shared<HostTensor>(std::move(h.value())), false, {}};
+    if (store_ != nullptr) {
+      auto it = store_->find(init.name());
+      if (it == store_->end()) return Err(kFail, "initializer {} has no converted value", init.name());
+      values_[init.name()] = Value{-1, it->second, false, {}};
+    } else {
+      auto h = ToHostTensor(init, dir_);
+      if (!h.ok()) return std::move(h).status();
+      values_[init.name()] = Value{-1, std::make_shared<HostTensor>(std::move(h.value())), false, {}};
+    }
     inits.insert(init.name());
   }
   int32_t index = 0;
@@ -495,8 +502,8 @@ StatusOr<LoweringResult> Lowerer::Run() {
 }  // namespace
 
 StatusOr<LoweringResult> LowerOnnxGraph(const onnx::ModelProto& model, int64_t opset, const Options& opts,
-                                        const std::string& model_dir) {
-  Lowerer l(model, opset, opts, model_dir);
+                                        const std::string& model_dir, const InitializerStore* initializers) {
+  Lowerer l(model, opset, opts, model_dir, initializers);
   return l.Run();
 }
 

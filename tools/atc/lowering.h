@@ -8,7 +8,9 @@
 // its name, type, opset and reason.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <unordered_map>
 
 #include <onnx/onnx_pb.h>
 
@@ -24,8 +26,15 @@ struct LoweringResult {
   int64_t nodes_lowered = 0;  // ONNX nodes that became backend operators (or aliases)
 };
 
-// `model_dir`: where external tensor data lives. `opts`: input formats, out_nodes.
+// Initializers converted once, by name: the runtime's shape compiler converts a model's initializers when it
+// opens it and lowers each new set of shapes from a copy of the graph whose initializers are hollow (name,
+// type and dims only), so no compile copies or converts the weights again.
+using InitializerStore = std::unordered_map<std::string, std::shared_ptr<const HostTensor>>;
+
+// `model_dir`: where external tensor data lives. `opts`: input formats, out_nodes. `initializers`: where the
+// initializers' values are when the graph's own are hollow (null: the graph's).
 StatusOr<LoweringResult> LowerOnnxGraph(const onnx::ModelProto& model, int64_t opset, const Options& opts,
-                                        const std::string& model_dir);
+                                        const std::string& model_dir,
+                                        const InitializerStore* initializers = nullptr);
 
 }  // namespace npurt::atc

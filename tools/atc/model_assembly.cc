@@ -127,7 +127,8 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
   const uint64_t saved_before = packer.deduplicated_bytes();
   uint64_t total = packer.region().size();
   for (size_t i = 0; i < nt; ++i) {
-    if (region[i] == om::Region::kWeight) total += g.tensors[static_cast<size_t>(kept[i])].data.size() + om::kTensorAlign;
+    const ConstBytes& bytes = g.tensors[static_cast<size_t>(kept[i])].data;
+    if (region[i] == om::Region::kWeight && !packer.Known(bytes)) total += bytes.size() + om::kTensorAlign;
   }
   packer.Reserve(total);
   for (size_t i = 0; i < nt; ++i) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <set>
+#include <utility>
 
 #include "atc_options.h"
 #include "base/dtype.h"
@@ -298,7 +299,7 @@ int FuseLayerNorm(Graph& g) {
     const Node& add = g.nodes[static_cast<size_t>(add_i)];
     const int32_t eps_t = add.inputs[1];
     if (!IsConst(g, eps_t) || g.tensors[static_cast<size_t>(eps_t)].spec.numel() != 1) continue;
-    const double eps = LoadAsDouble(g.tensors[static_cast<size_t>(eps_t)].data.data(),
+    const double eps = LoadAsDouble(std::as_const(g.tensors[static_cast<size_t>(eps_t)]).data.data(),
                                     g.tensors[static_cast<size_t>(eps_t)].spec.dtype, 0);
     const int sqrt_i = reader(add.outputs[0], "Sqrt");
     if (sqrt_i < 0 || reader(g.nodes[static_cast<size_t>(sqrt_i)].outputs[0], "Div") != div_i) continue;

@@ -30,7 +30,8 @@ class Session final : public models::ShapeCompilerSession {
     opts_ = std::move(opts).value();
     opts_.model = "the model's source graph";
     const std::string bytes(reinterpret_cast<const char*>(source), size);
-    return ParseOnnxModel(bytes, opts_.model, &model_, &opset_);
+    NPURT_RETURN_IF_ERROR(ParseOnnxModel(bytes, opts_.model, &model_, &opset_));
+    return HollowInitializers();
   }
 
   StatusOr<models::CompiledShapes> Compile(const std::vector<std::vector<int64_t>>& dims) override {
@@ -41,7 +42,7 @@ class Session final : public models::ShapeCompilerSession {
     std::vector<InputShape> shapes = opts_.input_shapes;
     for (size_t i = 0; i < shapes.size(); ++i) shapes[i].dims = dims[i];
     const uint64_t before = packer_.region().size();
-    auto built = BuildGraphForShapes(opts_, model_, opset_, shapes, &packer_);
+    auto built = BuildGraphForShapes(opts_, model_, opset_, shapes, &packer_, &initializers_);
     if (!built.ok()) return Err(ACL_ERROR_GE_PARAM_INVALID, "{}", built.status().message());
     models::CompiledShapes out;
     out.def = std::move(built->def);
@@ -52,9 +53,33 @@ class Session final : public models::ShapeCompilerSession {
   }
 
  private:
+  // Each initializer converted once, into initializers_, and pinned in the packer; the graph keeps its
+  // name, type and dims only. So a compile copies a graph without weights, lowers it over the same
+  // converted values, and packs weights it packed before without hashing them again.
+  Status HollowInitializers() {
+    for (onnx::TensorProto& init : *model_.mutable_graph()->mutable_initializer()) {
+      auto value = ToHostTensor(init, ".");  // atc inlined external data into the model's source graph
+      if (!value.ok()) return std::move(value).status();
+      auto shared = std::make_shared<const HostTensor>(std::move(value).value());
+      packer_.Pin(ConstBytes::Of(shared));
+      initializers_[init.name()] = std::move(shared);
+      init.clear_raw_data();
+      init.clear_float_data();
+      init.clear_int32_data();
+      init.clear_int64_data();
+      init.clear_double_data();
+      init.clear_uint64_data();
+      init.clear_string_data();
+      init.clear_external_data();
+      init.clear_data_location();
+    }
+    return Status::Ok();
+  }
+
   Options opts_;
   onnx::ModelProto model_;
   int64_t opset_ = 0;
+  InitializerStore initializers_;  // before packer_: it pins storage these own
   WeightPacker packer_;
 };
 

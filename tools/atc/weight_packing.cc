@@ -24,7 +24,18 @@ uint64_t ContentHash(const std::vector<uint8_t>& b) {
 
 }  // namespace
 
-uint64_t WeightPacker::Add(const std::vector<uint8_t>& bytes) {
+uint64_t WeightPacker::Add(const ConstBytes& bytes) {
+  auto pin = pinned_.find(bytes.identity());
+  if (pin == pinned_.end() || bytes.identity() == nullptr) return AddBytes(bytes.vector());
+  if (pin->second == kNotPacked) {
+    pin->second = AddBytes(bytes.vector());
+  } else {
+    saved_ += bytes.size();
+  }
+  return pin->second;
+}
+
+uint64_t WeightPacker::AddBytes(const std::vector<uint8_t>& bytes) {
   const uint64_t h = ContentHash(bytes);
   auto range = by_hash_.equal_range(h);
   for (auto it = range.first; it != range.second; ++it) {
