@@ -14,7 +14,7 @@ same ONNX file and the same input. Writes a Google-Benchmark-style JSON that ben
                                         sequence (bench/models/gear_switch; --gear-switch BINARY)
 
   dynshape_hit_ms, dynshape_static_ms, dynshape_first_seen_ms_<len>, dynshape_static_first_ms_<len>,
-  dynshape_hit_rate, dynshape_mem_mib, dynshape_static_max_mem_mib
+  dynshape_hit_rate, dynshape_mem_mib, dynshape_static_max_mem_mib, dynshape_load_ms, dynshape_static_load_ms
                                         (issue 16) a BERT-base layer converted with --input_shape=...:1,32~256,768
                                         at lengths drawn from 32/64/128/256 against static models of those
                                         lengths (bench/models/dynshape; --dynshape BINARY)
@@ -127,7 +127,8 @@ def dynshape(args):
           f"for static models ({m['steps']} random lengths); first sight {firsts}; hit rate {m['hit_rate']:.3f}; "
           f"memory {m['dynamic_mem_mib']:.1f} MiB against {m['static_max_mem_mib']:.1f} MiB for the longest static")
     out = {"dynshape_hit_ms": m["hit_ms"], "dynshape_static_ms": m["static_ms"], "dynshape_hit_rate": m["hit_rate"],
-           "dynshape_mem_mib": m["dynamic_mem_mib"], "dynshape_static_max_mem_mib": m["static_max_mem_mib"]}
+           "dynshape_mem_mib": m["dynamic_mem_mib"], "dynshape_static_max_mem_mib": m["static_max_mem_mib"],
+           "dynshape_load_ms": m["dynamic_load_ms"], "dynshape_static_load_ms": m["static_load_ms"]}
     for k, v in m["first_seen_ms"].items():
         out[f"dynshape_first_seen_ms_{k}"] = v
     for k, v in m["static_first_ms"].items():

@@ -40,8 +40,8 @@ void LogOpCacheStats() {
   const npurt::ops::CacheStats s = npurt::ops::CompileCache::Get().Stats();
   const uint64_t lookups = s.hits + s.misses;
   if (lookups == 0) return;
-  NPURT_LOG_INFO("OP", "operator compile cache: {} hits, {} misses, {} evictions (hit rate {:.1f}%), {:.1f} ms "
-                 "compiling, {} of {} entries", s.hits, s.misses, s.evictions,
+  NPURT_LOG_INFO("OP", "operator compile cache: {} hits, {} misses ({} re-tiled), {} evictions (hit rate {:.1f}%), "
+                 "{:.1f} ms compiling, {} of {} entries", s.hits, s.misses, s.retiles, s.evictions,
                  100.0 * static_cast<double>(s.hits) / static_cast<double>(lookups),
                  static_cast<double>(s.compile_ns) / 1e6, s.size, s.capacity);
 }

@@ -29,10 +29,11 @@ enum class Var : uint8_t {
   kSimMemcheck,
   kRacecheck,
   kTmpDir,
-  // Operators (ops/compile_cache.cc).
+  // Operators (ops/compile_cache.cc, core/operators.cc).
   kOpCacheCapacity,
   kAscendOpCacheMaxSize,
   kOpCacheStats,
+  kKernelRetile,
   // Models (models/runtime/shape_variants.cc, shape_compiler.cc).
   kModelShapeCache,
   kShapeCompiler,

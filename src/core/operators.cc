@@ -1,8 +1,10 @@
 #include "core/operators.h"
 
 #include <atomic>
+#include <string_view>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "base/env.h"
 #include "core/kernel/builtin_tasks.h"
 #include "core/device.h"
 #include "core/kernel/overflow.h"
@@ -21,12 +23,48 @@ StatusOr<OperatorBuild> BuildOperator(const OperatorCall& call) {
   request.attrs = call.attrs;
   request.compile = call.compile;
   request.constants = call.constants;
+  if (call.reuse != nullptr && KernelRetileEnabled()) request.reuse = call.reuse->executable();
   auto built = backend.value()->Build(request);
   if (!built.ok()) return std::move(built).status();
   OperatorBuild out;
   out.outputs = std::move(built->outputs);
+  out.reused = built->reused;
   if (built->executable != nullptr) out.program = std::make_shared<OperatorProgram>(std::move(built->executable));
   return out;
+}
+
+std::string OperatorFamilyKey(const OperatorCall& call) {
+  std::string key(call.type);
+  auto put = [&](const std::vector<TensorSpec>* specs) {
+    key.push_back('|');
+    if (specs == nullptr) return;
+    for (const TensorSpec& s : *specs) {
+      key += std::to_string(s.dtype);
+      key.push_back('/');
+      key += std::to_string(s.format);
+      key.push_back('/');
+      key += std::to_string(s.dims.size());
+      key.push_back(',');
+    }
+  };
+  put(call.inputs);
+  put(call.requested);
+  key.push_back('|');
+  SerializeAttrs(*call.attrs, &key);
+  return key;
+}
+
+void WarmOperatorBackend() {
+  auto backend = Runtime::Get().OpBackend();
+  if (backend.ok()) backend.value()->Warm();
+}
+
+bool KernelRetileEnabled() {
+  static const bool on = [] {
+    const char* v = env::Raw(env::Var::kKernelRetile);
+    return v == nullptr || *v == '\0' || std::string_view(v) != "0";
+  }();
+  return on;
 }
 
 namespace {

@@ -17,6 +17,7 @@
 namespace npurt::core {
 
 class Device;
+class OperatorProgram;
 class Stream;
 
 struct OperatorCall {
@@ -29,6 +30,12 @@ struct OperatorCall {
   // with it). The program built is specific to that data; the op layer never sets it, so its compile cache
   // only ever holds programs built without constants.
   const std::vector<const void*>* constants = nullptr;
+  // A program built before for this type, attributes, data types, ranks and constants at other shapes, whose
+  // code the backend may re-tile for these shapes instead of compiling (hal::OpRequest::reuse). Null: none.
+  const OperatorProgram* reuse = nullptr;
+  // Compile for these shapes alone, never re-tiling: a compile cache replaces a re-tiled entry of the same key
+  // with the result (a dynamic-shape model specialising a shape it meets again).
+  bool specialize = false;
 };
 
 // An operator the backend compiled: immutable, shared by the compile cache and the launches in flight.
@@ -44,7 +51,18 @@ class OperatorProgram {
 struct OperatorBuild {
   std::vector<TensorSpec> outputs;                 // inferred
   std::shared_ptr<const OperatorProgram> program;  // null unless call.compile
+  bool reused = false;                             // the program re-tiles call.reuse's code
 };
+
+// What decides whether two operator calls are of one family, whose kernels may differ in tiling alone: the
+// type, each input's and requested output's data type, format and rank, and the attributes (not the dims).
+// Callers that keep programs per family (the op compile cache, a dynamic-shape model) key them by it (plus
+// the constants' addresses where there are constants).
+std::string OperatorFamilyKey(const OperatorCall& call);
+// Whether re-tiling is on (NPURT_KERNEL_RETILE, default 1; 0 compiles every new shape from scratch).
+bool KernelRetileEnabled();
+// The backend's Warm (hal::OpBackend::Warm), where there is a backend; blocking.
+void WarmOperatorBackend();
 
 // Validates, infers and (call.compile) compiles through the backend of the runtime's driver (brought up
 // with the environment's defaults if aclInit was not called). A driver without a backend:

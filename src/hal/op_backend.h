@@ -34,6 +34,13 @@ struct OpRequest {
   // differ. Null (the default): every input is a runtime input. The op layer (aclop and its compile cache)
   // never sets it; the model loader does, for inputs in a model's weight region.
   const std::vector<const void*>* constants = nullptr;
+  // Optional: an executable this backend built before for a call of the same type, attributes, data types,
+  // formats, ranks and constants, at other shapes (the op compile cache's and a dynamic-shape model's
+  // previous compile of the operator). A backend whose kernel for this call would differ from it only in its
+  // tiling (the code it generated serves any size of the dims that changed) may return an executable that
+  // shares that code, re-tiled for this request's shapes, instead of generating code again
+  // (OpBuilt::reused). It must outlive the build; the executable returned keeps what it shares alive.
+  const Executable* reuse = nullptr;
 };
 
 struct OpBuilt {
@@ -41,6 +48,7 @@ struct OpBuilt {
   // What a launch dispatches: its inputs and outputs are the tensors of the request, in order. Immutable,
   // and dispatched on several queues at once. Null when the request did not compile.
   std::unique_ptr<Executable> executable;
+  bool reused = false;  // the executable shares OpRequest::reuse's code, re-tiled
 };
 
 // What the backend documents of one operator type.
@@ -58,6 +66,11 @@ class OpBackend {
   // builds its executable. An unknown type is ACL_ERROR_OP_NOT_FOUND; a call the operator does not
   // accept is the ACL_ERROR_OP_* code that says why, with a message.
   virtual StatusOr<OpBuilt> Build(const OpRequest& request) const = 0;
+  // Prepares, once per process, what kernels built later share and would otherwise prepare on their first run
+  // (the code generator that re-tiled kernels use: oneDNN's GEMM JIT, ~40 ms once). Blocking and thread-safe;
+  // callers run it off the critical path (a dynamic-shape model's specialising thread, at load). Default:
+  // nothing to prepare.
+  virtual void Warm() const {}
   // The operator types it supports (aliases included), sorted by name.
   virtual std::vector<std::string> OpTypes() const = 0;
   virtual std::vector<OpInfo> Ops() const = 0;

@@ -44,6 +44,7 @@ StatusOr<core::OperatorBuild> Build(const OpCall& call, bool compile) {
   c.requested = &call.requested;
   c.attrs = call.attrs != nullptr ? call.attrs : &EmptyAttrs();
   c.compile = compile;
+  c.reuse = compile ? call.reuse : nullptr;
   return core::BuildOperator(c);
 }
 
@@ -75,7 +76,8 @@ StatusOr<CompiledOpRef> CompileOp(const OpCall& call) {
   op->outputs = std::move(b->outputs);
   op->program = std::move(b->program);
   op->compile_ns = NowNs() - t0;
-  NPURT_LOG_DEBUG("OP", "compiled {} in {} us", op->type, op->compile_ns / 1000);
+  op->retiled = b->reused;
+  NPURT_LOG_DEBUG("OP", "{} {} in {} us", op->retiled ? "re-tiled" : "compiled", op->type, op->compile_ns / 1000);
   return CompiledOpRef(std::move(op));
 }
 

@@ -22,6 +22,9 @@ struct OpCall {
   std::vector<TensorSpec> inputs;
   std::vector<TensorSpec> requested;  // the caller's output descriptors
   const AttrMap* attrs = nullptr;     // never null (an empty map stands for "no attributes")
+  // A program compiled before for this call's family at other shapes, which the backend may re-tile
+  // (core::OperatorCall::reuse): the compile cache passes its family's latest entry. Null: none.
+  const core::OperatorProgram* reuse = nullptr;
 };
 
 struct CompiledOp {
@@ -30,6 +33,7 @@ struct CompiledOp {
   std::vector<TensorSpec> outputs;  // fully inferred, static shapes
   std::shared_ptr<const core::OperatorProgram> program;  // what a launch dispatches (core/operators.h)
   uint64_t compile_ns = 0;
+  bool retiled = false;  // the program re-tiles OpCall::reuse's code instead of compiling its own
 };
 using CompiledOpRef = std::shared_ptr<const CompiledOp>;
 

@@ -1,12 +1,16 @@
 // Dynamic-shape models (atc --input_shape with ranges or -1 and no gear option; docs/models.md "Dynamic
 // shapes"): a model with shape arithmetic (Shape -> Gather -> Concat -> Reshape), converted by the build's
 // atc, run through the aclmdl API at random shapes against a host reference and against static models of
-// the same shapes, its descriptions, the cache under a small capacity, user memory, and every refusal.
+// the same shapes, its descriptions, the cache under a small capacity, re-tiled kernels and their
+// specialisation, user memory, and every refusal.
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <random>
+#include <thread>
 
 #include "../atc/onnx_builder.h"
 #include "acl/error_codes/ge_error_codes.h"
@@ -227,6 +231,64 @@ TEST_F(ShapeModelTest, ExecutionsOnTwoStreamsWithDifferentShapes) {
     ReleaseDatasets();
   }
   ASSERT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+}
+
+// The plog lines this process wrote so far that contain `what` (ASCEND_PROCESS_LOG_PATH, synchronous saving:
+// the ctest entry models.shape_retile sets both).
+size_t PlogLines(const std::string& root, const std::string& what) {
+  size_t n = 0;
+  std::error_code ec;
+  for (const auto& f : fs::recursive_directory_iterator(root, ec)) {
+    if (!f.is_regular_file() || f.path().filename().string().rfind("plog-" + std::to_string(getpid()) + "_", 0) != 0) {
+      continue;
+    }
+    std::ifstream in(f.path());
+    for (std::string line; std::getline(in, line);) n += line.find(what) != std::string::npos ? 1 : 0;
+  }
+  return n;
+}
+
+// A shape met after another re-tiles the first shape's kernels (its weights' MatMul at a new M); met again,
+// it gets kernels compiled for it, built off the executing thread and adopted by a later execution. Every
+// output along the way matches the reference. Run under the ctest entry models.shape_retile (INFO lines to
+// a plog of its own), the log shows both steps; elsewhere only the results are checked.
+TEST_F(ShapeModelTest, RecurringShapesEarnKernelsOfTheirOwn) {
+  const char* log_root = std::getenv("NPURT_EXPECT_RETILE_LOG");
+  model_id_ = Load(Atc("dyn", "--input_shape=\"x:1~4,-1,16\""));
+  auto check = [&](int64_t n, int64_t t, uint32_t seed) {
+    const std::vector<float> x = RandomFloats(static_cast<size_t>(n * t * kC), seed);
+    ExpectNear(Run(model_id_, x, n, t), ref_.Reference(x, n * t), "recurring shapes");
+    ReleaseDatasets();
+  };
+  check(1, 4, 500);
+  check(3, 9, 501);  // M = 27: re-tiled from M = 4
+  if (log_root != nullptr) {
+    EXPECT_GE(PlogLines(log_root, "1 of them re-tiled from another shape's kernel"), 1u);
+  }
+  // Met again and again until its own kernels are in (bounded: the specialising thread builds two operators).
+  bool adopted = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (uint32_t i = 0; std::chrono::steady_clock::now() < deadline; ++i) {
+    check(3, 9, 502 + i);
+    if (log_root == nullptr && i >= 8) break;
+    if (log_root != nullptr && PlogLines(log_root, "met again: 1 re-tiled operators compiled for them") > 0) {
+      adopted = true;
+      check(3, 9, 900);  // the re-recorded shape, with its own kernel
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (log_root != nullptr) {
+    EXPECT_TRUE(adopted) << "the recurring shape's own kernels were never adopted";
+  }
+  check(1, 4, 901);
+  // Unloading while nothing is queued, and (another model) while its specialising thread may be building.
+  ASSERT_EQ(aclmdlUnload(model_id_), ACL_SUCCESS);
+  model_id_ = Load(Atc("dyn2", "--input_shape=\"x:1~4,-1,16\""));
+  check(2, 2, 902);
+  for (int i = 0; i < 3; ++i) check(4, 11, 903 + static_cast<uint32_t>(i));
+  ASSERT_EQ(aclmdlUnload(model_id_), ACL_SUCCESS);
+  model_id_ = 0;
 }
 
 TEST_F(ShapeModelTest, UserMemoryFromQuerySize) {

@@ -34,7 +34,7 @@ Status ReadAll(const std::string& path, std::string* bytes) {
 }
 
 // What a file that does not parse as ONNX is, for the message.
-std::string WhatItIs(const std::string& b) {
+std::string WhatItIs(std::string_view b) {
   if (b.empty()) return "the file is empty";
   if (b.size() >= 4 && std::memcmp(b.data(), om::kCannOm1Magic, 4) == 0) {
     return "it is a CANN offline model (.om, magic IMOD) built by Huawei's ATC; npurt's atc converts ONNX models: "
@@ -46,7 +46,7 @@ std::string WhatItIs(const std::string& b) {
   if (b.size() >= 4 && std::memcmp(b.data(), om::kZipMagic, 4) == 0) {
     return "it is a zip archive (a CANN OM2 model or a PyTorch checkpoint?), not an ONNX model";
   }
-  if (b.rfind("\x89HDF", 0) == 0) return "it is an HDF5 file (a Keras model?), not an ONNX model";
+  if (b.substr(0, 4) == "\x89HDF") return "it is an HDF5 file (a Keras model?), not an ONNX model";
   return "it is not an ONNX model (protobuf ModelProto)";
 }
 
@@ -174,7 +174,7 @@ Status LoadOnnxModel(const std::string& path, const std::vector<InputShape>& sha
   return ApplyInputShapes(shapes, path, /*isolated_inference=*/true, *opset, model);
 }
 
-Status ParseOnnxModel(const std::string& bytes, const std::string& path, onnx::ModelProto* model, int64_t* opset) {
+Status ParseOnnxModel(std::string_view bytes, const std::string& path, onnx::ModelProto* model, int64_t* opset) {
   google::protobuf::io::ArrayInputStream raw(bytes.data(), static_cast<int>(std::min<size_t>(bytes.size(), INT32_MAX)));
   google::protobuf::io::CodedInputStream coded(&raw);
   coded.SetTotalBytesLimit(INT32_MAX);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <onnx/onnx_pb.h>
@@ -25,7 +26,7 @@ Status LoadOnnxModel(const std::string& path, const std::vector<InputShape>& sha
 // opset; ApplyInputShapes sets the inputs' dims and, when `isolated_inference` (atc), runs ONNX shape
 // inference in a child process to cross-check the backend's shapes; the runtime's shape compiler, which may
 // not fork, skips it.
-Status ParseOnnxModel(const std::string& bytes, const std::string& path, onnx::ModelProto* model, int64_t* opset);
+Status ParseOnnxModel(std::string_view bytes, const std::string& path, onnx::ModelProto* model, int64_t* opset);
 Status ApplyInputShapes(const std::vector<InputShape>& shapes, const std::string& path, bool isolated_inference,
                         int64_t opset, onnx::ModelProto* model);
 

@@ -29,7 +29,7 @@ class Session final : public models::ShapeCompilerSession {
     if (!opts.ok()) return std::move(opts).status();
     opts_ = std::move(opts).value();
     opts_.model = "the model's source graph";
-    const std::string bytes(reinterpret_cast<const char*>(source), size);
+    const std::string_view bytes(reinterpret_cast<const char*>(source), size);  // parsed in place
     NPURT_RETURN_IF_ERROR(ParseOnnxModel(bytes, opts_.model, &model_, &opset_));
     return HollowInitializers();
   }
@@ -48,7 +48,7 @@ class Session final : public models::ShapeCompilerSession {
     out.def = std::move(built->def);
     out.def.weight_size = packer_.region().size();
     out.weights_offset = before;
-    out.new_weights.assign(packer_.region().begin() + static_cast<std::ptrdiff_t>(before), packer_.region().end());
+    out.new_weights = std::span<const uint8_t>(packer_.region().data() + before, packer_.region().size() - before);
     return out;
   }
 

@@ -62,8 +62,10 @@ communication_statistic_{ts}.csv  (only when the job ran collectives) per collec
                         bytes received per rank (MB), and their average bandwidth (bytes / time, GB/s).
 op_compile_cache_{ts}.csv  (only when the job compiled single operators: aclop*, aclnn*, CBLAS, or ran a
                         dynamic-shape model) per OP Type: compile-cache hits, misses, evictions, hit rate (%)
-                        and time spent compiling the misses (us); a dynamic-shape model's compiled shapes
-                        are the row "model <name> shapes"; a last row "total".
+                        and time spent compiling the misses (us), and the misses served by re-tiling the
+                        kernel of an earlier shape (Retiled); a dynamic-shape model's compiled shapes are
+                        the row "model <name> shapes" and its re-tiled operators "model <name> retiled"; a
+                        last row "total".
 op_statistic_{ts}.csv   per OP Type and core type: count, total, min, avg, max time and share of the
                         device's operator time (the sum of op_summary's rows).
 api_statistic_{ts}.csv  per host API (Level AscendCL): total time, count, avg, min, max, variance (us^2).
@@ -248,28 +250,32 @@ def task_time_rows(tasks):
              us3(r["start"]) + "\t", us3(r["end"]) + "\t"] for r in tasks]
 
 
-OP_CACHE_COLUMNS = ["OP Type", "Hits", "Misses", "Evictions", "Hit Rate(%)", "Compile Time(us)"]
+OP_CACHE_COLUMNS = ["OP Type", "Hits", "Misses", "Evictions", "Hit Rate(%)", "Compile Time(us)", "Retiled"]
 
 
 def op_cache_rows(procs):
-    """Per op type: the operator compile cache's hits, misses, evictions, hit rate and compile time."""
+    """Per op type: the operator compile cache's hits, misses, evictions, hit rate, compile time, and the
+    misses served by re-tiling a kernel of the same family (event 3, counted among the misses)."""
     per = {}
     for p in procs:
         for e in getattr(p, "op_cache", []):
-            row = per.setdefault(e["type"], [0, 0, 0, 0])
+            row = per.setdefault(e["type"], [0, 0, 0, 0, 0])
             if e["event"] in (0, 1, 2):
                 row[e["event"]] += 1
-            if e["event"] == 1:
+            if e["event"] == 3:
+                row[1] += 1
+                row[4] += 1
+            if e["event"] in (1, 3):
                 row[3] += e["ns"]
     rows = []
-    total = [0, 0, 0, 0]
+    total = [0, 0, 0, 0, 0]
     for op in sorted(per):
-        h, m, ev, ns = per[op]
-        total = [total[0] + h, total[1] + m, total[2] + ev, total[3] + ns]
-        rows.append([op, h, m, ev, "%.2f" % (100.0 * h / (h + m) if h + m else 0.0), us3(ns)])
+        h, m, ev, ns, rt = per[op]
+        total = [total[0] + h, total[1] + m, total[2] + ev, total[3] + ns, total[4] + rt]
+        rows.append([op, h, m, ev, "%.2f" % (100.0 * h / (h + m) if h + m else 0.0), us3(ns), rt])
     if rows:
-        h, m, ev, ns = total
-        rows.append(["total", h, m, ev, "%.2f" % (100.0 * h / (h + m) if h + m else 0.0), us3(ns)])
+        h, m, ev, ns, rt = total
+        rows.append(["total", h, m, ev, "%.2f" % (100.0 * h / (h + m) if h + m else 0.0), us3(ns), rt])
     return rows
 
 

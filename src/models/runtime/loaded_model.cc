@@ -8,6 +8,7 @@
 
 #include "acl/acl_base_rt.h"
 #include "acl/error_codes/ge_error_codes.h"
+#include "base/clock.h"
 #include "core/alloc/device_allocator.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -290,10 +291,25 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
   return m;
 }
 
+NodeCallSpecs SpecsOf(const om::ModelDef& def, const om::NodeDef& n, const WeightChunks& weights, bool host_visible) {
+  NodeCallSpecs s;
+  // Weights are constant while the model lives: the backend may pack them once (hal::OpRequest::constants).
+  // It reads them through the host, so only where the device's memory is host-visible.
+  for (int32_t t : n.inputs) {
+    s.in.push_back(t < 0 ? TensorSpec{} : def.tensors[t].spec);
+    const bool weight = t >= 0 && def.tensors[t].region == om::Region::kWeight && host_visible;
+    s.constants.push_back(weight ? weights.At(def.tensors[t].offset) : nullptr);
+    s.any_constant = s.any_constant || weight;
+  }
+  for (int32_t t : n.outputs) s.out.push_back(def.tensors[t].spec);
+  return s;
+}
+
 // Compiles `def`'s graph and records it as an RI on the model's stream, its argument table in device memory
 // of its own.
 Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, const WeightChunks& weights,
-                           uint8_t* arena, ModelResources* res, size_t slot_index, GearRun* run_out) {
+                           uint8_t* arena, ModelResources* res, size_t slot_index, GearRun* run_out,
+                           NodePrograms* programs) {
   core::Device* device = context_->device();
   const std::string& source = source_;
   GearRun& run = *run_out;
@@ -325,38 +341,27 @@ Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, co
   };
   std::vector<size_t> first_slot(def.nodes.size());
   const bool host_visible = device->info().caps.host_visible_memory;
+  if (programs != nullptr) {
+    programs->programs.resize(def.nodes.size());
+    programs->retiled.resize(def.nodes.size(), false);
+  }
   for (size_t i = 0; i < def.nodes.size(); ++i) {
     const om::NodeDef& n = def.nodes[i];
-    std::vector<TensorSpec> in_specs, out_specs;
-    // Weights are constant while the model lives: the backend may pack them once (hal::OpRequest::constants).
-    // It reads them through the host, so only where the device's memory is host-visible.
-    std::vector<const void*> constants;
-    bool any_constant = false;
-    for (int32_t t : n.inputs) {
-      in_specs.push_back(t < 0 ? TensorSpec{} : def.tensors[t].spec);
-      const bool weight = t >= 0 && def.tensors[t].region == om::Region::kWeight && host_visible;
-      constants.push_back(weight ? weights.At(def.tensors[t].offset) : nullptr);
-      any_constant = any_constant || weight;
-    }
-    for (int32_t t : n.outputs) out_specs.push_back(def.tensors[t].spec);
-    core::OperatorCall call{n.op_type, &in_specs, &out_specs, &n.attrs, true, any_constant ? &constants : nullptr};
-    // Without constants through the op compile cache: a dynamic-shape model's shapes, its re-records and other
-    // models then share the compiles of equal operators.
-    auto built = core::BuildOperatorCached(call);
-    if (!built.ok()) {
-      return Err(built.status().code(), "{}: node {} ({} from {}) does not compile: {}", where, n.name, n.op_type,
-                 n.source_type, built.status().message());
-    }
-    const auto& inferred = built.value().outputs;
-    for (size_t o = 0; o < out_specs.size(); ++o) {
-      if (o >= inferred.size() || inferred[o].dtype != out_specs[o].dtype || inferred[o].dims != out_specs[o].dims) {
-        return Err(ACL_ERROR_GE_EXEC_LOAD_MODEL_PARTITION_FAILED, "{}: node {} ({}) computes output {} as {}, the "
-                   "model says {}", where, n.name, n.op_type, o,
-                   o < inferred.size() ? Describe(inferred[o]) : std::string("nothing"), Describe(out_specs[o]));
+    NodeCallSpecs specs = SpecsOf(def, n, weights, host_visible);
+    std::vector<TensorSpec>& in_specs = specs.in;
+    std::vector<TensorSpec>& out_specs = specs.out;
+    std::shared_ptr<const core::OperatorProgram> program = programs != nullptr ? programs->programs[i] : nullptr;
+    if (program == nullptr) {
+      auto built = BuildNode(n, in_specs, out_specs, specs.any_constant ? &specs.constants : nullptr, where);
+      if (!built.ok()) return std::move(built).status();
+      program = std::move(built.value().program);
+      if (programs != nullptr) {
+        programs->programs[i] = program;
+        programs->retiled[i] = built.value().reused;
       }
     }
     records[i].name = n.name;
-    records[i].program = built.value().program;
+    records[i].program = std::move(program);
     records[i].in_specs = std::move(in_specs);
     records[i].out_specs = std::move(out_specs);
     records[i].args = &table[slot];
@@ -368,7 +373,56 @@ Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, co
     for (int32_t t : n.outputs) bind(t, slot++);
   }
   if (slots > 0) NPURT_RETURN_IF_ERROR(core::WriteMemory(table, host_table.data(), slots * sizeof(void*), "arguments"));
+  return Capture(def, label, res, table, slots, first_slot, records, run_out);
+}
 
+StatusOr<core::OperatorBuild> LoadedModel::BuildNode(const om::NodeDef& n, const std::vector<TensorSpec>& in_specs,
+                                                     const std::vector<TensorSpec>& out_specs,
+                                                     const std::vector<const void*>* constants,
+                                                     const std::string& where) {
+  core::OperatorCall call{n.op_type, &in_specs, &out_specs, &n.attrs, true, constants};
+  // A dynamic-shape model's operator with weights may re-tile the kernel its family got at another shape
+  // (op_families_); the compile cache does the same for those without.
+  std::string family;
+  if (compiler_ != nullptr && constants != nullptr) {
+    family = core::OperatorFamilyKey(call);
+    for (const void* c : *constants) family += fmt::format("|{}", c);
+    if (auto it = op_families_.find(family); it != op_families_.end()) call.reuse = it->second.get();
+  }
+  // Without constants through the op compile cache: a dynamic-shape model's shapes, its re-records and other
+  // models then share the compiles of equal operators.
+  const uint64_t build_t0 = compiler_ != nullptr ? NowNs() : 0;
+  auto built = core::BuildOperatorCached(call);
+  if (!built.ok()) {
+    return Err(built.status().code(), "{}: node {} ({} from {}) does not compile: {}", where, n.name, n.op_type,
+               n.source_type, built.status().message());
+  }
+  const auto& inferred = built.value().outputs;
+  for (size_t o = 0; o < out_specs.size(); ++o) {
+    if (o >= inferred.size() || inferred[o].dtype != out_specs[o].dtype || inferred[o].dims != out_specs[o].dims) {
+      return Err(ACL_ERROR_GE_EXEC_LOAD_MODEL_PARTITION_FAILED, "{}: node {} ({}) computes output {} as {}, the "
+                 "model says {}", where, n.name, n.op_type, o,
+                 o < inferred.size() ? Describe(inferred[o]) : std::string("nothing"), Describe(out_specs[o]));
+    }
+  }
+  if (compiler_ != nullptr) {
+    if (!family.empty()) op_families_[family] = built.value().program;
+    const bool reused = built.value().reused;
+    dfx::ProfRecordOpCache(ops_row_, reused ? 3 : 1, NowNs() - build_t0);
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    ++stats_.ops_built;
+    if (reused) ++stats_.ops_retiled;
+  }
+  return built;
+}
+
+// Records the bound nodes as an RI on the model's stream.
+Status LoadedModel::Capture(const om::ModelDef& def, const std::string& label, ModelResources* res, void** table,
+                            size_t slots, const std::vector<size_t>& first_slot, std::vector<NodeRecord>& records,
+                            GearRun* run_out) {
+  core::Device* device = context_->device();
+  const std::string& source = source_;
+  GearRun& run = *run_out;
   // Recorded once on the model's stream.
   auto ri_or = core::ModelRI::Create(context_, core::ModelRI::State::kEmpty);
   if (!ri_or.ok()) return ri_or.status();
@@ -413,6 +467,7 @@ Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, co
 }
 
 LoadedModel::~LoadedModel() {
+  StopSpecializing();  // its builds read the weights and the def the model holds
   if (order_event_ != nullptr && context_ != nullptr && context_->alive()) order_event_->Destroy();
   for (GearRun& run : runs_) {
     if (run.ri != nullptr) run.ri->Destroy();  // the resources go with the last replay

@@ -29,17 +29,23 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <span>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "base/status.h"
 #include "base/tensor_spec.h"
 #include "core/model_ri/model_ri.h"
+#include "core/operators.h"
 #include "models/om/om_reader.h"
 #include "models/runtime/gear_table.h"
 #include "models/runtime/static_aipp.h"
@@ -51,6 +57,7 @@ class Stream;
 }  // namespace npurt::core
 
 namespace npurt::models {
+struct NodeRecord;
 
 struct IoDesc {
   std::string name;
@@ -96,7 +103,19 @@ struct ShapeCacheStats {
   uint64_t arena_bytes = 0;   // the shared arena now
   uint64_t weight_bytes = 0;  // every constant uploaded
   double compile_ms = 0;      // all compiles together
+  uint64_t ops_built = 0;     // operators built for the shapes compiled (records included)
+  uint64_t ops_retiled = 0;   // ... of which re-tiled the kernel of another shape rather than compiled
+  uint64_t ops_specialized = 0;  // re-tiled operators compiled for their shapes since (the shapes recurred)
 };
+
+// What a node's operator is built from: its input and output specs and, where the device's memory is
+// host-visible, its weight inputs' addresses (constants the backend may pack once; null for the others).
+struct NodeCallSpecs {
+  std::vector<TensorSpec> in, out;
+  std::vector<const void*> constants;
+  bool any_constant = false;
+};
+NodeCallSpecs SpecsOf(const om::ModelDef& def, const om::NodeDef& n, const WeightChunks& weights, bool host_visible);
 
 // Every node's source nodes, comma-separated (its own name when nothing was fused into it).
 std::map<std::string, std::string, std::less<>> OriginNames(const om::ModelDef& def);
@@ -164,31 +183,67 @@ class LoadedModel {
 
   // One set of input shapes of a dynamic-shape model, compiled; run.ri null: not recorded (yet, or again
   // after the arena grew).
+  // A dynamic-shape model's programs for one compiled shape's nodes (kept across its re-records).
+  struct NodePrograms {
+    std::vector<std::shared_ptr<const core::OperatorProgram>> programs;  // per node; null: build it
+    std::vector<bool> retiled;                                           // per node: re-tiles another's code
+  };
+
   struct ShapeVariant {
     std::vector<std::vector<int64_t>> dims;
     om::ModelDef def;
     GearRun run;
     ModelResources* res = nullptr;  // its records and argument table (a reference)
     uint64_t last_use = 0;
+    NodePrograms programs;  // built at its first record; a re-record (the arena grew) only binds them
+    uint32_t hits = 0;      // executions that found it compiled
+    bool specializing = false;  // its re-tiled operators are queued (or were) for compiles of their own
   };
+
+  // Compiles of their own for a compiled shape's re-tiled operators, on the model's specialising thread
+  // (shape_specialize.cc): queued at the shape's first hit, adopted (the shape re-recorded with
+  // them) by the execution after they are done. So a new shape is met fast (its kernels re-tiled from another
+  // shape's) and a shape that recurs runs kernels compiled for it.
+  struct SpecializeJob {
+    std::vector<std::vector<int64_t>> dims;
+    std::shared_ptr<const om::ModelDef> def;
+    std::vector<size_t> nodes;                          // the re-tiled ones
+    std::vector<std::vector<const void*>> constants;    // per entry of `nodes` (empty: none)
+    std::vector<std::shared_ptr<const core::OperatorProgram>> built;  // per node of the def (the result)
+  };
+  static constexpr uint32_t kSpecializeAtHit = 1;  // the first execution that finds it compiled
 
   LoadedModel() = default;
   Status CheckBuffers(const std::vector<UserBuffer>& buffers, const GearRun& run, bool outputs) const;
   // Compiles `def`'s graph and records it into `run` (`label`: "gear 2", "shapes [1,32]", or empty),
-  // its node records in res->nodes[slot].
+  // its node records in res->nodes[slot]. `programs` (a dynamic-shape model's): programs to use instead
+  // of building, and where those built go.
   Status Record(const om::ModelDef& def, const std::string& label, const WeightChunks& weights, uint8_t* arena,
-                ModelResources* res, size_t slot, GearRun* run);
+                ModelResources* res, size_t slot, GearRun* run, NodePrograms* programs = nullptr);
+  // One node's operator built (Record's): re-tiled from its family where a dynamic-shape model has one, its
+  // outputs checked against the model's.
+  StatusOr<core::OperatorBuild> BuildNode(const om::NodeDef& n, const std::vector<TensorSpec>& in_specs,
+                                          const std::vector<TensorSpec>& out_specs,
+                                          const std::vector<const void*>* constants, const std::string& where);
+  // Record's second half: the bound nodes captured as an RI on the model's stream.
+  Status Capture(const om::ModelDef& def, const std::string& label, ModelResources* res, void** table, size_t slots,
+                 const std::vector<size_t>& first_slot, std::vector<NodeRecord>& records, GearRun* run);
   Status LaunchRun(const GearRun& run, const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
                    core::Stream* stream);  // exec_mu_ held
   // Dynamic shapes (exec_mu_ held).
   Status LoadShapeModel(const om::ModelFile& file, const LoadMemory& memory, ModelResources* res);
   StatusOr<std::vector<std::vector<int64_t>>> ResolveShapes(const std::vector<std::vector<int64_t>>* shapes) const;
   StatusOr<ShapeVariant*> VariantFor(const std::vector<std::vector<int64_t>>& dims);
-  Status UploadWeights(uint64_t offset, const std::vector<uint8_t>& fresh);
+  Status UploadWeights(uint64_t offset, std::span<const uint8_t> fresh);
   Status GrowArena(uint64_t need);
   Status RecordVariant(ShapeVariant* v);
   void DropRecording(ShapeVariant* v);
   void LogShapeCache() const;  // at unload
+  void StartSpecializing();    // the specialising thread, which first warms the backend (at load)
+  void QueueSpecialization(ShapeVariant* v);
+  void AdoptSpecialized();     // exec_mu_ held
+  void SpecializeLoop();       // the specialising thread
+  void StopSpecializing();     // joins it (before the model's memory goes)
 
   uint32_t id_ = 0;
   std::string name_;
@@ -228,6 +283,18 @@ class LoadedModel {
   uint64_t use_clock_ = 0;
   size_t shape_capacity_ = 32;
   std::string cache_row_;  // the model's row in msprof's op_compile_cache CSV
+  std::string ops_row_;    // ... and its operators' row (built, re-tiled)
+  // Each operator family's latest program with the model's weights as constants (core::OperatorFamilyKey and
+  // the constants' addresses), which the next shape's build may re-tile; families without constants are the
+  // op compile cache's. Kept while the model is loaded (one program per family).
+  std::unordered_map<std::string, std::shared_ptr<const core::OperatorProgram>> op_families_;
+  // The specialising thread (started by the first job) and its queues (spec_mu_).
+  std::thread spec_thread_;
+  std::mutex spec_mu_;
+  std::condition_variable spec_cv_;
+  std::deque<SpecializeJob> spec_queue_;
+  std::vector<SpecializeJob> spec_done_;
+  bool spec_stop_ = false;
   mutable std::mutex stats_mu_;
   ShapeCacheStats stats_;
 };

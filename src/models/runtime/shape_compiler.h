@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <span>
 #include <vector>
 
 #include "base/status.h"
@@ -26,7 +27,7 @@ namespace npurt::models {
 struct CompiledShapes {
   om::ModelDef def;
   uint64_t weights_offset = 0;
-  std::vector<uint8_t> new_weights;
+  std::span<const uint8_t> new_weights;  // in the session's region: valid until its next Compile
 };
 
 class ShapeCompilerSession {

@@ -78,11 +78,22 @@ Status LoadedModel::LoadShapeModel(const om::ModelFile& file, const LoadMemory& 
   shape_capacity_ = ShapeCacheCapacity();
   // Its row in msprof's op_compile_cache CSV: the model's compiled shapes count as one cache of its own.
   cache_row_ = fmt::format("model {} shapes", name_.empty() ? source_ : name_);
+  ops_row_ = fmt::format("model {} operators", name_.empty() ? source_ : name_);
   stats_.capacity = shape_capacity_;
   res->refs.fetch_add(1, std::memory_order_relaxed);  // the model's own, until it goes
   shared_res_ = res;
-  NPURT_LOG_INFO("MODEL", "model {} loaded from {}: dynamic shapes {}; compiled per set of shapes at first use, "
-                 "up to {} kept", id_, source_, gears_.templates.empty() ? std::string() : [&] {
+  StartSpecializing();
+  // The smallest shapes are compiled and recorded now, as a static model is at load: the weights go up and
+  // the compiler warms here, not in the first execution (atc checked that these shapes convert).
+  std::vector<std::vector<int64_t>> smallest;
+  for (const om::InputTemplate& tpl : gears_.templates) smallest.push_back(tpl.range_min);
+  {
+    std::lock_guard<std::mutex> lock(exec_mu_);
+    auto v = VariantFor(smallest);
+    if (!v.ok()) return Err(v.status().code(), "model {}: {}", source_, v.status().message());
+  }
+  NPURT_LOG_INFO("MODEL", "model {} loaded from {}: dynamic shapes {}; its smallest shapes compiled at load, others "
+                 "at first use, up to {} kept", id_, source_, gears_.templates.empty() ? std::string() : [&] {
                    std::string t;
                    for (const om::InputTemplate& tpl : gears_.templates) {
                      t += fmt::format("{}{}[{}]", t.empty() ? "" : " ", tpl.name, fmt::join(tpl.dims, ","));
@@ -124,11 +135,17 @@ StatusOr<std::vector<std::vector<int64_t>>> LoadedModel::ResolveShapes(
 }
 
 StatusOr<LoadedModel::ShapeVariant*> LoadedModel::VariantFor(const std::vector<std::vector<int64_t>>& dims) {
+  AdoptSpecialized();
   auto it = variants_.find(dims);
   ShapeVariant* v = nullptr;
   if (it != variants_.end()) {
     v = it->second.get();
     dfx::ProfRecordOpCache(cache_row_, 0, 0);
+    // A shape met again earns kernels of its own for the operators that re-tiled another shape's.
+    if (!v->specializing && ++v->hits >= kSpecializeAtHit &&
+        std::find(v->programs.retiled.begin(), v->programs.retiled.end(), true) != v->programs.retiled.end()) {
+      QueueSpecialization(v);
+    }
     std::lock_guard<std::mutex> lock(stats_mu_);
     ++stats_.hits;
   } else {
@@ -169,26 +186,42 @@ StatusOr<LoadedModel::ShapeVariant*> LoadedModel::VariantFor(const std::vector<s
                    shape_capacity_, stats_.hits, stats_.misses, stats_.evictions);
   }
   if (v->def.arena_size > arena_capacity_) NPURT_RETURN_IF_ERROR(GrowArena(v->def.arena_size));
-  if (v->run.ri == nullptr) NPURT_RETURN_IF_ERROR(RecordVariant(v));
+  if (v->run.ri == nullptr) {
+    uint64_t built = 0, retiled = 0;
+    {
+      std::lock_guard<std::mutex> lock(stats_mu_);
+      built = stats_.ops_built;
+      retiled = stats_.ops_retiled;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    NPURT_RETURN_IF_ERROR(RecordVariant(v));
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::lock_guard<std::mutex> lock(stats_mu_);
+    NPURT_LOG_INFO("MODEL", "model {}: shapes {} recorded in {:.1f} ms: {} operators built, {} of them re-tiled from "
+                   "another shape's kernel", id_, ShapesText(v->dims), ms, stats_.ops_built - built,
+                   stats_.ops_retiled - retiled);
+  }
   v->last_use = ++use_clock_;
   return v;
 }
 
-Status LoadedModel::UploadWeights(uint64_t offset, const std::vector<uint8_t>& fresh) {
+Status LoadedModel::UploadWeights(uint64_t offset, std::span<const uint8_t> fresh) {
   // The compiler's region only grows, and it returns each byte once: bytes a failed upload left behind
-  // (out of device memory) go up first, with these.
-  std::vector<uint8_t> bytes;
+  // (out of device memory) go up first, with these (copied together only then).
+  std::vector<uint8_t> joined;
+  std::span<const uint8_t> bytes = fresh;
   if (!pending_weights_.empty()) {
     offset = pending_offset_;
-    bytes = std::move(pending_weights_);
+    joined = std::move(pending_weights_);
     pending_weights_.clear();
+    joined.insert(joined.end(), fresh.begin(), fresh.end());
+    bytes = joined;
   }
-  bytes.insert(bytes.end(), fresh.begin(), fresh.end());
   if (bytes.empty()) return Status::Ok();
   auto keep = [&](Status st) {
     if (!st.ok()) {
       pending_offset_ = offset;
-      pending_weights_ = std::move(bytes);
+      pending_weights_.assign(bytes.begin(), bytes.end());
     }
     return st;
   };
@@ -252,7 +285,7 @@ Status LoadedModel::RecordVariant(ShapeVariant* v) {
     res->holds.push_back(arena_res_);
   }
   v->run = GearRun{};
-  Status st = Record(v->def, "shapes " + ShapesText(v->dims), weights_, arena_, res, 0, &v->run);
+  Status st = Record(v->def, "shapes " + ShapesText(v->dims), weights_, arena_, res, 0, &v->run, &v->programs);
   if (!st.ok()) {
     if (v->run.ri != nullptr) v->run.ri->Destroy();
     v->run = GearRun{};
@@ -273,9 +306,10 @@ void LoadedModel::DropRecording(ShapeVariant* v) {
 void LoadedModel::LogShapeCache() const {
   std::lock_guard<std::mutex> lock(stats_mu_);
   NPURT_LOG_INFO("MODEL", "model {} ({}): {} compiled shapes kept of {}; {} hits, {} misses ({:.1f} ms compiling), {} "
-                 "evictions; arena {} bytes, {} weight bytes uploaded", id_, source_, stats_.cached, stats_.capacity,
-                 stats_.hits, stats_.misses, stats_.compile_ms, stats_.evictions, stats_.arena_bytes,
-                 stats_.weight_bytes);
+                 "evictions; {} operators built, {} re-tiled ({} of them compiled for their shapes since); arena {} "
+                 "bytes, {} weight bytes uploaded", id_, source_, stats_.cached, stats_.capacity, stats_.hits,
+                 stats_.misses, stats_.compile_ms, stats_.evictions, stats_.ops_built, stats_.ops_retiled,
+                 stats_.ops_specialized, stats_.arena_bytes, stats_.weight_bytes);
 }
 
 }  // namespace npurt::models

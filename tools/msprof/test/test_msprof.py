@@ -288,7 +288,7 @@ def check_summaries(files, trace_tasks, expect_apis, trace=None):
     return apis
 
 
-OP_CACHE = ["OP Type", "Hits", "Misses", "Evictions", "Hit Rate(%)", "Compile Time(us)"]
+OP_CACHE = ["OP Type", "Hits", "Misses", "Evictions", "Hit Rate(%)", "Compile Time(us)", "Retiled"]
 
 
 def check_op_cache(files):
@@ -304,6 +304,7 @@ def check_op_cache(files):
         hits, misses = int(r.get("Hits", -1)), int(r.get("Misses", -1))
         check(hits + misses == ROUNDS and misses >= 1 and float(r.get("Compile Time(us)", 0)) > 0,
               "op_compile_cache %s: %d lookups, a miss that compiled (got %s)" % (op, ROUNDS, r))
+        check(r.get("Retiled") == "0", "op_compile_cache %s: npurt's own kernels are never re-tiled (got %s)" % (op, r))
     t = rows.get("total", {})
     check(int(t.get("Hits", -1)) == sum(int(rows[o]["Hits"]) for o in ("Add", "Mul") if o in rows),
           "op_compile_cache total sums the rows")

@@ -30,6 +30,8 @@ class Kernel {
   virtual ~Kernel() = default;
   // Runs on an executor of the simulated device; returns OK or the failure reported on the stream.
   virtual Status Run(const OpRunArgs& args) const = 0;
+  // The kernel a build may re-tile (OpBuild::reuse): itself, or the kernel a wrapper runs.
+  virtual const Kernel* compiled() const { return this; }
 };
 
 // The state of one compilation. Ops read `inputs`, `requested` (the caller's output descriptors, whose
@@ -48,9 +50,15 @@ struct OpBuild {
   // The call's input specs before the backend widened them (fp16_via_fp32), or null when `inputs` are
   // the call's own: for kernels whose rounding follows the stored types (GEMM's steps).
   const std::vector<TensorSpec>* stored_inputs = nullptr;
+  // A kernel this backend built for a call of the same type, attributes, data types, ranks and constants at
+  // other shapes (hal::OpRequest::reuse), or null. A build whose kernel generates code (oneDNN's) may
+  // return one sharing that kernel's code, re-tiled for these shapes, and set `reused`; npurt's own kernels
+  // generate none (their build is their tiling) and ignore it.
+  const Kernel* reuse = nullptr;
 
   std::vector<TensorSpec> outputs;
   std::unique_ptr<Kernel> kernel;
+  bool reused = false;
 };
 
 using BuildFn = Status (*)(OpBuild& b);

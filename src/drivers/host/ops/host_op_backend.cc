@@ -13,6 +13,7 @@
 #include "base/dtype.h"
 #include "drivers/host/ops/dnnl_util.h"
 #include "drivers/host/ops/host_op.h"
+#include "drivers/host/ops/matmul_kernel.h"
 
 namespace npurt::drivers::host {
 namespace {
@@ -147,6 +148,8 @@ class ViaFp32Kernel final : public Kernel {
     for (const auto& s : out_) total_ += wide_.Widens(s.dtype) ? Align(s.numel() * 4) : 0;
   }
 
+  const Kernel* compiled() const override { return inner_->compiled(); }
+
   Status Run(const OpRunArgs& args) const override {
     auto* base = static_cast<uint8_t*>(Scratch(total_, 1));
     if (base == nullptr && total_ != 0) return Err(ACL_ERROR_RT_MEMORY_ALLOCATION, "out of host memory");
@@ -223,6 +226,8 @@ class KernelExecutable final : public hal::Executable {
   KernelExecutable(std::unique_ptr<Kernel> kernel, std::string type, std::vector<TensorSpec> outputs)
       : kernel_(std::move(kernel)), type_(std::move(type)), outputs_(std::move(outputs)) {}
 
+  const Kernel& kernel() const { return *kernel_; }
+
   int32_t Run(hal::Dispatch& d, std::string* message) const override {
     if (d.num_outputs != outputs_.size()) {
       *message = type_ + ": dispatched with " + std::to_string(d.num_outputs) + " outputs, compiled for " +
@@ -279,6 +284,10 @@ class HostOpBackend final : public hal::OpBackend {
     b.attrs = call.attrs;
     b.compile = call.compile;
     if (widen) b.stored_inputs = call.inputs;
+    // Only this backend's own executables are re-tiled (another's is not a KernelExecutable).
+    if (const auto* prior = dynamic_cast<const KernelExecutable*>(call.reuse); prior != nullptr && call.compile) {
+      b.reuse = prior->kernel().compiled();
+    }
     // Constants reach the build in its types: a widened input's constant data is widened here, once.
     std::vector<const void*> constants;
     WideConstants wide_constants;
@@ -306,11 +315,14 @@ class HostOpBackend final : public hal::OpBackend {
     }
     hal::OpBuilt built;
     built.outputs = std::move(b.outputs);
+    built.reused = b.reused && b.kernel != nullptr;
     if (b.kernel) {
       built.executable = std::make_unique<KernelExecutable>(std::move(b.kernel), std::string(call.type), built.outputs);
     }
     return built;
   }
+
+  void Warm() const override { WarmMatmulRetiling(); }
 
   std::vector<std::string> OpTypes() const override { return OpTypeNames(); }
 

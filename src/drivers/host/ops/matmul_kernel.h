@@ -34,4 +34,8 @@ struct MatmulConfig {
 
 StatusOr<std::unique_ptr<Kernel>> MakeMatmulKernel(const MatmulConfig& config);
 
+// Runs a small product through a runtime-rows primitive once per process, so that oneDNN's GEMM JIT (which
+// re-tiled products run on) is generated now rather than in the first re-tiled kernel's run.
+void WarmMatmulRetiling();
+
 }  // namespace npurt::drivers::host

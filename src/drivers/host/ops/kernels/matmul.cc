@@ -13,6 +13,7 @@
 // C = round(round(alpha * round(A*B)) + round(beta * C)). So aclblasGemmEx, aclopExecuteV2("GEMM") and
 // aclnnMatmul + aclnnMuls + aclnnAdd agree bit for bit (hicann/ge's GEMM sample checks that).
 #include <cstring>
+#include <mutex>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "drivers/host/ops/dnnl_util.h"
@@ -34,6 +35,35 @@ memory::desc MatDesc(int64_t batch, int64_t rows, int64_t cols, bool trans, int3
   return memory::desc(dims, du::ToDnnl(dtype), strides);
 }
 
+// The code a family of shapes shares (re-tiling, OpBuild::reuse): one primitive created with M given at run
+// time (oneDNN's GEMM kernels take it when they run), and a constant B packed once for it. Created on the
+// first re-tile of a kernel and shared by every kernel re-tiled from it. Only M (the rows: a batch or a
+// sequence length flattened into them) varies within a family: K, N and the batch counts are part of it.
+struct MatmulFamily {
+  dnnl::matmul::primitive_desc pd;
+  dnnl::matmul prim;
+  std::shared_ptr<memory> packed;  // a constant B in pd's weights layout, or null
+  void* packed_b = nullptr;
+};
+
+bool SamePostOps(const PostOpChain& x, const PostOpChain& y) {
+  if (x.ops.size() != y.ops.size() || x.add_index != y.add_index) return false;
+  for (size_t i = 0; i < x.ops.size(); ++i) {
+    const PostOp& p = x.ops[i];
+    const PostOp& q = y.ops[i];
+    if (p.add != q.add || p.alg != q.alg || p.alpha != q.alpha || p.beta != q.beta) return false;
+  }
+  return true;
+}
+
+// MatDesc with its rows given at run time (and the strides that depend on them).
+memory::desc MatDescRuntimeRows(int64_t batch, int64_t cols, bool trans, int32_t dtype) {
+  constexpr memory::dim kRt = DNNL_RUNTIME_DIM_VAL;
+  memory::dims dims = {batch, kRt, cols};
+  memory::dims strides = trans ? memory::dims{kRt, 1, kRt} : memory::dims{kRt, cols, 1};
+  return memory::desc(dims, du::ToDnnl(dtype), strides);
+}
+
 class MatmulKernel final : public Kernel {
  public:
   static StatusOr<std::unique_ptr<MatmulKernel>> Create(const MatmulConfig& c) {
@@ -43,7 +73,21 @@ class MatmulKernel final : public Kernel {
     return k;
   }
 
+  // A kernel for `c` sharing this kernel's family code, or null when `c` differs from this kernel's config in
+  // more than its dims, or its family cannot be built (oneDNN takes no runtime dims for it).
+  std::unique_ptr<MatmulKernel> Retile(const MatmulConfig& c) const {
+    if (!Retileable(c_) || !SameButDims(c_, c)) return nullptr;
+    std::shared_ptr<const MatmulFamily> family = Family();
+    if (family == nullptr) return nullptr;
+    auto k = std::unique_ptr<MatmulKernel>(new MatmulKernel(c));
+    k->family_ = std::move(family);
+    k->family_built_ = true;
+    k->generic_ = true;
+    return k;
+  }
+
   Status Run(const OpRunArgs& a) const override {
+    if (generic_) return RunGeneric(a);
     const int ai = c_.a_input, bi = c_.b_input;
     void* dst = a.outputs[0];
     float alpha = 1.0f, beta = 0.0f;
@@ -77,6 +121,78 @@ class MatmulKernel final : public Kernel {
 
  private:
   explicit MatmulKernel(const MatmulConfig& c) : c_(c) {}
+
+  // Configs whose kernels may share family code: plain products (no GEMM accumulator, runtime scale, rounded
+  // steps or fused residual add), equal in everything but M. (Products whose N or K change too, as
+  // attention's, are compiled: oneDNN's fully runtime-dims GEMM is slower still, and building their own is
+  // cheap.)
+  static bool Retileable(const MatmulConfig& c) {
+    return c.c_input < 0 && c.alpha_input < 0 && c.beta_input < 0 && c.round_dtype == 0 && c.addend_input < 0;
+  }
+  static bool SameButDims(const MatmulConfig& x, const MatmulConfig& y) {
+    if (!Retileable(y)) return false;
+    if (x.batch_a != y.batch_a || x.batch_b != y.batch_b || x.trans_a != y.trans_a || x.trans_b != y.trans_b ||
+        x.trans_c != y.trans_c || x.a_dtype != y.a_dtype || x.b_dtype != y.b_dtype || x.c_dtype != y.c_dtype ||
+        x.a_input != y.a_input || x.b_input != y.b_input || x.bias_input != y.bias_input ||
+        x.bias_dtype != y.bias_dtype || x.b_constant != y.b_constant || !SamePostOps(x.post, y.post)) {
+      return false;
+    }
+    return x.k == y.k && x.n == y.n;
+  }
+
+  // This kernel's family, built on first use (once; null when oneDNN takes no runtime dims for it).
+  std::shared_ptr<const MatmulFamily> Family() const {
+    std::call_once(family_once_, [&] {
+      if (family_built_) return;
+      auto f = std::make_shared<MatmulFamily>();
+      Status st = du::Guard(ACL_ERROR_OP_TYPE_NOT_MATCH, "matmul family primitive", [&] {
+        const int64_t bo = std::max(c_.batch_a, c_.batch_b);
+        auto a_md = MatDescRuntimeRows(c_.batch_a, c_.k, c_.trans_a, c_.a_dtype);
+        auto d_md = MatDescRuntimeRows(bo, c_.n, c_.trans_c, c_.c_dtype);
+        const auto b_md = MatDesc(c_.batch_b, c_.k, c_.n, c_.trans_b, c_.b_dtype);
+        // A constant B in the layout the primitive prefers (packed once below); a runtime B as it is stored.
+        auto w_md = c_.b_constant != nullptr ? memory::desc(b_md.dims(), b_md.data_type(), memory::format_tag::any) : b_md;
+        memory::desc bias_md;
+        if (c_.bias_input >= 0) bias_md = memory::desc({1, 1, c_.n}, du::ToDnnl(c_.bias_dtype), {c_.n, c_.n, 1});
+        dnnl::primitive_attr attr;
+        // Library scratchpad: its size depends on the dims each run brings.
+        attr.set_scratchpad_mode(dnnl::scratchpad_mode::library);
+        dnnl::post_ops po;
+        AppendPostOps(c_.post, d_md, po);
+        if (po.len() != 0) attr.set_post_ops(po);
+        auto d = c_.bias_input >= 0 ? dnnl::matmul::desc(a_md, w_md, bias_md, d_md) : dnnl::matmul::desc(a_md, w_md, d_md);
+        f->pd = dnnl::matmul::primitive_desc(d, attr, du::Engine());
+        f->prim = dnnl::matmul(f->pd);
+        if (c_.b_constant != nullptr) {
+          const auto user = MatDesc(c_.batch_b, c_.k, c_.n, c_.trans_b, c_.b_dtype);
+          if (!(f->pd.weights_desc() == user)) {
+            f->packed = du::PackConstant(c_.b_constant, user, f->pd.weights_desc());
+            f->packed_b = f->packed->get_data_handle();
+          }
+        }
+      });
+      if (st.ok()) family_ = std::move(f);
+    });
+    return family_;
+  }
+
+  // A run of the family's primitive at this kernel's dims.
+  Status RunGeneric(const OpRunArgs& a) const {
+    const MatmulFamily& f = *family_;
+    const int64_t bo = std::max(c_.batch_a, c_.batch_b);
+    std::unordered_map<int, memory> args;
+    void* weights = f.packed_b != nullptr ? f.packed_b : const_cast<void*>(a.inputs[c_.b_input]);
+    const auto w_md = f.packed_b != nullptr ? f.pd.weights_desc() : MatDesc(c_.batch_b, c_.k, c_.n, c_.trans_b, c_.b_dtype);
+    args.emplace(DNNL_ARG_SRC, memory(MatDesc(c_.batch_a, c_.m, c_.k, c_.trans_a, c_.a_dtype), du::Engine(),
+                                      const_cast<void*>(a.inputs[c_.a_input])));
+    args.emplace(DNNL_ARG_WEIGHTS, memory(w_md, du::Engine(), weights));
+    args.emplace(DNNL_ARG_DST, memory(MatDesc(bo, c_.m, c_.n, c_.trans_c, c_.c_dtype), du::Engine(), a.outputs[0]));
+    if (c_.bias_input >= 0) {
+      args.emplace(DNNL_ARG_BIAS, memory(memory::desc({1, 1, c_.n}, du::ToDnnl(c_.bias_dtype), {c_.n, c_.n, 1}),
+                                         du::Engine(), const_cast<void*>(a.inputs[c_.bias_input])));
+    }
+    return du::Execute(f.prim, memory::desc(), args, "matmul");
+  }
 
   void Init() {
     const int64_t ba = c_.batch_a, bb = c_.batch_b, bo = std::max(ba, bb);
@@ -186,6 +302,12 @@ class MatmulKernel final : public Kernel {
   }
 
   MatmulConfig c_;
+  // The family: built by Family() on this kernel's first re-tile, or (generic_) the one this kernel was
+  // re-tiled from, whose primitive it runs.
+  mutable std::once_flag family_once_;
+  mutable std::shared_ptr<const MatmulFamily> family_;
+  bool family_built_ = false;
+  bool generic_ = false;
   bool runtime_scale_ = false;
   bool rounded_steps_ = false;  // 16-bit float GEMM: RunRoundedSteps
   dnnl::matmul::primitive_desc pd_, pd_sum_;
@@ -274,6 +396,14 @@ Status BuildMatmul(OpBuild& b) {
   c.addend_input = at->addend;
   c.b_constant = ConstantInput(b, 1);
   if (!b.compile) return Status::Ok();
+  // A kernel of this family built before (at other M, N, K) shares its code, re-tiled for these dims.
+  if (const auto* prior = dynamic_cast<const MatmulKernel*>(b.reuse); prior != nullptr) {
+    if (auto retiled = prior->Retile(c); retiled != nullptr) {
+      b.kernel = std::move(retiled);
+      b.reused = true;
+      return Status::Ok();
+    }
+  }
   auto k = MatmulKernel::Create(c);
   if (!k.ok()) return std::move(k).status();
   b.kernel = std::move(k.value());
@@ -355,6 +485,29 @@ StatusOr<std::unique_ptr<Kernel>> MakeMatmulKernel(const MatmulConfig& config) {
   auto k = MatmulKernel::Create(config);
   if (!k.ok()) return std::move(k).status();
   return std::unique_ptr<Kernel>(std::move(k.value()));
+}
+
+void WarmMatmulRetiling() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // A product of the size whose code covers the shapes models meet (a smaller one generates other kernels).
+    constexpr int64_t kM = 48, kK = 128, kN = 128;
+    std::vector<float> a(kM * kK, 0.5f), b(kK * kN, 0.25f), y(kM * kN, 0.0f);
+    (void)du::Guard(ACL_ERROR_OP_TYPE_NOT_MATCH, "matmul warm-up", [&] {
+      dnnl::primitive_attr attr;
+      attr.set_scratchpad_mode(dnnl::scratchpad_mode::library);
+      const auto w_md = MatDesc(1, kK, kN, false, ACL_FLOAT);
+      dnnl::matmul::primitive_desc pd(
+          dnnl::matmul::desc(MatDescRuntimeRows(1, kK, false, ACL_FLOAT), w_md, MatDescRuntimeRows(1, kN, false, ACL_FLOAT)),
+          attr, du::Engine());
+      std::unordered_map<int, memory> args;
+      args.emplace(DNNL_ARG_SRC, memory(MatDesc(1, kM, kK, false, ACL_FLOAT), du::Engine(), a.data()));
+      args.emplace(DNNL_ARG_WEIGHTS, memory(w_md, du::Engine(), b.data()));
+      args.emplace(DNNL_ARG_DST, memory(MatDesc(1, kM, kN, false, ACL_FLOAT), du::Engine(), y.data()));
+      dnnl::matmul(pd).execute(du::ThreadStream(), args);
+      du::ThreadStream().wait();
+    });
+  });
 }
 
 void RegisterMatmulOps(OpTable& t) {
