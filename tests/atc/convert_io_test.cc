@@ -259,6 +259,19 @@ TEST_F(ConvertTest, UnsupportedOpsAreAllReported) {
   EXPECT_FALSE(fs::exists(Path("unsup.om")));
 }
 
+TEST_F(ConvertTest, DataDependentShapesAreNamedAsSuch) {
+  OnnxBuilder b;
+  b.Input("x", {3, 4});
+  b.Node("NonZero", {"x"}, {"y"}, "where_nonzero");
+  b.Output("y");
+  auto r = Convert(b, "nonzero");
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.status().message();
+  EXPECT_NE(m.find("node [where_nonzero] optype [ai.onnx::14::NonZero]"), std::string::npos) << m;
+  EXPECT_NE(m.find("depend on the input data"), std::string::npos) << m;
+  EXPECT_FALSE(fs::exists(Path("nonzero.om")));
+}
+
 TEST_F(ConvertTest, FilesThatAreNotOnnx) {
   auto write = [&](const std::string& name, const std::string& bytes) {
     std::ofstream(Path(name), std::ios::binary) << bytes;

@@ -16,6 +16,8 @@
 #include "acl/error_codes/ge_error_codes.h"
 #include "model_fixture.h"
 #include "models/om/om_format.h"
+#include "models/om/om_reader.h"
+#include "models/om/om_writer.h"
 
 namespace npurt::test {
 namespace {
@@ -341,6 +343,42 @@ TEST_F(ShapeModelTest, BadShapesAndRequestsAreRefused) {
   // And a good execution after all of them.
   EXPECT_EQ(run({2, 3, kC}), ACL_SUCCESS) << Message();
   ExpectNear(Download(out, 2 * 3 * kK), ref_.Reference(x, 6), "after refusals");
+}
+
+// A source graph whose initializer names an external file (atc always inlines): refused at load, and the
+// file is never read.
+TEST_F(ShapeModelTest, SourceGraphWithExternalDataIsRefused) {
+  const std::string om_path = Atc("dyn", "--input_shape=\"x:1~4,-1,16\"");
+  std::string bytes;
+  ASSERT_TRUE(om::ReadFileBytes(om_path, &bytes).ok());
+  auto file = om::ReadModel(bytes.data(), bytes.size(), "test");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  onnx::ModelProto source;
+  ASSERT_TRUE(source.ParseFromArray(file->weights, static_cast<int>(file->weights_size)));
+  bool changed = false;
+  for (auto& init : *source.mutable_graph()->mutable_initializer()) {
+    if (init.name() != "W") continue;
+    init.clear_float_data();
+    init.clear_raw_data();
+    init.set_data_location(onnx::TensorProto::EXTERNAL);
+    auto* e = init.add_external_data();
+    e->set_key("location");
+    e->set_value("/etc/hostname");
+    changed = true;
+  }
+  ASSERT_TRUE(changed);
+  std::string forged_source;
+  ASSERT_TRUE(source.SerializeToString(&forged_source));
+  const std::vector<uint8_t> weights(forged_source.begin(), forged_source.end());
+  om::ModelDef def = file->def;
+  def.weight_size = weights.size();
+  auto image = om::SerializeModel(def, weights);
+  ASSERT_TRUE(image.ok()) << image.status().message();
+  uint32_t id = 0;
+  const aclError rc = aclmdlLoadFromMem(image->data(), image->size(), &id);
+  EXPECT_NE(rc, ACL_SUCCESS);
+  EXPECT_NE(Message().find("external data"), std::string::npos) << Message();
+  if (rc == ACL_SUCCESS) aclmdlUnload(id);
 }
 
 TEST_F(ShapeModelTest, MutatedSourceGraphIsRefused) {

@@ -33,6 +33,19 @@ struct Failure {
   std::string node, type, reason;
 };
 
+// Why an ONNX operator without a mapper cannot be converted. Operators whose output shapes depend on the
+// data are named as such: they need shapes propagated on the device, which npurt does not do yet.
+std::string NoOperatorReason(const std::string& type) {
+  static const std::set<std::string> kDataDependent = {"NonZero", "Unique", "NonMaxSuppression", "Compress",
+                                                       "Loop", "If", "Scan"};
+  if (kDataDependent.count(type) != 0) {
+    return fmt::format("ONNX {} has output shapes that depend on the input data (or on control flow), which npurt "
+                       "does not support yet (docs/models.md, \"Dynamic shapes\"); compute it outside the model, "
+                       "or export the model without it", type);
+  }
+  return fmt::format("npurt's operator backend has no operator for ONNX {}", type);
+}
+
 class Lowerer;
 
 class Context final : public NodeContext {
@@ -370,8 +383,7 @@ void Lowerer::LowerNode(const onnx::NodeProto& n, size_t index) {
     if (it->second.poisoned) {
       // Its producer is reported; report this node too if its type alone cannot be converted.
       if (FindMapper(type) == nullptr && !CanFold(type) && type != "Constant") {
-        failures_.push_back({name, fmt::format("ai.onnx::{}::{}", opset_, type),
-                             fmt::format("npurt's operator backend has no operator for ONNX {}", type)});
+        failures_.push_back({name, fmt::format("ai.onnx::{}::{}", opset_, type), NoOperatorReason(type)});
       }
       for (const auto& o : n.output()) values_[o].poisoned = true;
       return;
@@ -428,7 +440,7 @@ void Lowerer::LowerNode(const onnx::NodeProto& n, size_t index) {
       return fail(fmt::format("npurt's backend has no {} operator; atc evaluates {} only when all its inputs are "
                               "constant", type, type));
     }
-    return fail(fmt::format("npurt's operator backend has no operator for ONNX {}", type));
+    return fail(NoOperatorReason(type));
   }
   Context ctx(*this, n, name);
   Status st = map(ctx);

@@ -58,7 +58,13 @@ class Session final : public models::ShapeCompilerSession {
   // converted values, and packs weights it packed before without hashing them again.
   Status HollowInitializers() {
     for (onnx::TensorProto& init : *model_.mutable_graph()->mutable_initializer()) {
-      auto value = ToHostTensor(init, ".");  // atc inlined external data into the model's source graph
+      // atc inlines external data into the model's source graph: a reference to a file is not atc's work,
+      // and must not make the runtime read files named by a model.
+      if (init.data_location() == onnx::TensorProto::EXTERNAL || init.external_data_size() > 0) {
+        return Err(ACL_ERROR_GE_PARAM_INVALID, "initializer {} of the model's source graph refers to external data; "
+                   "atc inlines it, so the model was not written by atc", init.name());
+      }
+      auto value = ToHostTensor(init, ".");
       if (!value.ok()) return std::move(value).status();
       auto shared = std::make_shared<const HostTensor>(std::move(value).value());
       packer_.Pin(ConstBytes::Of(shared));
