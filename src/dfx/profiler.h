@@ -129,7 +129,8 @@ void ProfNameTask(uint32_t task_id, std::string_view name);
 // string (prof_record.h, kOpInfo). Operators call it at submission (ops/op_prof.h builds the strings).
 void ProfRecordOpInfo(uint32_t task_id, uint64_t name_id, uint64_t detail_id);
 // An operator compile-cache event (RecordType::kOpCache): 0 hit, 1 miss compiled in compile_ns, 2 eviction,
-// 3 miss served by re-tiling a kernel of the same family in compile_ns.
+// 3 miss served by re-tiling a kernel of the same family in compile_ns, 4 a re-tiled entry compiled for its
+// own shapes (at a hit) in compile_ns.
 void ProfRecordOpCache(std::string_view op_type, uint8_t event, uint64_t compile_ns);
 void ProfRecordMark(std::string_view message, int32_t stream);
 void ProfRecordRange(std::string_view message, uint64_t start_ns, uint64_t end_ns);

@@ -33,6 +33,12 @@ struct DeviceCapabilities {
   // Every device of the driver can read and write every other's memory (aclrtDeviceCanAccessPeer).
   bool peer_access = false;
 
+  // --- Execution.
+  // Queues run independently: a task waiting on one (a flag not reached yet) holds back that queue only, never
+  // the thread that submits to another. Core then replays a graph's captured streams on streams of their own,
+  // concurrently; without it (every task run inline on the submitting thread) in capture order.
+  bool concurrent_queues = false;
+
   // --- Compute (aclrtGetDeviceInfo's attributes; kernel launches are checked against them).
   uint64_t unified_buffer_bytes = 0;  // per AI core: the most a launch's dynamic UB may ask for
   uint64_t l2_cache_bytes = 0;

@@ -166,17 +166,17 @@ StatusOr<CompiledOpRef> CompileCache::Specialized(const OpCall& call, const std:
   auto it = index_.find(key);
   const bool current = it != index_.end() && it->second->op == retiled;
   if (!compiled.ok()) {
-    // The re-tiled kernel stays (it computes the same); the failure is logged once, not returned.
-    if (current) it->second->specializing = true;
+    // The re-tiled kernel stays (it computes the same) and is not tried again (`specializing` stays set); the
+    // failure is logged, not returned.
     NPURT_LOG_WARNING("OP", "{}: compiling the re-tiled kernel for its own shapes failed ({}); the re-tiled one "
                       "stays", call.type, compiled.status().message());
     return retiled;
   }
   stats_.compile_ns += compiled.value()->compile_ns;
   ++stats_.specialized;
-  dfx::ProfRecordOpCache(call.type, 1, compiled.value()->compile_ns);
+  dfx::ProfRecordOpCache(call.type, 4, compiled.value()->compile_ns);
   if (log_each_) {
-    NPURT_LOG_INFO("OP", "op cache: {} compiled for its own shapes at its {}th hit, in {} us", call.type,
+    NPURT_LOG_INFO("OP", "op cache: {} (re-tiled) compiled for its own shapes at hit {}, in {} us", call.type,
                    kSpecializeAtHit, compiled.value()->compile_ns / 1000);
   }
   if (!current) return compiled;  // evicted or replaced meanwhile: not cached again here

@@ -265,7 +265,7 @@ def op_cache_rows(procs):
             if e["event"] == 3:
                 row[1] += 1
                 row[4] += 1
-            if e["event"] in (1, 3):
+            if e["event"] in (1, 3, 4):  # 4: a re-tiled entry compiled for its shapes at a hit
                 row[3] += e["ns"]
     rows = []
     total = [0, 0, 0, 0, 0]

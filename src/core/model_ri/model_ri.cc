@@ -117,6 +117,30 @@ void ModelRI::AppendConditional(ModelRIStream& gs, std::unique_ptr<CondNode> nod
 
 void ModelRI::Finalize() {
   BuildRunList();
+  // Joined streams with work replay concurrently where the driver's queues run independently.
+  branches_.clear();
+  head_records_.clear();
+  if (device_->info().caps.concurrent_queues) {
+    for (uint32_t i = 0; i < streams_.size(); ++i) {
+      if (i == head_ || !streams_[i]->standalone || streams_[i]->tasks.empty()) continue;
+      auto b = std::make_unique<Branch>();
+      b->stream = i;
+      b->end = device_->hal()->CreateFlag();
+      branches_.push_back(std::move(b));
+    }
+  }
+  if (!branches_.empty()) {
+    start_flag_ = device_->hal()->CreateFlag();
+    for (const auto& [flag, source] : record_source_) {
+      if (source.first == streams_[head_].get()) {
+        head_records_.push_back(flag);
+        continue;
+      }
+      for (auto& b : branches_) {
+        if (streams_[b->stream].get() == source.first) b->records.push_back(flag);
+      }
+    }
+  }
   // Conditional tasks of other graphs that name this one run it from now on.
   branch_.store(&run_list_, std::memory_order_release);
 }
@@ -218,10 +242,18 @@ void ModelRI::Destroy() {
     for (ModelRI* child : children_) child->HandleObject::Invalidate();
   }
   for (auto& cb : callbacks) cb.first(cb.second);
-  // Destroyed here, not in ~ModelRI: that may run on this stream's executor (a launch's last cleanup).
+  // Destroyed here, not in ~ModelRI: that may run on this stream's executor (a launch's last cleanup). The
+  // helpers finish the replays queued on them first (a stream's destruction waits for its work).
   if (exec_stream_ != nullptr) {
     exec_stream_->Destroy(false);
     exec_stream_ = nullptr;
+  }
+  {
+    std::lock_guard<std::mutex> lock(launch_mu_);
+    for (auto& b : branches_) {
+      if (b->helper != nullptr) b->helper->Destroy(false);
+      b->helper = nullptr;
+    }
   }
   ForgetStreams(this);
   for (ModelRI* child : children_) ForgetStreams(child);

@@ -5,9 +5,17 @@
 // instead of the driver; the task (already validated by the API that built it) is kept as prepared.
 // Streams joined to the capture through events get their own list. Replay (graph_replay.cc) submits one
 // kBatch task (hal::TaskList) to the launching stream: the driver runs the prepared tasks in place, so a
-// replay costs three submissions whatever the graph's size, and nothing is validated again. A graph of
-// several captured streams runs them in capture order (a valid order: a wait always follows the record
-// it waits for), as runs of consecutive tasks of one stream; branches do not run concurrently.
+// replay costs three submissions whatever the graph's size, and nothing is validated again.
+//
+// Branches: a graph of several captured streams replays each joined stream's list on a stream of the
+// graph's own (one per joined stream, created at its first launch), concurrently with the origin's list on
+// the launching stream, as CUDA graphs do: the lists start after the launch point (a graph-private start
+// flag), order each other through the graph-private flags their captured event records and waits became,
+// and the launching stream waits for every branch's end flag before the replay's done flag. Where the
+// driver's queues do not run independently (hal::DeviceCapabilities::concurrent_queues: the synchronous
+// sim), and when the graph runs nested (a conditional task's branch), the lists run in capture order on one
+// stream instead (a valid order: a wait always follows the record it waits for), as runs of consecutive
+// tasks of one stream.
 //
 // Per-replay values: dependencies between the graph's own streams use graph-private flags with values
 // relative to the replay number (hal::kFlagRelative); records of user events raise the event's flag by
@@ -236,6 +244,24 @@ class ModelRI final : public HandleObject {
   hal::TaskList run_list_;
   hal::CondBranch branch_{nullptr};  // &run_list_ once ready (Finalize)
   std::unique_ptr<hal::Flag> done_flag_;
+  // Concurrent branches (Finalize; model_ri_replay.cc): the joined streams replayed on helper streams
+  // (created at the first launch), started by start_flag_, each ending with its end flag (values: the
+  // replay number).
+  struct Branch {
+    uint32_t stream = 0;                  // index into streams_
+    std::unique_ptr<hal::Flag> end;
+    std::vector<hal::Flag*> records;      // the private flags its list records (released after it runs)
+    Stream* helper = nullptr;             // launch_mu_
+    std::mutex mu;                        // this replay's failure on the helper, handed to the launching stream
+    int32_t error = 0;
+    std::string message;
+  };
+  std::vector<std::unique_ptr<Branch>> branches_;
+  std::vector<hal::Flag*> head_records_;  // the private flags the origin's list records
+  std::unique_ptr<hal::Flag> start_flag_;
+  Status LaunchBranches(Stream* stream, uint64_t replay);  // launch_mu_ held
+  static void CaptureBranchError(void* branch, hal::Queue* queue);
+  static void ReportBranchErrors(void* graph, hal::Queue* queue);
   std::mutex launch_mu_;
   uint64_t replays_ = 0;   // launch_mu_
   Stream* exec_stream_ = nullptr;  // aclmdlRIExecute (created on first use)

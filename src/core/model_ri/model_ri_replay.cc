@@ -1,4 +1,7 @@
-// Replay of a graph: a kBatch task on the launching stream, whatever the graph's size (see graph.h).
+// Replay of a graph: a kBatch task on the launching stream, whatever the graph's size, and the lists of its
+// joined streams on helper streams, concurrently (model_ri.h).
+#include <fmt/format.h>
+
 #include "acl/error_codes/rt_error_codes.h"
 #include "core/context.h"
 #include "core/device.h"
@@ -42,11 +45,15 @@ Status ModelRI::LaunchPatched(Stream* stream, const Patch* patches, size_t patch
     w.value = patches[i].value;
     stream->Submit(w);
   }
-  hal::Task b;
-  b.kind = hal::TaskKind::kBatch;
-  b.batch = &run_list_;
-  b.value = n;
-  stream->Submit(b);
+  if (!branches_.empty()) {
+    NPURT_RETURN_IF_ERROR(LaunchBranches(stream, n));
+  } else {
+    hal::Task b;
+    b.kind = hal::TaskKind::kBatch;
+    b.batch = &run_list_;
+    b.value = n;
+    stream->Submit(b);
+  }
   // The launch keeps the graph alive until its last task finished (aclmdlRIDestroy does not wait).
   Retain();
   hal::Task done;
@@ -57,6 +64,96 @@ Status ModelRI::LaunchPatched(Stream* stream, const Patch* patches, size_t patch
   done.cleanup_arg = this;
   stream->Submit(done);
   return Status::Ok();
+}
+
+// Replay `replay` with its branches concurrent: the launching stream signals the start; each joined stream's
+// list runs on its helper, then releases the private flags it records (so that a list that failed part way
+// cannot leave the others waiting for them), hands its failure to the graph and signals its end; the origin's
+// list runs on the launching stream, releases its own flags, waits for every branch's end and fails with the
+// first branch failure, if any. Sequence numbers: the previous replay's done flag was waited for already.
+Status ModelRI::LaunchBranches(Stream* stream, uint64_t replay) {
+  for (auto& b : branches_) {
+    if (b->helper != nullptr) continue;
+    auto created = Stream::Create(context_, StreamOptions{});
+    if (!created.ok()) {
+      return Err(created.status().code(), "model instance {}: no stream for its concurrent branches: {}", id_,
+                 created.status().message());
+    }
+    b->helper = created.value();
+  }
+  auto flag_task = [](Stream* s, hal::TaskKind kind, hal::Flag* flag, uint64_t value) {
+    hal::Task t;
+    t.kind = kind;
+    t.flag = flag;
+    t.value = value;
+    s->Submit(t);
+  };
+  auto list_task = [&](Stream* s, const hal::TaskList* list) {
+    hal::Task t;
+    t.kind = hal::TaskKind::kBatch;
+    t.batch = list;
+    t.value = replay;  // the base of the private flags' relative values
+    s->Submit(t);
+  };
+  flag_task(stream, hal::TaskKind::kFlagSignal, start_flag_.get(), replay);
+  for (auto& b : branches_) {
+    Stream* h = b->helper;
+    flag_task(h, hal::TaskKind::kFlagWait, start_flag_.get(), replay);
+    list_task(h, &streams_[b->stream]->list);
+    for (hal::Flag* f : b->records) flag_task(h, hal::TaskKind::kFlagSignal, f, replay);
+    hal::Task capture;
+    capture.kind = hal::TaskKind::kHostFunc;
+    capture.host_fn = &ModelRI::CaptureBranchError;
+    capture.host_arg = b.get();
+    h->Submit(capture);
+    flag_task(h, hal::TaskKind::kFlagSignal, b->end.get(), replay);
+  }
+  list_task(stream, &streams_[head_]->list);
+  for (hal::Flag* f : head_records_) flag_task(stream, hal::TaskKind::kFlagSignal, f, replay);
+  for (auto& b : branches_) flag_task(stream, hal::TaskKind::kFlagWait, b->end.get(), replay);
+  hal::Task report;
+  report.kind = hal::TaskKind::kHostFunc;
+  report.host_fn = &ModelRI::ReportBranchErrors;
+  report.host_arg = this;
+  stream->Submit(report);
+  return Status::Ok();
+}
+
+// On a helper, after its list: the failure the list left on the helper's queue becomes the graph's, to be
+// reported on the launching stream; the helper is clean for the next replay.
+void ModelRI::CaptureBranchError(void* branch, hal::Queue* queue) {
+  auto* b = static_cast<Branch*>(branch);
+  if (const int32_t code = queue->error(); code != 0) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    if (b->error == 0) {
+      b->error = code;
+      b->message = queue->error_message();
+    }
+    queue->ClearError();
+  }
+  queue->CompleteHostTask(0);
+}
+
+// On the launching stream, after every branch ended: the first branch failure of this replay fails it.
+void ModelRI::ReportBranchErrors(void* graph, hal::Queue* queue) {
+  auto* g = static_cast<ModelRI*>(graph);
+  int32_t code = 0;
+  std::string message;
+  for (auto& b : g->branches_) {
+    std::lock_guard<std::mutex> lock(b->mu);
+    if (b->error != 0 && code == 0) {
+      code = b->error;
+      message = fmt::format("model instance {}: a task of its captured stream {} failed: {}", g->id_,
+                            g->streams_[b->stream]->origin->id(), b->message);
+    }
+    b->error = 0;
+    b->message.clear();
+  }
+  if (code == 0) {
+    queue->CompleteHostTask(0);
+  } else {
+    queue->CompleteHostTaskWithError(code, std::move(message));
+  }
 }
 
 Status ModelRI::Execute(int32_t timeout_ms) {

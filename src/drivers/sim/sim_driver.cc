@@ -49,6 +49,7 @@ class SimDriver final : public hal::Driver {
     caps.max_block_dim_x = 1024;
     caps.warp_size = 32;
     caps.npu_arch = 2201;
+    caps.concurrent_queues = !options_.synchronous;  // the synchronous sim runs every task on its submitter
     dev.synchronous = options_.synchronous;
     // Executors run queues (copies, fills, waits); two keep copy and compute streams overlapping
     // without oversubscribing small machines.
