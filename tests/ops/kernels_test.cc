@@ -590,5 +590,35 @@ TEST(OpKernels, ShapeAndTypeErrorsNameTheProblem) {
   EXPECT_EQ(op.value()->outputs[0].dims, (std::vector<int64_t>{2, 3}));
 }
 
+// Tensors of 2^48 bytes or more (no device holds one) are refused before any kernel is built for them,
+// inputs and inferred outputs alike: the kernels' stride arithmetic stays far from int64 overflow
+// (fuzz_model_load found a reduction's strides overflowing on a forged model's dims).
+TEST(OpKernels, TensorsLargerThanAnyDeviceAreRefused) {
+  AttrMap none;
+  OpCall reduce;
+  reduce.type = "ReduceSum";
+  reduce.attrs = &none;
+  reduce.inputs = {TensorSpec{ACL_FLOAT, ACL_FORMAT_ND, {int64_t{1} << 40, int64_t{1} << 20}}};
+  reduce.requested = {TensorSpec{ACL_FLOAT, ACL_FORMAT_ND, {}}};
+  auto r = CompileOp(reduce);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ACL_ERROR_OP_INPUT_NOT_MATCH);
+  EXPECT_NE(r.status().message().find("larger than any device memory"), std::string::npos) << r.status().message();
+  // Each input of a product fits; their product's output does not.
+  OpCall mm;
+  mm.type = "MatMul";
+  mm.attrs = &none;
+  mm.inputs = {TensorSpec{ACL_FLOAT, ACL_FORMAT_ND, {int64_t{1} << 30, 1}},
+               TensorSpec{ACL_FLOAT, ACL_FORMAT_ND, {1, int64_t{1} << 30}}};
+  mm.requested = {TensorSpec{ACL_FLOAT, ACL_FORMAT_ND, {int64_t{1} << 30, int64_t{1} << 30}}};
+  auto m = CompileOp(mm);
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.status().message().find("output 0"), std::string::npos) << m.status().message();
+  // A product that fits compiles (validation and tiling only: nothing is allocated).
+  mm.inputs = {TensorSpec{ACL_FLOAT, ACL_FORMAT_ND, {4, 8}}, TensorSpec{ACL_FLOAT, ACL_FORMAT_ND, {8, 2}}};
+  mm.requested = {TensorSpec{ACL_FLOAT, ACL_FORMAT_ND, {4, 2}}};
+  EXPECT_TRUE(CompileOp(mm).ok());
+}
+
 }  // namespace
 }  // namespace npurt::ops

@@ -18,6 +18,17 @@
 namespace npurt::drivers::host {
 namespace {
 
+// No device holds a tensor of 2^48 bytes or more. Bounding every tensor a build sees below that keeps the
+// kernels' own size and stride arithmetic (products of dims) far from int64 overflow, whatever dims a
+// caller or a forged model brings (fuzz_model_load found a reduction's strides overflowing).
+constexpr size_t kMaxTensorBytes = size_t{1} << 48;
+
+Status CheckSize(std::string_view type, const char* what, size_t index, const TensorSpec& s) {
+  if (s.bytes() < kMaxTensorBytes) return Status::Ok();
+  return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: {} {} is {}: {} bytes or more, larger than any device memory", type,
+             what, index, Describe(s), kMaxTensorBytes);
+}
+
 Status CheckInputs(const hal::OpRequest& call, const OpSchema& schema) {
   const int n = static_cast<int>(call.inputs->size());
   if (n < schema.min_inputs || (schema.max_inputs >= 0 && n > schema.max_inputs)) {
@@ -45,6 +56,7 @@ Status CheckInputs(const hal::OpRequest& call, const OpSchema& schema) {
       return Err(ACL_ERROR_OP_UNSUPPORTED_DYNAMIC, "{}: input {} has a dynamic shape {}; inputs need static shapes",
                  call.type, i, DimsString(s.dims));
     }
+    NPURT_RETURN_IF_ERROR(CheckSize(call.type, "input", i, s));
   }
   return Status::Ok();
 }
@@ -304,6 +316,20 @@ class HostOpBackend final : public hal::OpBackend {
         }
       }
       b.constants = &constants;
+    }
+    if (b.compile) {
+      // The outputs' sizes are checked before a kernel is built for them (its tiling multiplies their dims).
+      OpBuild probe;
+      probe.type = b.type;
+      probe.inputs = b.inputs;
+      probe.requested = b.requested;
+      probe.attrs = b.attrs;
+      probe.compile = false;
+      probe.stored_inputs = b.stored_inputs;
+      NPURT_RETURN_IF_ERROR(schema->build(probe));
+      for (size_t i = 0; i < probe.outputs.size(); ++i) {
+        if (!probe.outputs[i].dynamic()) NPURT_RETURN_IF_ERROR(CheckSize(call.type, "output", i, probe.outputs[i]));
+      }
     }
     NPURT_RETURN_IF_ERROR(schema->build(b));
     if (widen) {
