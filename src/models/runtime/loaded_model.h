@@ -294,6 +294,7 @@ class LoadedModel {
   std::condition_variable spec_cv_;
   std::deque<SpecializeJob> spec_queue_;
   std::vector<SpecializeJob> spec_done_;
+  std::atomic<bool> spec_ready_{false};  // spec_done_ has jobs (read without the lock by each execution)
   bool spec_stop_ = false;
   mutable std::mutex stats_mu_;
   ShapeCacheStats stats_;

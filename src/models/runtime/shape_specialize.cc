@@ -78,15 +78,17 @@ void LoadedModel::SpecializeLoop() {
     }
     std::lock_guard<std::mutex> lock(spec_mu_);
     spec_done_.push_back(std::move(job));
+    spec_ready_.store(true, std::memory_order_release);
   }
 }
 
 void LoadedModel::AdoptSpecialized() {
+  if (!spec_ready_.load(std::memory_order_acquire)) return;  // every execution asks: no lock unless there is work
   std::vector<SpecializeJob> done;
   {
     std::lock_guard<std::mutex> lock(spec_mu_);
-    if (spec_done_.empty()) return;
     done.swap(spec_done_);
+    spec_ready_.store(false, std::memory_order_relaxed);
   }
   for (SpecializeJob& job : done) {
     auto it = variants_.find(job.dims);

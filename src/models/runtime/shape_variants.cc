@@ -141,10 +141,16 @@ StatusOr<LoadedModel::ShapeVariant*> LoadedModel::VariantFor(const std::vector<s
   if (it != variants_.end()) {
     v = it->second.get();
     dfx::ProfRecordOpCache(cache_row_, 0, 0);
-    // A shape met again earns kernels of its own for the operators that re-tiled another shape's.
-    if (!v->specializing && ++v->hits >= kSpecializeAtHit &&
-        std::find(v->programs.retiled.begin(), v->programs.retiled.end(), true) != v->programs.retiled.end()) {
-      QueueSpecialization(v);
+    // A shape met again earns kernels of its own for the operators that re-tiled another shape's (decided
+    // once: `specializing` also marks a shape with nothing re-tiled).
+    if (!v->specializing && ++v->hits >= kSpecializeAtHit) {
+      const bool any = std::find(v->programs.retiled.begin(), v->programs.retiled.end(), true) !=
+                       v->programs.retiled.end();
+      if (any) {
+        QueueSpecialization(v);
+      } else {
+        v->specializing = true;
+      }
     }
     std::lock_guard<std::mutex> lock(stats_mu_);
     ++stats_.hits;
