@@ -208,7 +208,7 @@ class LoadedModel {
     std::vector<std::vector<int64_t>> dims;
     std::shared_ptr<const om::ModelDef> def;
     std::vector<size_t> nodes;                          // the re-tiled ones
-    std::vector<std::vector<const void*>> constants;    // per entry of `nodes` (empty: none)
+    std::vector<NodeCallSpecs> specs;                   // per entry of `nodes`: what Record built it from
     std::vector<std::shared_ptr<const core::OperatorProgram>> built;  // per node of the def (the result)
   };
   static constexpr uint32_t kSpecializeAtHit = 1;  // the first execution that finds it compiled

@@ -22,8 +22,7 @@ void LoadedModel::QueueSpecialization(ShapeVariant* v) {
   for (size_t i = 0; i < v->programs.retiled.size(); ++i) {
     if (!v->programs.retiled[i]) continue;
     job.nodes.push_back(i);
-    NodeCallSpecs specs = SpecsOf(v->def, v->def.nodes[i], weights_, host_visible);
-    job.constants.push_back(specs.any_constant ? std::move(specs.constants) : std::vector<const void*>());
+    job.specs.push_back(SpecsOf(v->def, v->def.nodes[i], weights_, host_visible));
   }
   if (job.nodes.empty()) return;
   StartSpecializing();
@@ -60,11 +59,9 @@ void LoadedModel::SpecializeLoop() {
         if (spec_stop_) return;  // the model is going: its weights may not outlive this build
       }
       const om::NodeDef& n = job.def->nodes[job.nodes[k]];
-      NodeCallSpecs specs;
-      for (int32_t t : n.inputs) specs.in.push_back(t < 0 ? TensorSpec{} : job.def->tensors[t].spec);
-      for (int32_t t : n.outputs) specs.out.push_back(job.def->tensors[t].spec);
+      const NodeCallSpecs& specs = job.specs[k];
       core::OperatorCall call{n.op_type, &specs.in, &specs.out, &n.attrs, true,
-                              job.constants[k].empty() ? nullptr : &job.constants[k]};
+                              specs.any_constant ? &specs.constants : nullptr};
       call.specialize = true;
       auto built = core::BuildOperatorCached(call);
       if (!built.ok() || built.value().program == nullptr) {
