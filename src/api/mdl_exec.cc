@@ -16,18 +16,29 @@ struct Prepared {
   std::vector<npurt::models::UserBuffer> inputs;
   std::vector<npurt::models::UserBuffer> outputs;
   int32_t gear = -1;
-  // A dynamic-shape model: the inputs' dims from the input dataset, and where the outputs' go.
+  // A dynamic-shape model: the inputs' dims from the input dataset. Models whose output dims are known per
+  // execution (dynamic shapes, dims that depend on the data): where the outputs' dims arrive.
   bool shapes = false;
   std::vector<std::vector<int64_t>> input_dims;
-  std::vector<std::vector<int64_t>> output_dims;
+  std::shared_ptr<npurt::models::OutputShapes> output_shapes;
   Dataset* output_dataset = nullptr;
 
   const std::vector<std::vector<int64_t>>* in_dims() const { return shapes ? &input_dims : nullptr; }
-  std::vector<std::vector<int64_t>>* out_dims() { return shapes ? &output_dims : nullptr; }
-  // After an execution was queued: its output shapes into the output dataset.
-  npurt::Status Finish() {
-    if (!shapes) return npurt::Status::Ok();
-    return npurt::api::mdl::SetOutputDescs(output_dataset, model->outputs(), output_dims);
+  // A synchronous execution, once it ended: its output dims into the output dataset.
+  npurt::Status FinishSync() {
+    if (output_shapes == nullptr) return npurt::Status::Ok();
+    return npurt::api::mdl::SetOutputDescs(output_dataset, model->outputs(), output_shapes->dims);
+  }
+  // An asynchronous one, before it is queued: its output dims go into the output dataset when they are final (at
+  // once, or after the device computed them), the dataset kept alive until then; one the program destroyed
+  // meanwhile is left alone.
+  void DeliverAsync() {
+    if (output_shapes == nullptr) return;
+    output_dataset->Retain();
+    std::shared_ptr<Dataset> hold(output_dataset, [](Dataset* d) { d->Release(); });
+    output_shapes->done = [hold, outputs = model->outputs()](const npurt::models::OutputShapes& s) {
+      if (hold->alive()) (void)npurt::api::mdl::SetOutputDescs(hold.get(), outputs, s.dims);
+    };
   }
 };
 
@@ -53,6 +64,7 @@ npurt::StatusOr<Prepared> Prepare(uint32_t modelId, const aclmdlDataset* input, 
   p.output_dataset = out.value();
   p.shapes = p.model->gears().shapes();
   if (p.shapes) p.input_dims = npurt::api::mdl::DescribedShapes(in.value());
+  if (p.model->per_execution_output_shapes()) p.output_shapes = std::make_shared<npurt::models::OutputShapes>();
   if (allocate_outputs && p.outputs.size() == p.model->outputs().size()) {
     for (size_t i = 0; i < p.outputs.size(); ++i) {
       if (p.outputs[i].data != nullptr || p.outputs[i].size != 0) continue;
@@ -73,9 +85,9 @@ aclError Sync(const char* fn, uint32_t modelId, const aclmdlDataset* input, aclm
   auto p = Prepare(modelId, input, output, true);
   if (!p.ok()) return npurt::api::Report(fn, p.status());
   Prepared& r = p.value();
-  auto st = r.model->Execute(r.inputs, r.outputs, timeout_ms, r.gear, r.in_dims(), r.out_dims());
+  auto st = r.model->Execute(r.inputs, r.outputs, timeout_ms, r.gear, r.in_dims(), r.output_shapes);
   if (!st.ok()) return npurt::api::Report(fn, st);
-  NPURT_API_CHECK(r.Finish());
+  NPURT_API_CHECK(r.FinishSync());
   return ACL_SUCCESS;
 }
 
@@ -85,9 +97,9 @@ aclError Async(const char* fn, uint32_t modelId, const aclmdlDataset* input, acl
   if (!p.ok()) return npurt::api::Report(fn, p.status());
   NPURT_API_ASSIGN(s, npurt::api::ResolveStream(stream));
   Prepared& r = p.value();
-  auto st = r.model->ExecuteAsync(r.inputs, r.outputs, s, r.gear, r.in_dims(), r.out_dims());
+  r.DeliverAsync();
+  auto st = r.model->ExecuteAsync(r.inputs, r.outputs, s, r.gear, r.in_dims(), r.output_shapes);
   if (!st.ok()) return npurt::api::Report(fn, st);
-  NPURT_API_CHECK(r.Finish());
   return ACL_SUCCESS;
 }
 

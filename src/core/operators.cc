@@ -23,6 +23,7 @@ StatusOr<OperatorBuild> BuildOperator(const OperatorCall& call) {
   request.attrs = call.attrs;
   request.compile = call.compile;
   request.constants = call.constants;
+  request.shape_slots = call.shape_slots;
   if (call.reuse != nullptr && KernelRetileEnabled()) request.reuse = call.reuse->executable();
   auto built = backend.value()->Build(request);
   if (!built.ok()) return std::move(built).status();
@@ -79,13 +80,15 @@ StatusOr<OperatorBuild> BuildOperatorCached(const OperatorCall& call) {
   if (call.constants != nullptr) {
     for (const void* c : *call.constants) constant = constant || c != nullptr;
   }
-  if (cache == nullptr || constant || !call.compile) return BuildOperator(call);
+  if (cache == nullptr || constant || !call.compile || call.shape_slots) return BuildOperator(call);
   return cache(call);
 }
 
 void OperatorDispatch::Bind(const OperatorProgram& program, const void* const* inputs, uint32_t num_inputs,
-                            void* const* outputs, uint32_t num_outputs, Stream* stream, const char* name) {
+                            void* const* outputs, uint32_t num_outputs, Stream* stream, const char* name,
+                            int64_t* const* shapes) {
   dispatch_.executable = program.executable();
+  dispatch_.shapes = shapes;
   dispatch_.inputs = inputs;
   dispatch_.outputs = outputs;
   dispatch_.num_inputs = num_inputs;

@@ -36,6 +36,9 @@ struct OperatorCall {
   // Compile for these shapes alone, never re-tiling: a compile cache replaces a re-tiled entry of the same key
   // with the result (a dynamic-shape model specialising a shape it meets again).
   bool specialize = false;
+  // Shapes known on the device only (hal::OpRequest::shape_slots): the specs are upper bounds, and each run
+  // reads and writes actual dims in shape slots (OperatorDispatch::Bind's `shapes`). Never cached.
+  bool shape_slots = false;
 };
 
 // An operator the backend compiled: immutable, shared by the compile cache and the launches in flight.
@@ -83,8 +86,9 @@ StatusOr<OperatorBuild> BuildOperatorCached(const OperatorCall& call);
 class OperatorDispatch {
  public:
   // Binds the run to `program` and the buffers, for `stream` (whose overflow switch and device it reads).
+  // `shapes`: a program built with shape_slots, its inputs' then its outputs' shape slots (hal::Dispatch).
   void Bind(const OperatorProgram& program, const void* const* inputs, uint32_t num_inputs, void* const* outputs,
-            uint32_t num_outputs, Stream* stream, const char* name);
+            uint32_t num_outputs, Stream* stream, const char* name, int64_t* const* shapes = nullptr);
   // The run's result once it ran (0, or the stream's error code): for work ordered after it.
   int32_t status() const { return dispatch_.status; }
   // From the cleanup: raises the device's overflow status when the run reported an overflow.

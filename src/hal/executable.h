@@ -25,6 +25,9 @@ struct Dispatch {
   void* const* outputs = nullptr;
   uint32_t num_inputs = 0;
   uint32_t num_outputs = 0;
+  // An executable built with OpRequest::shape_slots: per input, then per output, where that tensor's actual
+  // dims live in device memory (as many int64 as the spec's rank). Null otherwise.
+  int64_t* const* shapes = nullptr;
   const void* params = nullptr;  // the executable's parameter block (a built-in's, hal/builtins.h)
   size_t params_size = 0;
   // Compute parallelism this run may use at most (the device's cores the stream may occupy); 0: all.

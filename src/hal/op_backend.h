@@ -41,6 +41,13 @@ struct OpRequest {
   // shares that code, re-tiled for this request's shapes, instead of generating code again
   // (OpBuilt::reused). It must outlive the build; the executable returned keeps what it shares alive.
   const Executable* reuse = nullptr;
+  // Shapes that only the device knows (a model's tensors whose dims depend on the data, downstream of an
+  // operator such as NonZero; docs/models.md, "Shapes that depend on the data"). The input and output specs
+  // are then upper bounds, what the buffers were planned for, and every run reads each input's actual dims
+  // from its shape slot in device memory and writes each output's to its own (Dispatch::shapes): the
+  // executable tiles for the dims it reads (building and caching what a new shape needs), so no run goes back
+  // to the host between operators. An operator whose output shape depends on its input data requires it.
+  bool shape_slots = false;
 };
 
 struct OpBuilt {

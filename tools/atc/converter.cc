@@ -96,7 +96,9 @@ StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<Input
                                      layout->trans_data));
   }
   if (opts.output_type == "FP16") NPURT_RETURN_IF_ERROR(CastOutputs(g, 1 /* ACL_FLOAT16 */));
+  PropagateDataDependence(g);  // over the nodes the passes added (casts), before output copies read it
   NPURT_RETURN_IF_ERROR(EnsureOutputsWritten(g));
+  PropagateDataDependence(g);
   if (g.outputs.empty()) return Err(kFail, "the model has no outputs");
   NPURT_RETURN_IF_ERROR(ValidateWithBackend(g, /*compile=*/parsed == nullptr));
   Log(LogLevel::kInfo, fmt::format("{}every node {} by the backend ({:.2f} s)", prefix,
@@ -227,6 +229,7 @@ StatusOr<AssembledModel> BuildShapeModel(const Options& opts, std::chrono::stead
     t.region = region;
     t.io_index = index;
     t.offset = 0;
+    t.shape_slot = -1;  // a description: each compiled graph plans its own slots
     def.tensors.push_back(std::move(t));
     return static_cast<int32_t>(def.tensors.size() - 1);
   };

@@ -20,4 +20,25 @@ std::vector<int> Graph::Producers() const {
   return prod;
 }
 
+bool Graph::Slotted(const Node& n) const {
+  for (int32_t t : n.inputs) {
+    if (t >= 0 && tensors[static_cast<size_t>(t)].data_dependent) return true;
+  }
+  for (int32_t t : n.outputs) {
+    if (tensors[static_cast<size_t>(t)].data_dependent) return true;
+  }
+  return false;
+}
+
+bool ProducesDataDependentShape(const std::string& op_type) { return op_type == "NonZero"; }
+
+void PropagateDataDependence(Graph& g) {
+  for (const Node& n : g.nodes) {
+    bool dd = ProducesDataDependentShape(n.op_type);
+    for (int32_t t : n.inputs) dd = dd || (t >= 0 && g.tensors[static_cast<size_t>(t)].data_dependent);
+    if (!dd) continue;
+    for (int32_t t : n.outputs) g.tensors[static_cast<size_t>(t)].data_dependent = true;
+  }
+}
+
 }  // namespace npurt::atc

@@ -85,6 +85,9 @@ struct Tensor {
   TensorKind kind = TensorKind::kIntermediate;
   ConstBytes data;  // kConstant
   int32_t input_index = -1;   // kInput: position among the model inputs
+  // Its dims depend on the data (an output of NonZero, or computed from one): `spec` is the upper bound its
+  // bytes are planned for, and the model gives it a shape slot where the device keeps its actual dims.
+  bool data_dependent = false;
 };
 
 struct Node {
@@ -115,6 +118,14 @@ struct Graph {
   std::vector<int> UseCounts() const;
   // For each tensor, the index of the node that writes it (-1: none).
   std::vector<int> Producers() const;
+  // Whether node n reads or writes a tensor whose dims depend on the data (it then tiles per run).
+  bool Slotted(const Node& n) const;
 };
+
+// Marks the outputs of NonZero, and of every node that reads a data-dependent tensor, as data-dependent (after
+// passes that add nodes: casts, output copies).
+void PropagateDataDependence(Graph& g);
+// The backend operators whose output shape depends on their input data.
+bool ProducesDataDependentShape(const std::string& op_type);
 
 }  // namespace npurt::atc

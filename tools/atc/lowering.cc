@@ -34,16 +34,28 @@ struct Failure {
 };
 
 // Why an ONNX operator without a mapper cannot be converted. Operators whose output shapes depend on the
-// data are named as such: they need shapes propagated on the device, which npurt does not do yet.
+// data are named as such: npurt runs NonZero (its shape kept on the device) and not these.
 std::string NoOperatorReason(const std::string& type) {
-  static const std::set<std::string> kDataDependent = {"NonZero", "Unique", "NonMaxSuppression", "Compress",
-                                                       "Loop", "If", "Scan"};
+  static const std::set<std::string> kDataDependent = {"Unique", "NonMaxSuppression", "Compress", "Loop", "If",
+                                                       "Scan"};
   if (kDataDependent.count(type) != 0) {
-    return fmt::format("ONNX {} has output shapes that depend on the input data (or on control flow), which npurt "
-                       "does not support yet (docs/models.md, \"Dynamic shapes\"); compute it outside the model, "
-                       "or export the model without it", type);
+    return fmt::format("ONNX {} has output shapes that depend on the input data (or on control flow); of such "
+                       "operators npurt runs NonZero only (docs/models.md, \"Shapes that depend on the data\"); "
+                       "compute it outside the model, or export the model without it", type);
   }
   return fmt::format("npurt's operator backend has no operator for ONNX {}", type);
+}
+
+// The ONNX operators that may read a tensor whose dims depend on the data: their mappers emit backend operators
+// that derive everything from their inputs' dims, so a node tiled at each run's dims computes what ONNX says.
+// The others (Conv, MatMul, Softmax, Slice, ...) bake dims into what they emit and are refused for such inputs.
+bool ReadsDataDependentShapes(const std::string& type) {
+  static const std::set<std::string> kTiled = {
+      "NonZero", "Relu", "Sigmoid", "Tanh", "Erf", "Exp", "Log", "Sqrt", "Abs", "Neg", "Reciprocal", "Clip",
+      "LeakyRelu", "HardSigmoid", "HardSwish", "Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Sum", "Cast",
+      "Identity", "Dropout", "Transpose", "Gather", "ReduceMean", "ReduceSum", "ReduceMax", "Reshape", "Flatten",
+      "Squeeze", "Unsqueeze", "Concat"};
+  return kTiled.count(type) != 0;
 }
 
 class Lowerer;
@@ -58,6 +70,7 @@ class Context final : public NodeContext {
   bool is_const(size_t i) const override;
   const HostTensor& constant(size_t i) const override;
   TensorSpec spec(size_t i) const override;
+  bool data_dependent(size_t i) const override;
   int32_t tensor(size_t i) override;
   int32_t AddConstant(HostTensor value, const std::string& what) override;
   Status Emit(const std::string& op_type, AttrMap attrs, const std::vector<int32_t>& inputs,
@@ -151,6 +164,12 @@ TensorSpec Context::spec(size_t i) const {
   return l_.graph().tensors[static_cast<size_t>(v.tensor)].spec;
 }
 
+bool Context::data_dependent(size_t i) const {
+  if (!has_input(i)) return false;
+  const Value& v = l_.value(n_.input(static_cast<int>(i)));
+  return v.constant == nullptr && v.tensor >= 0 && l_.graph().tensors[static_cast<size_t>(v.tensor)].data_dependent;
+}
+
 int32_t Context::tensor(size_t i) {
   if (!has_input(i)) return -1;
   const std::string& name = n_.input(static_cast<int>(i));
@@ -205,13 +224,18 @@ Status Context::Emit(const std::string& op_type, AttrMap attrs, const std::vecto
   node.op_type = op_type;
   node.attrs = std::move(attrs);
   node.inputs = inputs;
-  node.view_candidate = view_candidate;
+  // Outputs of NonZero, and of anything computed from a data-dependent tensor, are data-dependent too: never
+  // views (the planner cannot alias bytes whose shape it does not know), each with a shape slot.
+  bool dd = ProducesDataDependentShape(op_type);
+  for (int32_t t : inputs) dd = dd || (t >= 0 && g.tensors[static_cast<size_t>(t)].data_dependent);
+  node.view_candidate = view_candidate && !dd;
   out->clear();
   for (size_t k = 0; k < built->outputs.size(); ++k) {
     Tensor t;
     t.name = l_.UniqueName(node.name + ":" + std::to_string(k));
     t.spec = built->outputs[k];
     t.kind = TensorKind::kIntermediate;
+    t.data_dependent = dd;
     const int32_t id = g.AddTensor(std::move(t));
     l_.unnamed().insert(id);
     node.outputs.push_back(id);
@@ -409,6 +433,23 @@ void Lowerer::LowerNode(const onnx::NodeProto& n, size_t index) {
       return;
     }
     fold_error = std::move(r).status();
+  }
+  for (const auto& in : n.input()) {
+    if (in.empty()) continue;
+    const Value& v = values_[in];
+    if (v.constant != nullptr || v.tensor < 0 || !graph().tensors[static_cast<size_t>(v.tensor)].data_dependent) continue;
+    if (type == "Shape" || type == "Size") {
+      return fail(fmt::format("it reads the shape of {}, which depends on the data (downstream of NonZero): npurt "
+                              "keeps such shapes on the device, where operators tile at them, and cannot make them "
+                              "values of the model", in));
+    }
+    if (!ReadsDataDependentShapes(type)) {
+      return fail(fmt::format("it reads {}, whose shape depends on the data (downstream of NonZero); npurt tiles "
+                              "these ONNX operators at shapes known on the device only: Abs, Add, Cast, Clip, Concat, "
+                              "Div, Dropout, Erf, Exp, Flatten, Gather, HardSigmoid, HardSwish, Identity, LeakyRelu, "
+                              "Log, Max, Min, Mul, Neg, NonZero, Pow, Reciprocal, ReduceMax, ReduceMean, ReduceSum, "
+                              "Relu, Reshape, Sigmoid, Sqrt, Squeeze, Sub, Sum, Tanh, Transpose, Unsqueeze", in));
+    }
   }
   if ((type == "Shape" || type == "Size") && n.input_size() == 1) {
     // Static shapes make Shape and Size constants.

@@ -30,6 +30,9 @@ class NodeContext {
   virtual bool is_const(size_t i) const = 0;
   virtual const HostTensor& constant(size_t i) const = 0;  // is_const(i)
   virtual TensorSpec spec(size_t i) const = 0;
+  // Whether input i's dims depend on the data (downstream of NonZero): spec(i) is then an upper bound, and the
+  // mapper must not bake its dims into what it emits (a reshape's target is given relative to the input).
+  virtual bool data_dependent(size_t i) const = 0;
   // The graph tensor of input i (a constant becomes a weight tensor).
   virtual int32_t tensor(size_t i) = 0;
   // A new constant (weight) tensor.

@@ -29,8 +29,24 @@ Status NeedConst(NodeContext& c, size_t i, const char* what) {
   return Status::Ok();
 }
 
+// A reshape of a tensor whose dims depend on the data: the target relative to the input (hal's Reshape
+// derives it from each run's dims), never dims resolved at the bound.
+Status EmitRelativeReshape(NodeContext& c, AttrMap attrs) {
+  int32_t y = -1;
+  NPURT_RETURN_IF_ERROR(c.EmitOne("Reshape", std::move(attrs), {c.tensor(0)}, &y));
+  c.Bind(0, y);
+  return Status::Ok();
+}
+
 Status MapReshape(NodeContext& c) {
   NPURT_RETURN_IF_ERROR(NeedConst(c, 1, "shape"));
+  if (c.data_dependent(0)) {
+    const std::vector<int64_t> target = ConstInts(c, 1);
+    if (AttrInt(c.node(), "allowzero", 0) != 0 && std::count(target.begin(), target.end(), 0) > 0) {
+      return MapFail("allowzero with a 0 in the target shape of a tensor whose shape depends on the data");
+    }
+    return EmitRelativeReshape(c, {{"shape", target}});  // its -1 and 0 resolve at each run's dims
+  }
   auto dims = ReshapeDims(c.spec(0).dims, ConstInts(c, 1), AttrInt(c.node(), "allowzero", 0) != 0);
   if (!dims.ok()) {
     return MapFail(dims.status().message() + " (the target shape is a constant of the model: if it was exported "
@@ -40,6 +56,7 @@ Status MapReshape(NodeContext& c) {
 }
 
 Status MapFlatten(NodeContext& c) {
+  if (c.data_dependent(0)) return EmitRelativeReshape(c, {{"flatten_axis", AttrInt(c.node(), "axis", 1)}});
   auto dims = FlattenDims(c.spec(0).dims, AttrInt(c.node(), "axis", 1));
   if (!dims.ok()) return std::move(dims).status();
   return EmitReshape(c, dims.value());
@@ -53,6 +70,14 @@ std::vector<int64_t> AxesInputOrAttr(NodeContext& c, size_t input) {
 Status MapSqueeze(NodeContext& c) {
   NPURT_RETURN_IF_ERROR(NeedConst(c, 1, "axes"));
   const auto axes = AxesInputOrAttr(c, 1);
+  const bool squeeze = c.node().op_type() == "Squeeze";
+  if (c.data_dependent(0)) {
+    if (axes.empty()) {
+      return MapFail("Squeeze without axes of a tensor whose shape depends on the data (which dims are 1 is known "
+                     "on the device only); give the axes");
+    }
+    return EmitRelativeReshape(c, {{squeeze ? "squeeze_axes" : "unsqueeze_axes", axes}});
+  }
   auto dims = c.node().op_type() == "Squeeze" ? SqueezeDims(c.spec(0).dims, axes) : UnsqueezeDims(c.spec(0).dims, axes);
   if (!dims.ok()) return std::move(dims).status();
   return EmitReshape(c, dims.value());
@@ -228,9 +253,19 @@ Status MapReduce(NodeContext& c) {
   return Status::Ok();
 }
 
+
+// NonZero: its output [rank, count] is planned for count = numel(x), its actual dims kept on the device.
+Status MapNonZero(NodeContext& c) {
+  int32_t y = -1;
+  NPURT_RETURN_IF_ERROR(c.EmitOne("NonZero", {}, {c.tensor(0)}, &y));
+  c.Bind(0, y);
+  return Status::Ok();
+}
+
 }  // namespace
 
 void AddTensorMappers(std::vector<std::pair<std::string, MapFn>>* t) {
+  t->push_back({"NonZero", &MapNonZero});
   t->push_back({"Reshape", &MapReshape});
   t->push_back({"Flatten", &MapFlatten});
   t->push_back({"Squeeze", &MapSqueeze});

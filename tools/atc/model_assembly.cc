@@ -81,7 +81,7 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
     d.origin_names = n.origin_names;
     for (int32_t t : n.inputs) d.inputs.push_back(t < 0 ? -1 : remap[static_cast<size_t>(t)]);
     for (int32_t t : n.outputs) d.outputs.push_back(remap[static_cast<size_t>(t)]);
-    if (n.view_candidate && d.inputs.size() == 1 && d.outputs.size() == 1) {
+    if (n.view_candidate && d.inputs.size() == 1 && d.outputs.size() == 1 && !g.Slotted(n)) {
       const auto in = static_cast<size_t>(d.inputs[0]), o = static_cast<size_t>(d.outputs[0]);
       if (region[in] == om::Region::kArena && region[o] == om::Region::kArena) {
         parent[o] = Find(parent, static_cast<int32_t>(in));
@@ -119,6 +119,16 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
     if (region[i] != om::Region::kArena) continue;
     const auto root = static_cast<size_t>(Find(parent, static_cast<int32_t>(i)));
     def.tensors[i].offset = out.plan.offsets[static_cast<size_t>(buffer_of[root])];
+  }
+  // Shape slots, after the planned buffers: each data-dependent tensor's actual dims (rank int64s), live for
+  // the whole execution (its consumers and the output descriptors read them).
+  uint64_t slots_at = (def.arena_size + 7) / 8 * 8;
+  for (size_t i = 0; i < nt; ++i) {
+    const Tensor& src = g.tensors[static_cast<size_t>(kept[i])];
+    if (!src.data_dependent) continue;
+    def.tensors[i].shape_slot = static_cast<int64_t>(slots_at);
+    slots_at += std::max<size_t>(src.spec.rank(), 1) * sizeof(int64_t);  // a scalar's: one word, never written
+    def.arena_size = (slots_at + om::kTensorAlign - 1) / om::kTensorAlign * om::kTensorAlign;
   }
 
   // The weight region.

@@ -69,6 +69,7 @@ StatusOr<std::vector<TensorSpec>> InferNode(const Graph& g, const Node& node, bo
   call.requested = &req;
   call.attrs = &node.attrs;
   call.compile = compile;
+  call.shape_slots = compile && g.Slotted(node);  // compiled as the loader will: tiled per run (NonZero needs it)
   auto built = BuildWithBackend(call);
   if (!built.ok()) return std::move(built).status();
   return std::move(built->outputs);
@@ -650,7 +651,10 @@ Status EnsureOutputsWritten(Graph& g) {
     n.name = g.tensors[static_cast<size_t>(id)].name;
     n.source_type = "output copy";
     n.op_type = "Reshape";
-    n.attrs["shape"] = g.tensors[static_cast<size_t>(src)].spec.dims;
+    // A data-dependent tensor's copy keeps each run's dims (0: x's dim), not the bound's.
+    const Tensor& s = g.tensors[static_cast<size_t>(src)];
+    n.attrs["shape"] = s.data_dependent ? std::vector<int64_t>(s.spec.rank(), 0) : s.spec.dims;
+    g.tensors[static_cast<size_t>(id)].data_dependent = s.data_dependent;
     n.inputs = {src};
     n.outputs = {id};
     g.nodes.push_back(std::move(n));

@@ -350,9 +350,10 @@ class Runner {
     return true;
   }
 
-  // The bytes of output i in the gear that runs (a dynamic-shape model: as its execution described it).
+  // The bytes of output i in the gear that runs (a dynamic-shape model, or outputs whose dims depend on the data:
+  // as its execution described it in the output dataset).
   size_t OutputBytes(size_t i, aclmdlIODims* dims) {
-    if (aclTensorDesc* t = aclmdlGetDatasetTensorDesc(output_, i); t != nullptr && !o_.dym_shape.empty()) {
+    if (aclTensorDesc* t = aclmdlGetDatasetTensorDesc(output_, i); t != nullptr) {
       dims->dimCount = std::min<size_t>(aclGetTensorDescNumDims(t), ACL_MAX_DIM_CNT);
       for (size_t k = 0; k < dims->dimCount; ++k) aclGetTensorDescDimV2(t, k, &dims->dims[k]);
       return std::min(aclGetTensorDescSize(t), aclGetDataBufferSizeV2(aclmdlGetDatasetBuffer(output_, i)));

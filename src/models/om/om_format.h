@@ -14,7 +14,8 @@
 namespace npurt::om {
 
 inline constexpr char kMagic[8] = {'N', 'P', 'U', 'R', 'T', 'O', 'M', '\0'};
-inline constexpr uint32_t kFormatVersion = 4;  // what this loader reads (2: gears, 3: single-op models, 4: dynamic shapes); newer files are refused
+// What this loader reads (2: gears, 3: single-op models, 4: dynamic shapes, 5: shape slots); newer files are refused.
+inline constexpr uint32_t kFormatVersion = 5;
 inline constexpr uint64_t kWeightsFileAlign = 4096;
 // What the loader recognises and refuses by name: a CANN OM1 model starts with the bytes "IMOD" (its
 // ModelFileHeader's magic 0x444F4D49), an OM2 model is a zip archive ("PK\3\4").

@@ -23,6 +23,10 @@ struct TensorDef {
   Region region = Region::kArena;
   uint64_t offset = 0;    // kArena / kWeight
   uint32_t io_index = 0;  // kInput / kOutput
+  // A tensor whose dims depend on the data: the arena offset of its actual dims (rank int64s, written on the
+  // device by its producer); its spec is then an upper bound. -1: static. (format version 5)
+  int64_t shape_slot = -1;
+  bool data_dependent() const { return shape_slot >= 0; }
 };
 
 struct NodeDef {

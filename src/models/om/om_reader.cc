@@ -180,6 +180,7 @@ Status ReadTensors(const flatbuffers::Vector<flatbuffers::Offset<fb::Tensor>>* l
     d.region = static_cast<Region>(t->region());
     d.offset = t->offset();
     d.io_index = t->io_index();
+    d.shape_slot = t->shape_slot();
     out->push_back(std::move(d));
   }
   return Status::Ok();
@@ -294,6 +295,16 @@ Status CheckSemantics(const ModelDef& d, uint64_t weights_size, std::string_view
                                          t.offset, RegionName(t.region),
                                          t.region == Region::kArena ? d.arena_size : d.weight_size));
     }
+    // A shape slot: an aligned run of rank int64s in the arena, for a tensor a node writes.
+    if (t.shape_slot != -1) {
+      const uint64_t slot_bytes = std::max<size_t>(t.spec.rank(), 1) * sizeof(int64_t);
+      if ((t.region != Region::kArena && t.region != Region::kOutput) || t.shape_slot < 0 ||
+          t.shape_slot % 8 != 0 || !InRegion(static_cast<uint64_t>(t.shape_slot), slot_bytes, d.arena_size)) {
+        return Corrupt(source, fmt::format("tensor {} ({} of rank {}) has a shape slot at {}, which is no aligned "
+                                           "slot of the arena ({} bytes) for a tensor a node writes", t.name,
+                                           RegionName(t.region), t.spec.rank(), t.shape_slot, d.arena_size));
+      }
+    }
   }
   auto check_io = [&](const std::vector<int32_t>& list, Region region, const char* what) -> Status {
     for (size_t i = 0; i < list.size(); ++i) {
@@ -336,6 +347,17 @@ Status CheckSemantics(const ModelDef& d, uint64_t weights_size, std::string_view
       }
     }
     if (node.outputs.empty()) return Corrupt(source, fmt::format("node {} has no outputs", node.name));
+    // A node that reads or writes a tensor whose dims depend on the data tiles per run: each of its outputs
+    // needs a slot for the dims it writes.
+    bool slotted = false;
+    for (int32_t t : node.inputs) slotted = slotted || (t >= 0 && static_cast<size_t>(t) < nt && d.tensors[t].data_dependent());
+    for (int32_t t : node.outputs) slotted = slotted || (t >= 0 && static_cast<size_t>(t) < nt && d.tensors[t].data_dependent());
+    for (int32_t t : node.outputs) {
+      if (slotted && t >= 0 && static_cast<size_t>(t) < nt && !d.tensors[t].data_dependent()) {
+        return Corrupt(source, fmt::format("node {} tiles at shapes that depend on the data, but its output {} has no "
+                                           "shape slot", node.name, d.tensors[t].name));
+      }
+    }
     for (int32_t out : node.outputs) {
       if (out < 0 || static_cast<size_t>(out) >= nt) {
         return Corrupt(source, fmt::format("node {} writes tensor {} of {}", node.name, out, nt));

@@ -58,7 +58,7 @@ Offset<flatbuffers::Vector<Offset<fb::Tensor>>> BuildTensors(FlatBufferBuilder& 
   for (const TensorDef& t : list) {
     tensors.push_back(fb::CreateTensor(b, b.CreateString(t.name), t.spec.dtype, t.spec.format,
                                        b.CreateVector(t.spec.dims), t.bytes, static_cast<fb::Region>(t.region),
-                                       t.offset, t.io_index));
+                                       t.offset, t.io_index, t.shape_slot));
   }
   return b.CreateVector(tensors);
 }
@@ -120,7 +120,14 @@ StatusOr<std::vector<uint8_t>> SerializeModel(const ModelDef& def, const std::ve
   std::memcpy(h.magic, kMagic, sizeof(kMagic));
   // Static models stay readable by loaders of version 1; gear models need version 2, single-op models 3,
   // dynamic-shape models 4 (an older loader must refuse them rather than run them as models).
-  h.format_version = def.dynamic_kind == DynamicKind::kShape ? 4
+  // Shape slots (tensors whose dims depend on the data) need version 5.
+  bool slots = false;
+  for (const TensorDef& t : def.tensors) slots = slots || t.data_dependent();
+  for (const GearDef& g : def.gears) {
+    for (const TensorDef& t : g.tensors) slots = slots || t.data_dependent();
+  }
+  h.format_version = slots                                    ? 5
+                     : def.dynamic_kind == DynamicKind::kShape ? 4
                      : def.single_op                         ? 3
                      : def.dynamic_kind == DynamicKind::kNone ? 1
                                                              : 2;

@@ -262,7 +262,13 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
     arena = static_cast<uint8_t*>(p.value());
   }
 
-  if (m->gears_.dynamic()) {
+  // Outputs whose dims depend on the data are read from their shape slots after each execution, by a host task
+  // outside the RI: the next execution waits for it like a gear model's (order_event_).
+  for (const om::TensorDef& t : def.tensors) m->data_dependent_outputs_ |= t.region == om::Region::kOutput && t.data_dependent();
+  for (const om::GearDef& g : def.gears) {
+    for (const om::TensorDef& t : g.tensors) m->data_dependent_outputs_ |= t.region == om::Region::kOutput && t.data_dependent();
+  }
+  if (m->gears_.dynamic() || m->data_dependent_outputs_) {
     auto ev = core::Event::Create(ctx, 0, true);
     if (!ev.ok()) return ev.status();
     m->order_event_ = ev.value();
@@ -305,8 +311,25 @@ NodeCallSpecs SpecsOf(const om::ModelDef& def, const om::NodeDef& n, const Weigh
   return s;
 }
 
+namespace {
+
+// Whether node n tiles per run at shapes kept on the device (it reads or writes a tensor with a shape slot).
+bool Slotted(const om::ModelDef& def, const om::NodeDef& n) {
+  for (int32_t t : n.inputs) {
+    if (t >= 0 && def.tensors[t].data_dependent()) return true;
+  }
+  for (int32_t t : n.outputs) {
+    if (def.tensors[t].data_dependent()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 // Compiles `def`'s graph and records it as an RI on the model's stream, its argument table in device memory
-// of its own.
+// of its own. A slotted node's entries are followed by its shape slots' addresses (hal::Dispatch::shapes): the
+// arena's slot of each data-dependent tensor, and for each static tensor it reads a constant slot (its dims,
+// written once into memory the record owns).
 Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, const WeightChunks& weights,
                            uint8_t* arena, ModelResources* res, size_t slot_index, GearRun* run_out,
                            NodePrograms* programs) {
@@ -316,10 +339,43 @@ Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, co
   run.input_slots.resize(def.inputs.size());
   run.output_slots.resize(def.outputs.size());
   for (int32_t t : def.inputs) run.input_bytes.push_back(def.tensors[t].bytes);
-  for (int32_t t : def.outputs) run.output_bytes.push_back(def.tensors[t].bytes);
+  for (int32_t t : def.outputs) {
+    const om::TensorDef& td = def.tensors[t];
+    run.output_bytes.push_back(td.bytes);
+    run.output_dims.push_back(td.spec.dims);
+    run.output_shape_slots.push_back(td.data_dependent() ? reinterpret_cast<const int64_t*>(arena + td.shape_slot)
+                                                         : nullptr);
+    run.data_dependent_outputs = run.data_dependent_outputs || td.data_dependent();
+  }
+  // Output dims that depend on the data are read back by the host from their slots (DeliverOutputShapes).
+  if (run.data_dependent_outputs && !device->info().caps.host_visible_memory) {
+    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "{}: its output dims depend on the data, and the host cannot read "
+               "them back from device {}, whose memory it does not address", source, device->id());
+  }
   const std::string where = label.empty() ? "model " + source : fmt::format("model {} ({})", source, label);
   size_t slots = 0;
-  for (const om::NodeDef& n : def.nodes) slots += n.inputs.size() + n.outputs.size();
+  std::vector<int64_t> static_dims;          // the constant slots' values
+  std::vector<int64_t> static_slot(def.tensors.size(), -1);  // per tensor: its constant slot's first word
+  for (const om::NodeDef& n : def.nodes) {
+    slots += n.inputs.size() + n.outputs.size();
+    if (!Slotted(def, n)) continue;
+    slots += n.inputs.size() + n.outputs.size();
+    for (int32_t t : n.inputs) {
+      if (t < 0 || def.tensors[t].data_dependent() || static_slot[t] >= 0) continue;
+      static_slot[t] = static_cast<int64_t>(static_dims.size());
+      const auto& dims = def.tensors[t].spec.dims;
+      static_dims.insert(static_dims.end(), dims.begin(), dims.end());
+      if (dims.empty()) static_dims.push_back(0);  // a scalar's slot: a valid address, never read
+    }
+  }
+  int64_t* static_slots = nullptr;
+  if (!static_dims.empty()) {
+    auto p = AllocateFor(res, static_dims.size() * sizeof(int64_t));
+    if (!p.ok()) return p.status();
+    static_slots = static_cast<int64_t*>(p.value());
+    NPURT_RETURN_IF_ERROR(core::WriteMemory(static_slots, static_dims.data(), static_dims.size() * sizeof(int64_t),
+                                            "shape slots"));
+  }
   auto table_or = AllocateFor(res, slots * sizeof(void*));
   if (!table_or.ok()) return table_or.status();
   auto* table = static_cast<void**>(table_or.value());
@@ -351,8 +407,9 @@ Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, co
     std::vector<TensorSpec>& in_specs = specs.in;
     std::vector<TensorSpec>& out_specs = specs.out;
     std::shared_ptr<const core::OperatorProgram> program = programs != nullptr ? programs->programs[i] : nullptr;
+    const bool slotted = Slotted(def, n);
     if (program == nullptr) {
-      auto built = BuildNode(n, in_specs, out_specs, specs.any_constant ? &specs.constants : nullptr, where);
+      auto built = BuildNode(n, in_specs, out_specs, specs.any_constant ? &specs.constants : nullptr, where, slotted);
       if (!built.ok()) return std::move(built).status();
       program = std::move(built.value().program);
       if (programs != nullptr) {
@@ -371,6 +428,16 @@ Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, co
       ++slot;
     }
     for (int32_t t : n.outputs) bind(t, slot++);
+    if (!slotted) continue;
+    for (int32_t t : n.inputs) {
+      if (t >= 0) {
+        const om::TensorDef& td = def.tensors[t];
+        host_table[slot] = td.data_dependent() ? static_cast<void*>(arena + td.shape_slot)
+                                               : static_cast<void*>(static_slots + static_slot[t]);
+      }
+      ++slot;
+    }
+    for (int32_t t : n.outputs) host_table[slot++] = arena + def.tensors[t].shape_slot;
   }
   if (slots > 0) NPURT_RETURN_IF_ERROR(core::WriteMemory(table, host_table.data(), slots * sizeof(void*), "arguments"));
   return Capture(def, label, res, table, slots, first_slot, records, run_out);
@@ -379,12 +446,13 @@ Status LoadedModel::Record(const om::ModelDef& def, const std::string& label, co
 StatusOr<core::OperatorBuild> LoadedModel::BuildNode(const om::NodeDef& n, const std::vector<TensorSpec>& in_specs,
                                                      const std::vector<TensorSpec>& out_specs,
                                                      const std::vector<const void*>* constants,
-                                                     const std::string& where) {
+                                                     const std::string& where, bool slotted) {
   core::OperatorCall call{n.op_type, &in_specs, &out_specs, &n.attrs, true, constants};
+  call.shape_slots = slotted;  // tiled per run at the dims its slots hold: its own executable, never a family's
   // A dynamic-shape model's operator with weights may re-tile the kernel its family got at another shape
   // (op_families_); the compile cache does the same for those without.
   std::string family;
-  if (compiler_ != nullptr && constants != nullptr) {
+  if (compiler_ != nullptr && constants != nullptr && !slotted) {
     family = core::OperatorFamilyKey(call);
     for (const void* c : *constants) family += fmt::format("|{}", c);
     if (auto it = op_families_.find(family); it != op_families_.end()) call.reuse = it->second.get();
@@ -434,8 +502,11 @@ Status LoadedModel::Capture(const om::ModelDef& def, const std::string& label, M
     const om::NodeDef& n = def.nodes[i];
     NodeRecord& r = records[i];
     const size_t s = first_slot[i];
+    const size_t io = n.inputs.size() + n.outputs.size();
+    int64_t* const* shapes = Slotted(def, n) ? reinterpret_cast<int64_t* const*>(&table[s + io]) : nullptr;
     r.dispatch.Bind(*r.program, const_cast<const void* const*>(&table[s]), static_cast<uint32_t>(n.inputs.size()),
-                    &table[s + n.inputs.size()], static_cast<uint32_t>(n.outputs.size()), stream_, r.name.c_str());
+                    &table[s + n.inputs.size()], static_cast<uint32_t>(n.outputs.size()), stream_, r.name.c_str(),
+                    shapes);
     const bool last = i + 1 == def.nodes.size();
     // Profiled programs see each operator under its source name and type (op_summary, the timeline): the
     // replays run the recorded tasks, whose ids are these.
@@ -528,9 +599,39 @@ Status LoadedModel::CheckBuffers(const std::vector<UserBuffer>& buffers, const G
   return Status::Ok();
 }
 
+namespace {
+
+// The host task that reads an execution's data-dependent output dims from their shape slots.
+struct ShapeReadback {
+  std::vector<const int64_t*> slots;  // per output (null: static)
+  std::shared_ptr<OutputShapes> out;
+};
+
+void ReadBackShapes(void* arg) {
+  auto* r = static_cast<ShapeReadback*>(arg);
+  for (size_t i = 0; i < r->slots.size(); ++i) {
+    // Device memory the host reads (Record refuses such outputs on devices whose memory is not host-visible).
+    if (r->slots[i] != nullptr) r->out->dims[i].assign(r->slots[i], r->slots[i] + r->out->dims[i].size());
+  }
+  if (r->out->done) r->out->done(*r->out);
+}
+
+}  // namespace
+
+void LoadedModel::DeliverOutputShapes(const GearRun& run, core::Stream* stream,
+                                      const std::shared_ptr<OutputShapes>& out) {
+  if (out == nullptr) return;
+  out->dims = run.output_dims;
+  if (!run.data_dependent_outputs) {
+    if (out->done) out->done(*out);
+    return;
+  }
+  core::SubmitHostWork(stream, &ReadBackShapes, new ShapeReadback{run.output_shape_slots, out});
+}
+
 Status LoadedModel::ExecuteAsync(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
                                  core::Stream* stream, int32_t gear, const std::vector<std::vector<int64_t>>* shapes,
-                                 std::vector<std::vector<int64_t>>* output_dims) {
+                                 const std::shared_ptr<OutputShapes>& output_shapes) {
   if (gears_.shapes()) {
     std::lock_guard<std::mutex> lock(exec_mu_);
     auto dims = ResolveShapes(shapes);
@@ -540,13 +641,7 @@ Status LoadedModel::ExecuteAsync(const std::vector<UserBuffer>& inputs, const st
     const GearRun& run = v.value()->run;
     NPURT_RETURN_IF_ERROR(CheckBuffers(inputs, run, false));
     NPURT_RETURN_IF_ERROR(CheckBuffers(outputs, run, true));
-    NPURT_RETURN_IF_ERROR(LaunchRun(run, inputs, outputs, stream));
-    if (output_dims != nullptr) {
-      const om::ModelDef& def = v.value()->def;
-      output_dims->clear();
-      for (int32_t t : def.outputs) output_dims->push_back(def.tensors[t].spec.dims);
-    }
-    return Status::Ok();
+    return LaunchRun(run, inputs, outputs, stream, output_shapes);
   }
   size_t g = 0;
   if (gears_.dynamic()) {
@@ -559,11 +654,12 @@ Status LoadedModel::ExecuteAsync(const std::vector<UserBuffer>& inputs, const st
   NPURT_RETURN_IF_ERROR(CheckBuffers(inputs, run, false));
   NPURT_RETURN_IF_ERROR(CheckBuffers(outputs, run, true));
   std::lock_guard<std::mutex> lock(exec_mu_);
-  return LaunchRun(run, inputs, outputs, stream);
+  return LaunchRun(run, inputs, outputs, stream, output_shapes);
 }
 
 Status LoadedModel::LaunchRun(const GearRun& run, const std::vector<UserBuffer>& inputs,
-                              const std::vector<UserBuffer>& outputs, core::Stream* stream) {
+                              const std::vector<UserBuffer>& outputs, core::Stream* stream,
+                              const std::shared_ptr<OutputShapes>& output_shapes) {
   patches_.clear();
   for (size_t i = 0; i < inputs.size(); ++i) {
     for (void* w : run.input_slots[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(inputs[i].data)});
@@ -571,21 +667,27 @@ Status LoadedModel::LaunchRun(const GearRun& run, const std::vector<UserBuffer>&
   for (size_t i = 0; i < outputs.size(); ++i) {
     for (void* w : run.output_slots[i]) patches_.push_back({w, reinterpret_cast<uintptr_t>(outputs[i].data)});
   }
-  if (order_event_ == nullptr) return run.ri->LaunchPatched(stream, patches_.data(), patches_.size());
-  // Gears and shapes: after the previous execution, whichever stream and graph it had.
+  if (order_event_ == nullptr) {
+    NPURT_RETURN_IF_ERROR(run.ri->LaunchPatched(stream, patches_.data(), patches_.size()));
+    DeliverOutputShapes(run, stream, output_shapes);
+    return Status::Ok();
+  }
+  // Gears, shapes and data-dependent outputs: after the previous execution (and its reading of output shape
+  // slots), whichever stream and graph it had.
   if (last_stream_ != nullptr && last_stream_ != stream) {
     const uint64_t wait_ms = core::Runtime::Get().op_wait_timeout_ms.load();
     NPURT_RETURN_IF_ERROR(order_event_->StreamWait(stream, static_cast<int64_t>(wait_ms)));
   }
   NPURT_RETURN_IF_ERROR(run.ri->LaunchPatched(stream, patches_.data(), patches_.size()));
+  DeliverOutputShapes(run, stream, output_shapes);
   last_stream_ = stream;
   return order_event_->Record(stream);
 }
 
 Status LoadedModel::Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
                             int32_t timeout_ms, int32_t gear, const std::vector<std::vector<int64_t>>* shapes,
-                            std::vector<std::vector<int64_t>>* output_dims) {
-  NPURT_RETURN_IF_ERROR(ExecuteAsync(inputs, outputs, stream_, gear, shapes, output_dims));
+                            const std::shared_ptr<OutputShapes>& output_shapes) {
+  NPURT_RETURN_IF_ERROR(ExecuteAsync(inputs, outputs, stream_, gear, shapes, output_shapes));
   auto st = stream_->Synchronize(timeout_ms);
   if (!st.ok()) {
     return Err(st.code() == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT ? ACL_ERROR_GE_MODEL_EXECUTE_TIMEOUT : st.code(),

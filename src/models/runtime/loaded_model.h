@@ -33,6 +33,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -74,6 +75,15 @@ struct LoadMemory {
   size_t work_size = 0;
   void* weight = nullptr;
   size_t weight_size = 0;
+};
+
+// An execution's output dims, for models whose output shapes are known per execution only: a dynamic-shape
+// model's (known when the execution is queued) and a model's whose output dims depend on the data (known when
+// the device computed them: a host task queued after the execution, in stream order, reads their shape slots).
+// `done` runs once the dims are final: at once, or on the device's host-work engine.
+struct OutputShapes {
+  std::vector<std::vector<int64_t>> dims;  // per output
+  std::function<void(const OutputShapes&)> done;  // may be empty
 };
 
 // One user buffer of a dataset.
@@ -160,15 +170,18 @@ class LoadedModel {
   // Enqueues one execution of gear `gear` (-1: the default) on `stream`: checks the buffers (count, size,
   // device memory of the model's device), then replays. Executions of one model run one after another,
   // whichever streams they were queued on (CANN forbids overlapping ones; npurt orders them).
-  // A dynamic-shape model takes each input's dims in `shapes` (an empty list: the input's static dims) and
-  // gives each output's in `output_dims` (both null for other models).
+  // A dynamic-shape model takes each input's dims in `shapes` (an empty list: the input's static dims; null for
+  // other models). `output_shapes` (optional; see per_execution_output_shapes) receives each output's dims.
   Status ExecuteAsync(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
                       core::Stream* stream, int32_t gear = -1, const std::vector<std::vector<int64_t>>* shapes = nullptr,
-                      std::vector<std::vector<int64_t>>* output_dims = nullptr);
+                      const std::shared_ptr<OutputShapes>& output_shapes = nullptr);
   // On the model's own stream; waits up to timeout_ms (-1: forever) for the result.
   Status Execute(const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs, int32_t timeout_ms,
                  int32_t gear = -1, const std::vector<std::vector<int64_t>>* shapes = nullptr,
-                 std::vector<std::vector<int64_t>>* output_dims = nullptr);
+                 const std::shared_ptr<OutputShapes>& output_shapes = nullptr);
+  // Whether an execution's output dims may differ from the description's (dynamic shapes, or outputs whose dims
+  // depend on the data): the API then asks for them (OutputShapes) and sets the output dataset's descriptors.
+  bool per_execution_output_shapes() const { return gears_.shapes() || data_dependent_outputs_; }
 
  private:
   // One recorded graph: a static model's, or one gear's.
@@ -179,6 +192,11 @@ class LoadedModel {
     std::vector<std::vector<void*>> output_slots;
     std::vector<uint64_t> input_bytes;  // what this gear reads of each input
     std::vector<uint64_t> output_bytes;
+    // Per output, its dims as compiled and, for one whose dims depend on the data, its shape slot (device
+    // memory the execution writes; null: static).
+    std::vector<std::vector<int64_t>> output_dims;
+    std::vector<const int64_t*> output_shape_slots;
+    bool data_dependent_outputs = false;
   };
 
   // One set of input shapes of a dynamic-shape model, compiled; run.ri null: not recorded (yet, or again
@@ -224,12 +242,16 @@ class LoadedModel {
   // outputs checked against the model's.
   StatusOr<core::OperatorBuild> BuildNode(const om::NodeDef& n, const std::vector<TensorSpec>& in_specs,
                                           const std::vector<TensorSpec>& out_specs,
-                                          const std::vector<const void*>* constants, const std::string& where);
+                                          const std::vector<const void*>* constants, const std::string& where,
+                                          bool slotted = false);
+  // After an execution of `run` was queued: its output dims into `out` (a host task after it, in stream order,
+  // for dims that depend on the data).
+  void DeliverOutputShapes(const GearRun& run, core::Stream* stream, const std::shared_ptr<OutputShapes>& out);
   // Record's second half: the bound nodes captured as an RI on the model's stream.
   Status Capture(const om::ModelDef& def, const std::string& label, ModelResources* res, void** table, size_t slots,
                  const std::vector<size_t>& first_slot, std::vector<NodeRecord>& records, GearRun* run);
   Status LaunchRun(const GearRun& run, const std::vector<UserBuffer>& inputs, const std::vector<UserBuffer>& outputs,
-                   core::Stream* stream);  // exec_mu_ held
+                   core::Stream* stream, const std::shared_ptr<OutputShapes>& output_shapes);  // exec_mu_ held
   // Dynamic shapes (exec_mu_ held).
   Status LoadShapeModel(const om::ModelFile& file, const LoadMemory& memory, ModelResources* res);
   StatusOr<std::vector<std::vector<int64_t>>> ResolveShapes(const std::vector<std::vector<int64_t>>* shapes) const;
@@ -259,6 +281,7 @@ class LoadedModel {
   std::vector<StaticAipp> aipp_;
   std::vector<GearRun> runs_;  // one per gear (a static model: one)
   std::atomic<int32_t> current_gear_{-1};
+  bool data_dependent_outputs_ = false;  // a static or gear model's outputs with shape slots
   // A gear model's executions share one arena but replay different RIs, which do not order each other: the
   // last execution's stream and an event recorded after it, which an execution on another stream waits for
   // (exec_mu_). A static model's single RI orders its replays itself.

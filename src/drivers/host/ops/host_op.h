@@ -23,6 +23,9 @@ struct OpRunArgs {
   const void* const* inputs = nullptr;
   void* const* outputs = nullptr;
   int threads = 1;  // compute threads this run may use (OpenMP team size)
+  // A kernel built with OpBuild::shape_slots: its inputs' then its outputs' shape slots (hal::Dispatch::shapes).
+  // A kernel whose output shape depends on the data (NonZero) writes its outputs' actual dims there.
+  int64_t* const* shapes = nullptr;
 };
 
 class Kernel {
@@ -55,6 +58,9 @@ struct OpBuild {
   // return one sharing that kernel's code, re-tiled for these shapes, and set `reused`; npurt's own kernels
   // generate none (their build is their tiling) and ignore it.
   const Kernel* reuse = nullptr;
+  // The run will have shape slots (hal::OpRequest::shape_slots): an operator whose output shape depends on
+  // the data (NonZero) compiles only then, its `outputs` being upper bounds (what its buffers are planned for).
+  bool shape_slots = false;
 
   std::vector<TensorSpec> outputs;
   std::unique_ptr<Kernel> kernel;
@@ -91,6 +97,7 @@ void RegisterElementwiseOps(OpTable& t);
 void RegisterNnOps(OpTable& t);
 void RegisterMatmulOps(OpTable& t);
 void RegisterDataOps(OpTable& t);
+void RegisterDataDependentOps(OpTable& t);
 
 struct OpTable {
   virtual ~OpTable() = default;

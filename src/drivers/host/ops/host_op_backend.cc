@@ -14,6 +14,7 @@
 #include "drivers/host/ops/dnnl_util.h"
 #include "drivers/host/ops/host_op.h"
 #include "drivers/host/ops/matmul_kernel.h"
+#include "drivers/host/ops/shape_slot_executable.h"
 
 namespace npurt::drivers::host {
 namespace {
@@ -188,7 +189,7 @@ class ViaFp32Kernel final : public Kernel {
       outs[i] = base + off;
       off += Align(out_[i].numel() * 4);
     }
-    OpRunArgs inner{ins.data(), outs.data(), args.threads};
+    OpRunArgs inner{ins.data(), outs.data(), args.threads, args.shapes};
     NPURT_RETURN_IF_ERROR(inner_->Run(inner));
     for (size_t i = 0; i < out_.size(); ++i) {
       const int32_t dt = out_[i].dtype;
@@ -250,7 +251,7 @@ class KernelExecutable final : public hal::Executable {
     const int cores = d.max_parallelism != 0 ? static_cast<int>(d.max_parallelism) : omp_get_num_procs();
     const int threads = std::max(1, cores / running);
     omp_set_num_threads(threads);
-    const OpRunArgs args{d.inputs, d.outputs, threads};
+    const OpRunArgs args{d.inputs, d.outputs, threads, d.shapes};
     Status st = kernel_->Run(args);
     g_running.fetch_sub(1, std::memory_order_acq_rel);
     if (!st.ok()) {
@@ -280,6 +281,13 @@ class HostOpBackend final : public hal::OpBackend {
   const char* name() const override { return "host (oneDNN)"; }
 
   StatusOr<hal::OpBuilt> Build(const hal::OpRequest& call) const override {
+    // Shapes known on the device only: an executable that tiles per run, around kernels built by BuildAt.
+    if (call.shape_slots && call.compile) return BuildShapeSlotted(call, &BuildAt);
+    return BuildAt(call);
+  }
+
+  // The kernel of `call` at its dims (a slotted executable's, for each shape it meets).
+  static StatusOr<hal::OpBuilt> BuildAt(const hal::OpRequest& call) {
     const OpSchema* schema = FindOp(call.type);
     if (schema == nullptr) {
       return Err(ACL_ERROR_OP_NOT_FOUND, "operator type '{}' is not supported; npurt supports: {}", call.type,
@@ -295,6 +303,7 @@ class HostOpBackend final : public hal::OpBackend {
     b.requested = widen ? Widen(*call.requested, wide) : *call.requested;
     b.attrs = call.attrs;
     b.compile = call.compile;
+    b.shape_slots = call.shape_slots;
     if (widen) b.stored_inputs = call.inputs;
     // Only this backend's own executables are re-tiled (another's is not a KernelExecutable).
     if (const auto* prior = dynamic_cast<const KernelExecutable*>(call.reuse); prior != nullptr && call.compile) {

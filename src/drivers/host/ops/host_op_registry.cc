@@ -17,6 +17,7 @@ class Registry final : public OpTable {
     RegisterNnOps(*this);
     RegisterMatmulOps(*this);
     RegisterDataOps(*this);
+    RegisterDataDependentOps(*this);
   }
   void Add(const OpSchema& schema) override {
     owned_.push_back(std::make_unique<OpSchema>(schema));

@@ -169,21 +169,71 @@ class CopyKernel final : public Kernel {
   size_t bytes_;
 };
 
-// Reshape: x -> y with attr shape (one -1 allowed, 0 copies x's dim) or, without it, the output
-// descriptor's (static) shape.
+// The target of a Reshape given relative to x (attrs squeeze_axes, unsqueeze_axes, flatten_axis): the form atc
+// gives a reshape of a tensor whose dims depend on the data, which must be re-derived from each run's dims.
+StatusOr<std::vector<int64_t>> RelativeReshape(const OpBuild& b, const TensorSpec& x) {
+  if (Has(*b.attrs, "flatten_axis")) {
+    auto axis = GetInt(*b.attrs, "flatten_axis", 1);
+    if (!axis.ok()) return std::move(axis).status();
+    const auto r = static_cast<int64_t>(x.rank());
+    const int64_t a = axis.value() < 0 ? axis.value() + r : axis.value();
+    if (a < 0 || a > r) return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: flatten_axis {} for rank {}", b.type, axis.value(), r);
+    int64_t outer = 1, inner = 1;
+    for (int64_t k = 0; k < r; ++k) (k < a ? outer : inner) *= x.dims[static_cast<size_t>(k)];
+    return std::vector<int64_t>{outer, inner};
+  }
+  const bool squeeze = Has(*b.attrs, "squeeze_axes");
+  auto axes_or = GetInts(*b.attrs, squeeze ? "squeeze_axes" : "unsqueeze_axes", {});
+  if (!axes_or.ok()) return std::move(axes_or).status();
+  std::vector<int64_t> axes = axes_or.value();
+  const auto out_rank = static_cast<int64_t>(x.rank()) + (squeeze ? 0 : static_cast<int64_t>(axes.size()));
+  for (int64_t& a : axes) {
+    if (a < 0) a += out_rank;
+    if (a < 0 || a >= out_rank) return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: axis out of range for rank {}", b.type, out_rank);
+  }
+  std::sort(axes.begin(), axes.end());
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end()) {
+    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: an axis is given twice", b.type);
+  }
+  std::vector<int64_t> y;
+  if (squeeze) {
+    for (size_t k = 0; k < x.rank(); ++k) {
+      const bool drop = std::binary_search(axes.begin(), axes.end(), static_cast<int64_t>(k));
+      if (drop && x.dims[k] != 1) {
+        return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: cannot squeeze dim {} of {}, which is not 1", b.type, k,
+                   DimsString(x.dims));
+      }
+      if (!drop) y.push_back(x.dims[k]);
+    }
+    return y;
+  }
+  size_t next = 0;
+  for (int64_t k = 0; k < out_rank; ++k) {
+    y.push_back(std::binary_search(axes.begin(), axes.end(), k) ? 1 : x.dims[next++]);
+  }
+  return y;
+}
+
+// Reshape: x -> y with attr shape (one -1 allowed, 0 copies x's dim), a target relative to x (RelativeReshape)
+// or, without either, the output descriptor's (static) shape.
 Status BuildReshape(OpBuild& b) {
   const TensorSpec& x = b.inputs[0];
   std::vector<int64_t> shape;
-  if (Has(*b.attrs, "shape")) {
+  if (Has(*b.attrs, "flatten_axis") || Has(*b.attrs, "squeeze_axes") || Has(*b.attrs, "unsqueeze_axes")) {
+    auto s = RelativeReshape(b, x);  // NOLINT: the same test as `relative` below
+    if (!s.ok()) return std::move(s).status();
+    shape = s.value();
+  } else if (Has(*b.attrs, "shape")) {
     auto s = GetInts(*b.attrs, "shape", {});
     if (!s.ok()) return std::move(s).status();
     shape = s.value();
   } else if (!b.requested.empty()) {
     shape = b.requested[0].dims;
   }
+  const bool relative = Has(*b.attrs, "flatten_axis") || Has(*b.attrs, "squeeze_axes") || Has(*b.attrs, "unsqueeze_axes");
   int64_t known = 1, infer = -1;
   for (size_t k = 0; k < shape.size(); ++k) {
-    if (shape[k] == 0 && k < x.rank()) shape[k] = x.dims[k];
+    if (shape[k] == 0 && k < x.rank() && !relative) shape[k] = x.dims[k];  // a relative target's 0 is a dim of 0
     if (shape[k] == -1 && infer < 0) {
       infer = static_cast<int64_t>(k);
     } else if (shape[k] < 0) {
@@ -505,7 +555,8 @@ void RegisterDataOps(OpTable& t) {
   t.Add({"Transpose", 1, 1, &BuildTranspose, false, kAllTypes, "x -> y; attr perm (default: reversed dims)"});
   t.Alias("TransposeD", "Transpose");
   t.Add({"Reshape", 1, 1, &BuildReshape, false, kAllTypes,
-         "x -> y; attr shape (-1 inferred, 0 keeps) or the output descriptor's shape"});
+         "x -> y; attr shape (-1 inferred, 0 keeps), squeeze_axes, unsqueeze_axes or flatten_axis (relative to x), "
+         "or the output descriptor's shape"});
   t.Add({"Concat", 1, -1, &BuildConcat, false, kAllTypes, "x0..xN-1 -> y; attr concat_dim or axis (default 0)"});
   t.Alias("ConcatD", "Concat");
   t.Alias("ConcatV2", "Concat");
