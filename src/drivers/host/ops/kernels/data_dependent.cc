@@ -14,44 +14,82 @@ namespace {
 // NonZero: x (any type) -> y int64 [rank(x), count], the coordinates of x's non-zero elements in row-major
 // order (ONNX NonZero; NaN counts as non-zero, -0.0 as zero). A scalar x is taken as [1]. The bound, what y's
 // buffer holds, is [rank, numel(x)].
+// Calls fn(i) for each non-zero element i of x, in order, with one loop per element type (no per-element
+// dispatch): floats compare to 0 (so -0.0 is zero and NaN is not), 16-bit floats by their bits without the sign.
+template <typename Fn>
+void ForEachNonZero(const void* x, int32_t dtype, int64_t n, Fn&& fn) {
+  auto scan = [&](const auto* v, auto nonzero) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (nonzero(v[i])) fn(i);
+    }
+  };
+  switch (DTypeSize(dtype)) {
+    case 1: scan(static_cast<const uint8_t*>(x), [](uint8_t v) { return v != 0; }); break;
+    case 2:
+      if (dtype == ACL_FLOAT16 || dtype == ACL_BF16) {
+        scan(static_cast<const uint16_t*>(x), [](uint16_t v) { return (v & 0x7fffu) != 0; });
+      } else {
+        scan(static_cast<const uint16_t*>(x), [](uint16_t v) { return v != 0; });
+      }
+      break;
+    case 4:
+      if (dtype == ACL_FLOAT) {
+        scan(static_cast<const float*>(x), [](float v) { return v != 0.0f; });
+      } else {
+        scan(static_cast<const uint32_t*>(x), [](uint32_t v) { return v != 0; });
+      }
+      break;
+    default:
+      if (dtype == ACL_DOUBLE) {
+        scan(static_cast<const double*>(x), [](double v) { return v != 0.0; });
+      } else {
+        scan(static_cast<const uint64_t*>(x), [](uint64_t v) { return v != 0; });
+      }
+      break;
+  }
+}
+
+// NonZero: x (any type) -> y int64 [rank(x), count], the coordinates of x's non-zero elements in row-major
+// order (ONNX NonZero; NaN counts as non-zero, -0.0 as zero). A scalar x is taken as [1]. The bound, what y's
+// buffer holds, is [rank, numel(x)].
 class NonZeroKernel final : public Kernel {
  public:
   explicit NonZeroKernel(TensorSpec x) : x_(std::move(x)) {}
 
   Status Run(const OpRunArgs& a) const override {
-    const int64_t n = x_.numel();
-    const auto rank = static_cast<int64_t>(std::max<size_t>(x_.rank(), 1));
-    const std::vector<int64_t> dims = x_.rank() == 0 ? std::vector<int64_t>{1} : x_.dims;
-    int64_t count = 0;
-    for (int64_t i = 0; i < n; ++i) count += NonZeroAt(a.inputs[0], i) ? 1 : 0;
-    // Row k holds coordinate k of every non-zero element: [rank, count] packed at the actual count.
-    auto* y = static_cast<int64_t*>(a.outputs[0]);
-    int64_t j = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (!NonZeroAt(a.inputs[0], i)) continue;
-      int64_t rest = i;
-      for (int64_t k = rank - 1; k >= 0; --k) {
-        const int64_t d = dims[static_cast<size_t>(k)];
-        y[k * count + j] = d == 0 ? 0 : rest % d;
-        rest = d == 0 ? 0 : rest / d;
-      }
-      ++j;
-    }
     if (a.shapes == nullptr || a.shapes[1] == nullptr) {
       return Err(ACL_ERROR_RT_PARAM_INVALID, "NonZero ran without a shape slot for its output");
     }
+    const int64_t n = x_.numel();
+    const auto rank = static_cast<int64_t>(std::max<size_t>(x_.rank(), 1));
+    const std::vector<int64_t> dims = x_.rank() == 0 ? std::vector<int64_t>{1} : x_.dims;
+    auto* y = static_cast<int64_t*>(a.outputs[0]);
+    int64_t j = 0;
+    if (rank == 1) {  // one pass: [1, count] is the flat indices
+      ForEachNonZero(a.inputs[0], x_.dtype, n, [&](int64_t i) { y[j++] = i; });
+      a.shapes[1][0] = 1;
+      a.shapes[1][1] = j;
+      return Status::Ok();
+    }
+    int64_t count = 0;
+    ForEachNonZero(a.inputs[0], x_.dtype, n, [&](int64_t) { ++count; });
+    // Row k holds coordinate k of every non-zero element: [rank, count] packed at the actual count.
+    ForEachNonZero(a.inputs[0], x_.dtype, n, [&](int64_t i) {
+      int64_t rest = i;
+      for (int64_t k = rank - 1; k > 0; --k) {
+        const int64_t d = dims[static_cast<size_t>(k)];  // > 0: x has element i
+        y[k * count + j] = rest % d;
+        rest /= d;
+      }
+      y[j] = rest;
+      ++j;
+    });
     a.shapes[1][0] = rank;
     a.shapes[1][1] = count;
     return Status::Ok();
   }
 
  private:
-  bool NonZeroAt(const void* x, int64_t i) const {
-    if (x_.dtype == ACL_BOOL || x_.dtype == ACL_INT8 || x_.dtype == ACL_UINT8) {
-      return static_cast<const uint8_t*>(x)[i] != 0;
-    }
-    return LoadAsDouble(x, x_.dtype, static_cast<size_t>(i)) != 0.0;
-  }
   TensorSpec x_;
 };
 
