@@ -19,6 +19,13 @@ same ONNX file and the same input. Writes a Google-Benchmark-style JSON that ben
                                         at lengths drawn from 32/64/128/256 against static models of those
                                         lengths (bench/models/dynshape; --dynshape BINARY)
 
+  multibranch_single_ms, multibranch_multi_ms, multibranch_speedup, multibranch_bound
+                                        (issue 15) torchvision's GoogLeNet at batch 1 converted with
+                                        --enable_single_stream=false (its Inception branches on several streams)
+                                        against one stream, alternating; the bound is the critical-path one: the
+                                        single-stream operators' durations (msprof, the last of 3 runs) summed,
+                                        over the longest dependency chain of them (--multibranch)
+
 collect.py derives <model>_over_ort (ORT time / npurt time: > 1 means npurt is faster),
 planner_over_lower_bound_<model> and gear_switch_over_static.
 
@@ -41,6 +48,7 @@ MODELS = {  # name -> (builder name, batch)
     "resnet50_b8": ("resnet50", 8),
     "mobilenet_v2": ("mobilenet_v2", 1),
     "bert_layer": ("bert_layer", 1),
+    "googlenet": ("googlenet", 1),
 }
 
 
@@ -107,6 +115,52 @@ def gear_switch(args):
     return {"gear_switch_gear_ms": m["gear_ms"], "gear_switch_static_ms": m["static_ms"]}
 
 
+def critical_path_bound(args, om_path, msprof):
+    """(sum of the operators' durations, the longest chain of them) for one single-stream run of om_path."""
+    prof = os.path.join(args.work, "multibranch_prof")
+    subprocess.run(["rm", "-rf", prof], check=True)
+    subprocess.run([sys.executable, msprof, f"--output={prof}", args.msame, "--model", om_path, "--loop", "3"],
+                   capture_output=True, text=True, check=True)
+    import csv
+    import glob
+    summary = glob.glob(os.path.join(prof, "PROF_*", "mindstudio_profiler_output", "op_summary_*.csv"))[0]
+    rows = list(csv.DictReader(open(summary, encoding="utf-8")))
+    duration = {}
+    for r in rows:  # the last run's duration of each operator
+        duration[r["Op Name"]] = float(r["Task Duration(us)"])
+    js = os.path.join(args.work, "multibranch.json")
+    subprocess.run([args.atc, "--mode=1", f"--om={om_path}", f"--json={js}"], capture_output=True, check=True)
+    nodes = json.load(open(js, encoding="utf-8"))["nodes"]
+    producer, longest = {}, []
+    for i, n in enumerate(nodes):
+        start = max((longest[producer[t]] for t in n.get("inputs", []) if t in producer), default=0.0)
+        longest.append(start + duration.get(n["name"], 0.0))
+        for t in n.get("outputs", []):
+            producer[t] = i
+    return sum(duration.get(n["name"], 0.0) for n in nodes), max(longest)
+
+
+def multibranch(args):
+    """GoogLeNet's Inception branches on several streams against one stream (issue 15)."""
+    onnx_path, shape = export("googlenet", args.work)
+    single, multi = os.path.join(args.work, "googlenet_single"), os.path.join(args.work, "googlenet_multi")
+    atc(args, onnx_path, single, "--enable_single_stream=true")
+    atc(args, onnx_path, multi, "--enable_single_stream=false")
+    times = {single: [], multi: []}
+    for _ in range(args.rounds):
+        for om in (single, multi):
+            r = subprocess.run([args.msame, "--model", om + ".om", "--output", os.path.join(args.work, "out"),
+                                "--loop", str(args.runs + 1)], capture_output=True, text=True, check=True)
+            times[om].append(median_after_first([float(t) for t in re.findall(r"Inference time: ([\d.]+)ms", r.stdout)]))
+    t1, tm = statistics.median(times[single]), statistics.median(times[multi])
+    total, chain = critical_path_bound(args, single + ".om", args.multibranch)
+    out = {"multibranch_single_ms": t1, "multibranch_multi_ms": tm, "multibranch_speedup": t1 / tm,
+           "multibranch_bound": total / chain if chain > 0 else 1.0}
+    print(f"multibranch: one stream {t1:.2f} ms, several {tm:.2f} ms, speed-up {t1 / tm:.3f}, critical-path bound "
+          f"{out['multibranch_bound']:.3f}")
+    return out
+
+
 def dynshape(args):
     """A BERT-base layer with a sequence-length range against static models of its lengths (issue 16)."""
     import torch
@@ -144,11 +198,12 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runs", type=int, default=10)
-    ap.add_argument("--models", nargs="*", default=list(MODELS))
+    ap.add_argument("--models", nargs="*", default=[m for m in MODELS if m != "googlenet"])
     ap.add_argument("--gear-switch", help="bench_gear_switch: also measure batch gears against static models")
     ap.add_argument("--gear-steps", type=int, default=40)
     ap.add_argument("--dynshape", help="bench_dynshape: also measure a dynamic-shape BERT layer against static models")
     ap.add_argument("--dynshape-steps", type=int, default=40)
+    ap.add_argument("--multibranch", help="tools/msprof/msprof: also measure GoogLeNet on several streams against one")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     ort_dir = ensure_ort(args.work)
@@ -195,6 +250,8 @@ def main():
         results.update(gear_switch(args))
     if args.dynshape:
         results.update(dynshape(args))
+    if args.multibranch:
+        results.update(multibranch(args))
     doc = {"context": {"load_avg": list(os.getloadavg())},
            "benchmarks": [{"name": k, "run_name": k, "run_type": "iteration", "real_time": v,
                            "time_unit": "ms" if k.endswith("_ms") else "ns"} for k, v in results.items()]}

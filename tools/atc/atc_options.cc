@@ -31,7 +31,7 @@ StatusOr<int64_t> ParseInt(const std::string& option, const std::string& s) {
 // Options accepted and recorded without effect: tuning knobs of CANN's compiler and runtime.
 const std::set<std::string>& RecordedOptions() {
   static const std::set<std::string> s = {
-      "op_select_implmode", "optypelist_for_implmode", "enable_single_stream", "oo_level", "op_compiler_cache_mode",
+      "op_select_implmode", "optypelist_for_implmode", "oo_level", "op_compiler_cache_mode",
       "op_compiler_cache_dir", "deterministic", "buffer_optimize", "fusion_switch_file", "keep_dtype",
       "modify_mixlist", "host_env_os", "host_env_cpu", "virtual_type", "core_type", "aicore_num",
       "atomic_clean_policy", "precision_mode_v2", "enable_small_channel", "compression_optimize_conf",
@@ -52,7 +52,9 @@ const std::map<std::string, std::string>& RefusedOptions() {
   return m;
 }
 
-bool IsBoolOption(const std::string& name) { return name == "help" || name == "h" || name == "fusion" || name == "blocked_layout"; }
+bool IsBoolOption(const std::string& name) {
+  return name == "help" || name == "h" || name == "fusion" || name == "blocked_layout" || name == "enable_single_stream";
+}
 
 }  // namespace
 
@@ -217,7 +219,7 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
   static const std::set<std::string> kKnown = {
       "mode", "model", "om", "json", "framework", "output", "input_shape", "input_format", "soc_version",
       "out_nodes", "output_type", "precision_mode", "log", "insert_op_conf", "disable_reuse_memory",
-      "fusion", "blocked_layout", "help", "h", "external_weight", "dynamic_batch_size", "dynamic_image_size",
+      "fusion", "blocked_layout", "enable_single_stream", "help", "h", "external_weight", "dynamic_batch_size", "dynamic_image_size",
       "dynamic_dims", "singleop", "input_fp16_nodes", "input_shape_range"};
   for (const auto& [name, value] : given) {
     if (kKnown.count(name) != 0) continue;
@@ -362,6 +364,7 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
   }
   NPURT_RETURN_IF_ERROR(parse_bool("fusion", &o.fusion));
   NPURT_RETURN_IF_ERROR(parse_bool("blocked_layout", &o.blocked_layout));
+  NPURT_RETURN_IF_ERROR(parse_bool("enable_single_stream", &o.single_stream));
 
   auto required = [&](const std::string& value, const char* name) -> Status {
     if (!value.empty()) return Status::Ok();
@@ -436,9 +439,11 @@ example:
                        AIPP itself is not supported yet, so a file that requests it fails
   --disable_reuse_memory  1: every feature map gets its own memory (no reuse); 0 (default)
   --external_weight    0 (default): weights are stored in the .om (1 and 2 are not supported yet)
+  --enable_single_stream  true (default): every operator on one stream; false: independent branches go to
+                       up to 4 streams that the loaded model replays concurrently
 [Debug]
   --log                Verbosity of atc's messages on stderr: debug, info, warning (default), error, null
-Tuning options of CANN's compiler (--op_select_implmode, --oo_level, --enable_single_stream, ...) are
+Tuning options of CANN's compiler (--op_select_implmode, --oo_level, ...) are
 accepted and recorded in the model; they do not change what npurt's atc builds.
 )", program);
 }

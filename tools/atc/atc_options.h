@@ -68,6 +68,10 @@ struct Options {
   bool disable_reuse_memory = false;
   bool fusion = true;  // hidden (--fusion=false turns it off): residual adds and activations as post_ops
   bool blocked_layout = true;  // hidden (--blocked_layout=false): the layout pass (layout_pass.h)
+  // --enable_single_stream (stream_assign.h): true (npurt's default) every operator on one stream; false independent
+  // branches on up to 4 streams. CANN defaults to false; on the simulated NPU several streams measured slower (the
+  // operators already use every core; docs/atc.md, "Streams").
+  bool single_stream = true;
   bool help = false;
   std::map<std::string, std::string> recorded;  // accepted tuning options, for --mode=6
   std::string command_line;                     // argv joined

@@ -104,9 +104,15 @@ StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<Input
   Log(LogLevel::kInfo, fmt::format("{}every node {} by the backend ({:.2f} s)", prefix,
                                    parsed == nullptr ? "compiled" : "checked", Since(t0)));
 
+  // Independent branches on streams of their own (stream_assign.h).
+  const StreamPlan streams = AssignStreams(g, opts.single_stream ? 1 : kMaxModelStreams);
+  if (streams.stream_count > 1) {
+    Log(LogLevel::kInfo, fmt::format("{}streams: independent branches on {} streams", prefix, streams.stream_count));
+  }
   AssemblyOptions aopts;
   aopts.disable_reuse = opts.disable_reuse_memory;
   aopts.packer = packer;
+  aopts.streams = &streams;
   auto assembled = AssembleModel(g, aopts);
   if (!assembled.ok()) return std::move(assembled).status();
   Log(LogLevel::kInfo, fmt::format("{}assembled and planned ({:.2f} s)", prefix, Since(t0)));
@@ -164,6 +170,7 @@ StatusOr<AssembledModel> BuildGears(const Options& opts, std::chrono::steady_clo
       gear.outputs = std::move(gd.outputs);
       gear.arena_size = gd.arena_size;
       def.arena_size = std::max(def.arena_size, gd.arena_size);
+      def.stream_count = std::max(def.stream_count, gd.stream_count);  // every gear's streams exist
       out.weights_deduplicated += built[g].weights_deduplicated;
     }
     def.gears.push_back(std::move(gear));
@@ -276,6 +283,7 @@ nlohmann::json ShapeOptionsJson(const Options& opts) {
   j["input_fp16_nodes"] = opts.input_fp16_nodes;
   j["precision_mode"] = opts.precision_mode;
   j["disable_reuse_memory"] = opts.disable_reuse_memory;
+  j["single_stream"] = opts.single_stream;
   j["fusion"] = opts.fusion;
   j["blocked_layout"] = opts.blocked_layout;
   j["soc_version"] = opts.soc_version;
@@ -299,6 +307,7 @@ StatusOr<Options> ShapeOptionsFromJson(const std::string& text) {
     o.disable_reuse_memory = j.at("disable_reuse_memory").get<bool>();
     o.fusion = j.at("fusion").get<bool>();
     o.blocked_layout = j.at("blocked_layout").get<bool>();
+    o.single_stream = j.value("single_stream", true);  // (absent in older models: one stream, as they were built)
     o.soc_version = j.at("soc_version").get<std::string>();
     for (const auto& s : j.at("input_shapes")) {
       InputShape in;

@@ -70,6 +70,9 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
   for (size_t i = 0; i < nt; ++i) def.tensors[i].region = region[i];
 
   // Nodes, and views: a Reshape between two arena tensors gives its output its input's buffer.
+  const bool multi_stream = opts.streams != nullptr && opts.streams->stream_count > 1 &&
+                            opts.streams->stream.size() == g.nodes.size();
+  if (multi_stream) def.stream_count = opts.streams->stream_count;
   std::vector<int32_t> parent(nt);
   std::iota(parent.begin(), parent.end(), 0);
   for (const Node& n : g.nodes) {
@@ -81,6 +84,11 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
     d.origin_names = n.origin_names;
     for (int32_t t : n.inputs) d.inputs.push_back(t < 0 ? -1 : remap[static_cast<size_t>(t)]);
     for (int32_t t : n.outputs) d.outputs.push_back(remap[static_cast<size_t>(t)]);
+    if (multi_stream) {
+      const size_t k = def.nodes.size();
+      d.stream = opts.streams->stream[k];
+      d.waits = opts.streams->waits[k];
+    }
     if (n.view_candidate && d.inputs.size() == 1 && d.outputs.size() == 1 && !g.Slotted(n)) {
       const auto in = static_cast<size_t>(d.inputs[0]), o = static_cast<size_t>(d.outputs[0]);
       if (region[in] == om::Region::kArena && region[o] == om::Region::kArena) {
@@ -94,21 +102,41 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
   // Lifetimes of the arena buffers (one per view group), over node steps.
   std::vector<int32_t> buffer_of(nt, -1);
   std::vector<PlanBuffer> buffers;
+  std::vector<std::vector<int32_t>> uses;  // per buffer: the steps that write or read it
   auto touch = [&](size_t t, int32_t step) {
     if (region[t] != om::Region::kArena) return;
     const auto root = static_cast<size_t>(Find(parent, static_cast<int32_t>(t)));
     if (buffer_of[root] < 0) {
       buffer_of[root] = static_cast<int32_t>(buffers.size());
       buffers.push_back(PlanBuffer{def.tensors[root].bytes, step, step});
+      uses.emplace_back();
     }
     PlanBuffer& b = buffers[static_cast<size_t>(buffer_of[root])];
     b.first = std::min(b.first, step);
     b.last = std::max(b.last, step);
+    uses[static_cast<size_t>(buffer_of[root])].push_back(step);
   };
   for (size_t s = 0; s < def.nodes.size(); ++s) {
     for (int32_t t : def.nodes[s].outputs) touch(static_cast<size_t>(t), static_cast<int32_t>(s));
     for (int32_t t : def.nodes[s].inputs) {
       if (t >= 0) touch(static_cast<size_t>(t), static_cast<int32_t>(s));
+    }
+  }
+  // Several streams: a buffer stays live up to the last node that is not ordered after all its uses (such a
+  // node may run while the buffer is still read or written on another stream), so the interval rule keeps
+  // every buffer another stream may touch at the same time apart from it.
+  if (multi_stream) {
+    const std::vector<std::vector<bool>> after = OrderedAfter(g, *opts.streams);
+    const auto steps = static_cast<int32_t>(def.nodes.size());
+    for (size_t b = 0; b < buffers.size(); ++b) {
+      for (int32_t s = steps - 1; s > buffers[b].last; --s) {
+        bool ordered = true;
+        for (int32_t u : uses[b]) ordered = ordered && (u == s || after[static_cast<size_t>(s)][static_cast<size_t>(u)]);
+        if (!ordered) {
+          buffers[b].last = s;
+          break;
+        }
+      }
     }
   }
   out.plan = PlanMemory(buffers, om::kTensorAlign, opts.disable_reuse);

@@ -10,6 +10,7 @@
 
 #include "base/status.h"
 #include "graph.h"
+#include "stream_assign.h"
 #include "memory_planner.h"
 #include "models/om/om_model.h"
 
@@ -23,6 +24,9 @@ struct AssemblyOptions {
   // the gears), and the caller takes the region when every gear is in (`weights` and `weight_size` stay
   // empty). Null: the model's own region.
   WeightPacker* packer = nullptr;
+  // The nodes' streams (stream_assign.h); null or one stream: everything on stream 0. With several, buffers that
+  // two streams may use at once never share memory.
+  const StreamPlan* streams = nullptr;
 };
 
 struct AssembledModel {

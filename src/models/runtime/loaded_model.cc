@@ -200,10 +200,6 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
     return Err(ACL_ERROR_GE_PARAM_INVALID, "model {} was built for SoC '{}', which is no Ascend SoC", source,
                def.soc_version);
   }
-  if (def.stream_count != 1) {
-    return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "model {} runs on {} streams; this npurt runs single-stream models",
-               source, def.stream_count);
-  }
   // A dynamic-shape model's weight part is its source graph; its compiled graphs upload shape_weight_size.
   const bool shapes = def.dynamic_kind == om::DynamicKind::kShape;
   const uint64_t weight_bytes = shapes ? def.shape_weight_size : def.weight_size;
@@ -232,6 +228,7 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
   if (!stream_or.ok()) return stream_or.status();
   m->stream_ = stream_or.value();
   m->stream_->Retain();
+
   m->context_ = ctx;
   ctx->Retain();
 
@@ -497,22 +494,74 @@ Status LoadedModel::Capture(const om::ModelDef& def, const std::string& label, M
   run.ri = ri_or.value();
   run.ri->SetName(label.empty() ? fmt::format("model {} {}", id_, source)
                                 : fmt::format("model {} {} {}", id_, source, label));
+  // A graph whose operators run on several streams (its nodes' `stream`, ordered across streams by `waits`):
+  // the model's other streams, created when a graph first needs them (a dynamic-shape model's compiled graphs
+  // may need more than its first).
+  while (branch_streams_.size() + 1 < def.stream_count) {
+    auto branch = core::Stream::Create(context_, core::StreamOptions{});
+    if (!branch.ok()) return branch.status();
+    branch.value()->Retain();
+    branch_streams_.push_back(branch.value());
+  }
   NPURT_RETURN_IF_ERROR(run.ri->BeginCapture(stream_, core::CaptureMode::kThreadLocal));
+  // Several streams: each joins the capture at its first node (waiting for an event recorded on the model's
+  // stream at the start), a node that another stream waits for records an event after it, and every stream
+  // joins the model's stream again at the end. The events only shape the capture (the RI keeps the order they
+  // made); they go when the record is done.
+  std::vector<core::Event*> events;
+  struct EventsGuard {
+    std::vector<core::Event*>& events;
+    ~EventsGuard() {
+      for (core::Event* e : events) e->Destroy();
+    }
+  } events_guard{events};
+  auto new_event = [&]() -> StatusOr<core::Event*> {
+    auto e = core::Event::Create(context_, 0, true);
+    if (e.ok()) events.push_back(e.value());
+    return e;
+  };
+  const uint64_t wait_ms = core::Runtime::Get().op_wait_timeout_ms.load();
+  std::vector<core::Event*> after(def.nodes.size(), nullptr);  // per node another stream waits for
+  std::vector<bool> joined(def.stream_count, false);
+  joined[0] = true;
+  core::Event* fork = nullptr;
+  if (def.stream_count > 1) {
+    for (const om::NodeDef& n : def.nodes) {
+      for (uint32_t w : n.waits) {
+        if (def.nodes[w].stream == n.stream || after[w] != nullptr) continue;
+        auto e = new_event();
+        if (!e.ok()) return e.status();
+        after[w] = e.value();
+      }
+    }
+    auto e = new_event();
+    if (!e.ok()) return e.status();
+    fork = e.value();
+    NPURT_RETURN_IF_ERROR(fork->Record(stream_));
+  }
   for (size_t i = 0; i < def.nodes.size(); ++i) {
     const om::NodeDef& n = def.nodes[i];
     NodeRecord& r = records[i];
+    core::Stream* on = n.stream == 0 ? stream_ : branch_streams_[n.stream - 1];
+    if (!joined[n.stream]) {
+      NPURT_RETURN_IF_ERROR(fork->StreamWait(on, static_cast<int64_t>(wait_ms)));
+      joined[n.stream] = true;
+    }
+    for (uint32_t w : n.waits) {
+      if (after[w] != nullptr) NPURT_RETURN_IF_ERROR(after[w]->StreamWait(on, static_cast<int64_t>(wait_ms)));
+    }
     const size_t s = first_slot[i];
     const size_t io = n.inputs.size() + n.outputs.size();
     int64_t* const* shapes = Slotted(def, n) ? reinterpret_cast<int64_t* const*>(&table[s + io]) : nullptr;
     r.dispatch.Bind(*r.program, const_cast<const void* const*>(&table[s]), static_cast<uint32_t>(n.inputs.size()),
-                    &table[s + n.inputs.size()], static_cast<uint32_t>(n.outputs.size()), stream_, r.name.c_str(),
+                    &table[s + n.inputs.size()], static_cast<uint32_t>(n.outputs.size()), on, r.name.c_str(),
                     shapes);
     const bool last = i + 1 == def.nodes.size();
     // Profiled programs see each operator under its source name and type (op_summary, the timeline): the
     // replays run the recorded tasks, whose ids are these.
     uint32_t task_id = 0;
     if (core::dump::Switches() != 0) [[unlikely]] {
-      r.dump = core::dump::PlanTensorDump(n.op_type, n.name.c_str(), stream_, &task_id);
+      r.dump = core::dump::PlanTensorDump(n.op_type, n.name.c_str(), on, &task_id);
     }
     if (dfx::ProfOn(dfx::prof_bits::kAnyTaskTime)) {
       if (task_id == 0) task_id = core::NextTaskId();
@@ -522,14 +571,24 @@ Status LoadedModel::Capture(const om::ModelDef& def, const std::string& label, M
     // The last task holds a reference to the resources until the RI's last replay is done.
     if (last) res->refs.fetch_add(1, std::memory_order_relaxed);
     if (r.dump == nullptr) {
-      core::SubmitOperator(stream_, &r.dispatch, last ? &ReleaseResources : nullptr, last ? res : nullptr, task_id);
+      core::SubmitOperator(on, &r.dispatch, last ? &ReleaseResources : nullptr, last ? res : nullptr, task_id);
+      if (after[i] != nullptr) NPURT_RETURN_IF_ERROR(after[i]->Record(on));
       continue;
     }
     // With a dump the node's output dump is its last task, so the last node's holds the resources' reference.
     r.release = last ? res : nullptr;
-    core::SubmitHostWorkTask(stream_, &DumpNodeInputs, &r, &KeepNode);
-    core::SubmitOperator(stream_, &r.dispatch, nullptr, nullptr, task_id);
-    core::SubmitHostWorkTask(stream_, &DumpNodeOutputs, &r, last ? &ReleaseFromNode : &KeepNode);
+    core::SubmitHostWorkTask(on, &DumpNodeInputs, &r, &KeepNode);
+    core::SubmitOperator(on, &r.dispatch, nullptr, nullptr, task_id);
+    core::SubmitHostWorkTask(on, &DumpNodeOutputs, &r, last ? &ReleaseFromNode : &KeepNode);
+    if (after[i] != nullptr) NPURT_RETURN_IF_ERROR(after[i]->Record(on));
+  }
+  // Every other stream joins the model's stream again, so the replay ends when all of them did.
+  for (uint32_t b = 1; b < def.stream_count; ++b) {
+    if (!joined[b]) continue;
+    auto e = new_event();
+    if (!e.ok()) return e.status();
+    NPURT_RETURN_IF_ERROR(e.value()->Record(branch_streams_[b - 1]));
+    NPURT_RETURN_IF_ERROR(e.value()->StreamWait(stream_, static_cast<int64_t>(wait_ms)));
   }
   bool ended = false;
   NPURT_RETURN_IF_ERROR(run.ri->EndCapture(stream_, &ended));
@@ -547,6 +606,10 @@ LoadedModel::~LoadedModel() {
   for (auto& [dims, v] : variants_) DropRecording(v.get());
   if (arena_res_ != nullptr) ReleaseResources(arena_res_);
   if (shared_res_ != nullptr) ReleaseResources(shared_res_);
+  for (core::Stream* b : branch_streams_) {
+    if (b->alive() && context_ != nullptr && context_->alive()) b->Destroy(false);
+    b->Release();
+  }
   if (stream_ != nullptr) {
     if (stream_->alive() && context_ != nullptr && context_->alive()) stream_->Destroy(false);
     stream_->Release();

@@ -277,6 +277,7 @@ class LoadedModel {
   std::map<std::string, std::string, std::less<>> origin_names_;
   core::Context* context_ = nullptr;  // retained
   core::Stream* stream_ = nullptr;    // the model's stream (recording, synchronous executions); retained
+  std::vector<core::Stream*> branch_streams_;  // a multi-stream model's streams 1.. (Capture joins them); retained
   GearTable gears_;
   std::vector<StaticAipp> aipp_;
   std::vector<GearRun> runs_;  // one per gear (a static model: one)
