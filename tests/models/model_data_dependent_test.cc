@@ -240,7 +240,8 @@ TEST_F(DataDependentModelTest, DynamicShapeModelsKeepDataDependentShapesOnTheDev
   }
 }
 
-// The description shows the bounds the buffers are planned for.
+// The description shows -1 where an output's dims follow the data, and the bytes of the bounds the buffers are
+// planned for.
 TEST_F(DataDependentModelTest, DescriptionShowsTheBounds) {
   const std::string om = Atc(onnx_);
   ASSERT_FALSE(om.empty());
@@ -250,11 +251,15 @@ TEST_F(DataDependentModelTest, DescriptionShowsTheBounds) {
   EXPECT_EQ(aclmdlGetNumOutputs(desc), 4u);
   EXPECT_EQ(aclmdlGetOutputSizeByIndex(desc, 0), static_cast<size_t>(kN * 4));
   EXPECT_EQ(aclmdlGetOutputSizeByIndex(desc, 2), static_cast<size_t>(kR * kC * 2 * 4));
-  aclmdlIODims dims{};
-  ASSERT_EQ(aclmdlGetOutputDims(desc, 2, &dims), ACL_SUCCESS);
-  ASSERT_EQ(dims.dimCount, 2u);
-  EXPECT_EQ(dims.dims[0], kR * kC);
-  EXPECT_EQ(dims.dims[1], 2);
+  auto dims_of = [&](size_t i) {
+    aclmdlIODims dims{};
+    EXPECT_EQ(aclmdlGetOutputDims(desc, i, &dims), ACL_SUCCESS);
+    return std::vector<int64_t>(dims.dims, dims.dims + dims.dimCount);
+  };
+  EXPECT_EQ(dims_of(0), std::vector<int64_t>({-1}));
+  EXPECT_EQ(dims_of(1), std::vector<int64_t>());
+  EXPECT_EQ(dims_of(2), std::vector<int64_t>({-1, 2}));
+  EXPECT_EQ(dims_of(3), std::vector<int64_t>({1, -1}));
   aclmdlDestroyDesc(desc);
 }
 
@@ -331,6 +336,8 @@ TEST_F(DataDependentModelTest, ForgedSlotsAreRefused) {
     }
   }, "a slotted node's output without a slot");
   forge([&](om::ModelDef& d) { d.tensors[static_cast<size_t>(d.inputs[0])].shape_slot = 0; }, "a model input");
+  forge([&](om::ModelDef& d) { d.tensors[static_cast<size_t>(d.inputs[0])].varying_dims = 1; }, "varying dims, no slot");
+  forge([&](om::ModelDef& d) { first_slotted(d).varying_dims = uint64_t{1} << 20; }, "a varying dim past the rank");
 }
 
 }  // namespace

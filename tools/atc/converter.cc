@@ -99,6 +99,7 @@ StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<Input
   PropagateDataDependence(g);  // over the nodes the passes added (casts), before output copies read it
   NPURT_RETURN_IF_ERROR(EnsureOutputsWritten(g));
   PropagateDataDependence(g);
+  MarkVaryingDims(g);
   if (g.outputs.empty()) return Err(kFail, "the model has no outputs");
   NPURT_RETURN_IF_ERROR(ValidateWithBackend(g, /*compile=*/parsed == nullptr));
   Log(LogLevel::kInfo, fmt::format("{}every node {} by the backend ({:.2f} s)", prefix,
@@ -232,11 +233,19 @@ StatusOr<AssembledModel> BuildShapeModel(const Options& opts, std::chrono::stead
         varies = true;
       }
     }
-    if (varies && !bounded) t.bytes = 0;
     t.region = region;
     t.io_index = index;
     t.offset = 0;
-    t.shape_slot = -1;  // a description: each compiled graph plans its own slots
+    // A description: each compiled graph plans its own slots; dims that follow the data show as -1.
+    for (size_t k = 0; k < t.spec.dims.size() && k < 64; ++k) {
+      if ((t.varying_dims >> k) & 1) {
+        t.spec.dims[k] = -1;
+        varies = true;
+      }
+    }
+    if (varies && !bounded) t.bytes = 0;
+    t.shape_slot = -1;
+    t.varying_dims = 0;
     def.tensors.push_back(std::move(t));
     return static_cast<int32_t>(def.tensors.size() - 1);
   };

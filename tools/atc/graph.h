@@ -88,6 +88,7 @@ struct Tensor {
   // Its dims depend on the data (an output of NonZero, or computed from one): `spec` is the upper bound its
   // bytes are planned for, and the model gives it a shape slot where the device keeps its actual dims.
   bool data_dependent = false;
+  uint64_t varying_dims = 0;  // of a data-dependent tensor: bit k set when dim k follows the data (MarkVaryingDims)
 };
 
 struct Node {

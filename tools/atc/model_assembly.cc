@@ -155,6 +155,7 @@ StatusOr<AssembledModel> AssembleModel(const Graph& g, const AssemblyOptions& op
     const Tensor& src = g.tensors[static_cast<size_t>(kept[i])];
     if (!src.data_dependent) continue;
     def.tensors[i].shape_slot = static_cast<int64_t>(slots_at);
+    def.tensors[i].varying_dims = src.varying_dims;
     slots_at += std::max<size_t>(src.spec.rank(), 1) * sizeof(int64_t);  // a scalar's: one word, never written
     def.arena_size = (slots_at + om::kTensorAlign - 1) / om::kTensorAlign * om::kTensorAlign;
   }

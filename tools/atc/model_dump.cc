@@ -102,7 +102,10 @@ nlohmann::json ModelToJson(const om::ModelDef& def) {
                      {"region", om::RegionName(t.region)}};
     if (t.region == om::Region::kArena || t.region == om::Region::kWeight) d["offset"] = t.offset;
     else d["io_index"] = t.io_index;
-    if (t.data_dependent()) d["shape_slot"] = t.shape_slot;  // dims are the bound; the actual ones live there
+    if (t.data_dependent()) {  // dims are the bound; the actual ones live there
+      d["shape_slot"] = t.shape_slot;
+      d["varying_dims"] = t.varying_dims;
+    }
     j["tensors"].push_back(std::move(d));
   }
   j["nodes"] = nlohmann::json::array();

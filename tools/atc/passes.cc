@@ -636,6 +636,48 @@ Status CastInputsFromFp16(Graph& g, const std::vector<std::string>& names) {
   return Status::Ok();
 }
 
+void MarkVaryingDims(Graph& g) {
+  std::vector<std::vector<int64_t>> alt(g.tensors.size());
+  for (size_t t = 0; t < g.tensors.size(); ++t) alt[t] = g.tensors[t].spec.dims;
+  for (const Node& n : g.nodes) {
+    if (!g.Slotted(n)) continue;
+    std::vector<TensorSpec> in, req;
+    for (int32_t t : n.inputs) {
+      TensorSpec s = t < 0 ? TensorSpec{} : g.tensors[static_cast<size_t>(t)].spec;
+      if (t >= 0) s.dims = alt[static_cast<size_t>(t)];
+      in.push_back(s);
+    }
+    if (ProducesDataDependentShape(n.op_type)) {
+      const int64_t numel = in.empty() ? 0 : in[0].numel();
+      for (int32_t t : n.outputs) {
+        auto& d = alt[static_cast<size_t>(t)];
+        if (d.size() == 2) d[1] = std::max<int64_t>(numel - 1, 0);
+      }
+      continue;
+    }
+    for (int32_t t : n.outputs) req.push_back(TensorSpec{g.tensors[static_cast<size_t>(t)].spec.dtype, -1, {}});
+    core::OperatorCall call;
+    call.type = n.op_type;
+    call.inputs = &in;
+    call.requested = &req;
+    call.attrs = &n.attrs;
+    call.compile = false;
+    auto built = BuildWithBackend(call);
+    if (!built.ok()) continue;  // not inferable one short of the bound: its outputs are taken as they are
+    for (size_t k = 0; k < n.outputs.size() && k < built->outputs.size(); ++k) {
+      alt[static_cast<size_t>(n.outputs[k])] = built->outputs[k].dims;
+    }
+  }
+  for (size_t t = 0; t < g.tensors.size(); ++t) {
+    Tensor& tensor = g.tensors[t];
+    tensor.varying_dims = 0;
+    if (!tensor.data_dependent || alt[t].size() != tensor.spec.rank()) continue;
+    for (size_t k = 0; k < alt[t].size() && k < 64; ++k) {
+      if (alt[t][k] != tensor.spec.dims[k]) tensor.varying_dims |= uint64_t{1} << k;
+    }
+  }
+}
+
 Status EnsureOutputsWritten(Graph& g) {
   std::set<int32_t> seen;
   for (int32_t& out : g.outputs) {

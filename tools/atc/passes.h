@@ -43,6 +43,10 @@ Status EnsureOutputsWritten(Graph& g);
 Status ValidateWithBackend(const Graph& g, bool compile);
 
 // Output specs of `node` as the backend infers them (compile = false), or its error.
+// Which dims of each data-dependent tensor follow the data (Tensor::varying_dims): the graph inferred again with
+// every NonZero's count one less than its bound; the dims that change vary.
+void MarkVaryingDims(Graph& g);
+
 StatusOr<std::vector<TensorSpec>> InferNode(const Graph& g, const Node& node, bool compile);
 
 }  // namespace npurt::atc

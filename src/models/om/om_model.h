@@ -26,6 +26,7 @@ struct TensorDef {
   // A tensor whose dims depend on the data: the arena offset of its actual dims (rank int64s, written on the
   // device by its producer); its spec is then an upper bound. -1: static. (format version 5)
   int64_t shape_slot = -1;
+  uint64_t varying_dims = 0;  // of a data-dependent tensor: bit k set when dim k follows the data
   bool data_dependent() const { return shape_slot >= 0; }
 };
 

@@ -181,6 +181,7 @@ Status ReadTensors(const flatbuffers::Vector<flatbuffers::Offset<fb::Tensor>>* l
     d.offset = t->offset();
     d.io_index = t->io_index();
     d.shape_slot = t->shape_slot();
+    d.varying_dims = t->varying_dims();
     out->push_back(std::move(d));
   }
   return Status::Ok();
@@ -294,6 +295,10 @@ Status CheckSemantics(const ModelDef& d, uint64_t weights_size, std::string_view
       return Corrupt(source, fmt::format("tensor {} ({} bytes at {}) lies outside the {} ({} bytes)", t.name, t.bytes,
                                          t.offset, RegionName(t.region),
                                          t.region == Region::kArena ? d.arena_size : d.weight_size));
+    }
+    if (t.varying_dims != 0 && (t.shape_slot == -1 || (t.spec.rank() < 64 && (t.varying_dims >> t.spec.rank()) != 0))) {
+      return Corrupt(source, fmt::format("tensor {} of rank {} says dims {:#x} vary with the data, which only the dims "
+                                         "of a tensor with a shape slot can", t.name, t.spec.rank(), t.varying_dims));
     }
     // A shape slot: an aligned run of rank int64s in the arena, for a tensor a node writes.
     if (t.shape_slot != -1) {

@@ -58,7 +58,7 @@ Offset<flatbuffers::Vector<Offset<fb::Tensor>>> BuildTensors(FlatBufferBuilder& 
   for (const TensorDef& t : list) {
     tensors.push_back(fb::CreateTensor(b, b.CreateString(t.name), t.spec.dtype, t.spec.format,
                                        b.CreateVector(t.spec.dims), t.bytes, static_cast<fb::Region>(t.region),
-                                       t.offset, t.io_index, t.shape_slot));
+                                       t.offset, t.io_index, t.shape_slot, t.varying_dims));
   }
   return b.CreateVector(tensors);
 }

@@ -220,7 +220,14 @@ StatusOr<std::unique_ptr<LoadedModel>> LoadedModel::Load(const om::ModelFile& fi
   m->origin_names_ = OriginNames(def);
   m->gears_ = MakeGearTable(def);
   for (int32_t t : def.inputs) m->inputs_.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes, {}});
-  for (int32_t t : def.outputs) m->outputs_.push_back({def.tensors[t].name, def.tensors[t].spec, def.tensors[t].bytes, {}});
+  for (int32_t t : def.outputs) {
+    // An output whose dims follow the data: -1 there (its bytes stay the bound's, what its buffer must hold).
+    TensorSpec spec = def.tensors[t].spec;
+    for (size_t k = 0; k < spec.dims.size() && k < 64; ++k) {
+      if ((def.tensors[t].varying_dims >> k) & 1) spec.dims[k] = -1;
+    }
+    m->outputs_.push_back({def.tensors[t].name, spec, def.tensors[t].bytes, {}});
+  }
   ApplyGearsToIo(m->gears_, &m->inputs_, &m->outputs_);
   m->aipp_ = FindStaticAipp(def);
   ApplyAippToIo(m->aipp_, &m->inputs_);
