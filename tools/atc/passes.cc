@@ -53,6 +53,21 @@ void EraseNodes(Graph& g, const std::vector<bool>& drop) {
   g.nodes = std::move(kept);
 }
 
+// The backend's inference (with `compile`, its build) of `node` over the given specs.
+StatusOr<std::vector<TensorSpec>> InferWith(const Node& node, const std::vector<TensorSpec>& in,
+                                            const std::vector<TensorSpec>& req, bool compile, bool shape_slots) {
+  core::OperatorCall call;
+  call.type = node.op_type;
+  call.inputs = &in;
+  call.requested = &req;
+  call.attrs = &node.attrs;
+  call.compile = compile;
+  call.shape_slots = shape_slots;
+  auto built = BuildWithBackend(call);
+  if (!built.ok()) return std::move(built).status();
+  return std::move(built->outputs);
+}
+
 }  // namespace
 
 StatusOr<std::vector<TensorSpec>> InferNode(const Graph& g, const Node& node, bool compile) {
@@ -63,16 +78,8 @@ StatusOr<std::vector<TensorSpec>> InferNode(const Graph& g, const Node& node, bo
     if (!compile) s = TensorSpec{s.dtype, -1, {}};
     req.push_back(s);
   }
-  core::OperatorCall call;
-  call.type = node.op_type;
-  call.inputs = &in;
-  call.requested = &req;
-  call.attrs = &node.attrs;
-  call.compile = compile;
-  call.shape_slots = compile && g.Slotted(node);  // compiled as the loader will: tiled per run (NonZero needs it)
-  auto built = BuildWithBackend(call);
-  if (!built.ok()) return std::move(built).status();
-  return std::move(built->outputs);
+  // Compiled as the loader will: an operator on data-dependent tensors tiles per run (NonZero needs it).
+  return InferWith(node, in, req, compile, compile && g.Slotted(node));
 }
 
 int RemoveDeadNodes(Graph& g) {
@@ -656,16 +663,10 @@ void MarkVaryingDims(Graph& g) {
       continue;
     }
     for (int32_t t : n.outputs) req.push_back(TensorSpec{g.tensors[static_cast<size_t>(t)].spec.dtype, -1, {}});
-    core::OperatorCall call;
-    call.type = n.op_type;
-    call.inputs = &in;
-    call.requested = &req;
-    call.attrs = &n.attrs;
-    call.compile = false;
-    auto built = BuildWithBackend(call);
-    if (!built.ok()) continue;  // not inferable one short of the bound: its outputs are taken as they are
-    for (size_t k = 0; k < n.outputs.size() && k < built->outputs.size(); ++k) {
-      alt[static_cast<size_t>(n.outputs[k])] = built->outputs[k].dims;
+    auto outputs = InferWith(n, in, req, false, false);
+    if (!outputs.ok()) continue;  // not inferable one short of the bound: its outputs are taken as they are
+    for (size_t k = 0; k < n.outputs.size() && k < outputs->size(); ++k) {
+      alt[static_cast<size_t>(n.outputs[k])] = (*outputs)[k].dims;
     }
   }
   for (size_t t = 0; t < g.tensors.size(); ++t) {
