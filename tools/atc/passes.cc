@@ -644,6 +644,9 @@ Status CastInputsFromFp16(Graph& g, const std::vector<std::string>& names) {
 }
 
 void MarkVaryingDims(Graph& g) {
+  // Most graphs have no data-dependent tensor: nothing to infer again (the runtime's shape compiler runs this
+  // for every new set of input shapes).
+  if (std::none_of(g.tensors.begin(), g.tensors.end(), [](const Tensor& t) { return t.data_dependent; })) return;
   std::vector<std::vector<int64_t>> alt(g.tensors.size());
   for (size_t t = 0; t < g.tensors.size(); ++t) alt[t] = g.tensors[t].spec.dims;
   for (const Node& n : g.nodes) {
