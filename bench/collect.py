@@ -45,6 +45,7 @@ RATIOS = {
     "fc_const_over_runtime_w": ("fc_2048x1000_const_w_us", "fc_2048x1000_runtime_w_us"),
     "allreduce_busbw_over_memcpy": ("allreduce_busbw_gbps", "host_memcpy_gbps"),  # collectives (issue 17)
     "allreduce_over_gloo": ("allreduce_2proc_gloo_ms", "allreduce_2proc_hccl_ms"),
+    "allreduce_ipc_over_gloo": ("allreduce_2proc_gloo_ms", "allreduce_2proc_ipc_ms"),
 }
 
 # Offline models (issue 15): bench/models/model_bench.py (ONNX Runtime time over npurt time: > 1 is faster).

@@ -1,13 +1,18 @@
-// What npurt's HCCL adds on top of its engine across processes: a 64 MiB fp32 allreduce between two
-// processes on loopback, through HcclAllReduce (rank 0 here, rank 1 in bench_hccl_peer), against Gloo's own
-// allreduce on the same device buffers in the same two processes' places. Each sample is one allreduce
-// (issue to synchronised stream for HCCL; the gloo::allreduce call for Gloo); both sides run the same fixed
-// number of iterations.
+// Allreduce between two processes of this machine: a 64 MiB fp32 allreduce through HcclAllReduce (rank 0
+// here, rank 1 in bench_hccl_peer), over npurt's two transports, against Gloo's own allreduce on the same
+// device buffers in the same two processes' places. Each sample is one allreduce (issue to synchronised
+// stream for HCCL; the gloo::allreduce call for Gloo); both sides run the same fixed number of iterations.
 //
-// allreduce_2proc_hccl_ms  npurt: HcclAllReduce over the Gloo transport (argument checks, the agreement
-//                          header, the stream task and the communication engine included)
-// allreduce_2proc_gloo_ms  Gloo alone (gloo::allreduce, ring, with the same sum)
-// Ratio (bench/collect.py): allreduce_over_gloo = gloo time / npurt time (>= 0.9: HCCL costs at most ~10%).
+// allreduce_2proc_hccl_ms       npurt over the Gloo transport (NPURT_HCCL_TRANSPORT=gloo): what HCCL adds on
+//                               top of the engine (argument checks, the agreement header, the stream task
+//                               and the communication engine included)
+// allreduce_2proc_ipc_ms        npurt over shared device memory (the default between processes of one
+//                               machine: each rank reads the other's buffer in place)
+// allreduce_2proc_ipc_small_us  the same with 8 bytes: the latency of a meeting across processes
+// allreduce_2proc_gloo_ms       Gloo alone (gloo::allreduce, ring, with the same sum)
+// Ratios (bench/collect.py): allreduce_over_gloo = gloo time / npurt-over-Gloo time (>= 0.9: HCCL costs at
+// most ~10%); allreduce_ipc_over_gloo = gloo time / npurt-over-shared-memory time (the speed-up of not
+// going through sockets).
 #include <hccl/hccl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -33,10 +38,11 @@ namespace npurt_bench {
 namespace {
 
 constexpr size_t kBytes = 64u << 20;
-constexpr int kIters = 8;  // plus one warm-up
+constexpr int kIters = 8;        // plus one warm-up
+constexpr int kSmallIters = 300;  // plus one warm-up
 
-pid_t SpawnPeer(const std::string& mode, const std::string& where) {
-  std::vector<std::string> args = {NPURT_HCCL_BENCH_PEER, mode, where, std::to_string(kBytes), std::to_string(kIters + 1)};
+pid_t SpawnPeer(const std::string& mode, const std::string& where, size_t bytes = kBytes, int iters = kIters + 1) {
+  std::vector<std::string> args = {NPURT_HCCL_BENCH_PEER, mode, where, std::to_string(bytes), std::to_string(iters)};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -60,9 +66,11 @@ std::string TempDir() {
   return dir;
 }
 
-void AllReduce2ProcHccl(benchmark::State& state) {
+// `transport`: NPURT_HCCL_TRANSPORT for both processes; `bytes` per rank, `iters` samples.
+void AllReduce2ProcHccl(benchmark::State& state, const char* transport, size_t bytes, int iters) {
   UseDevice0();
   setenv("HCCL_HOST_SOCKET_PORT_RANGE", "auto", 1);
+  setenv("NPURT_HCCL_TRANSPORT", transport, 1);  // the peer inherits it
   const std::string dir = TempDir(), root_file = dir + "/root";
   HcclRootInfo root;
   if (HcclGetRootInfo(&root) != HCCL_SUCCESS) std::abort();
@@ -70,16 +78,17 @@ void AllReduce2ProcHccl(benchmark::State& state) {
     std::ofstream(root_file + ".tmp", std::ios::binary).write(reinterpret_cast<const char*>(&root), sizeof(root));
     std::rename((root_file + ".tmp").c_str(), root_file.c_str());
   }
-  const pid_t peer = SpawnPeer("hccl", root_file);
+  const pid_t peer = SpawnPeer("hccl", root_file, bytes, iters + 1);
   HcclComm comm = nullptr;
   if (HcclCommInitRootInfo(2, &root, 0, &comm) != HCCL_SUCCESS) std::abort();
+  unsetenv("NPURT_HCCL_TRANSPORT");
   aclrtStream stream = nullptr;
   void* buf = nullptr;
   BENCH_CHECK(aclrtCreateStream(&stream));
-  BENCH_CHECK(aclrtMalloc(&buf, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
-  BENCH_CHECK(aclrtMemset(buf, kBytes, 0, kBytes));
+  BENCH_CHECK(aclrtMalloc(&buf, bytes, ACL_MEM_MALLOC_HUGE_FIRST));
+  BENCH_CHECK(aclrtMemset(buf, bytes, 0, bytes));
   auto once = [&] {
-    if (HcclAllReduce(buf, buf, kBytes / 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream) != HCCL_SUCCESS) std::abort();
+    if (HcclAllReduce(buf, buf, bytes / 4, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_SUM, comm, stream) != HCCL_SUCCESS) std::abort();
     BENCH_CHECK(aclrtSynchronizeStream(stream));
   };
   once();  // warm-up
@@ -98,7 +107,12 @@ void AllReduce2ProcHccl(benchmark::State& state) {
   std::remove(root_file.c_str());
   rmdir(dir.c_str());
 }
-BENCHMARK(AllReduce2ProcHccl)->Name("allreduce_2proc_hccl_ms")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(kIters);
+BENCHMARK_CAPTURE(AllReduce2ProcHccl, gloo, "gloo", kBytes, kIters)
+    ->Name("allreduce_2proc_hccl_ms")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(kIters);
+BENCHMARK_CAPTURE(AllReduce2ProcHccl, ipc, "auto", kBytes, kIters)
+    ->Name("allreduce_2proc_ipc_ms")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(kIters);
+BENCHMARK_CAPTURE(AllReduce2ProcHccl, ipc_small, "auto", 8, kSmallIters)
+    ->Name("allreduce_2proc_ipc_small_us")->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(kSmallIters);
 
 void AllReduce2ProcGloo(benchmark::State& state) {
   UseDevice0();

@@ -63,6 +63,9 @@ constexpr VarInfo kTable[] = {
     {Var::kHcclSocketIfname, "HCCL_SOCKET_IFNAME", "host interface whose address the listener uses, when HCCL_IF_IP is unset"},
     {Var::kHcclDeterministic, "HCCL_DETERMINISTIC",
      "false/true/strict: reductions are always deterministic on npurt (fixed rank order)"},
+    {Var::kHcclTransport, "NPURT_HCCL_TRANSPORT",
+     "'auto' (default: shared device memory between processes of one machine, Gloo across machines) or 'gloo' "
+     "(Gloo between all processes)"},
 };
 static_assert(std::size(kTable) == static_cast<size_t>(Var::kCount), "one row per variable");
 

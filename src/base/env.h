@@ -64,6 +64,7 @@ enum class Var : uint8_t {
   kHcclHostSocketPortRange,
   kHcclSocketIfname,
   kHcclDeterministic,
+  kHcclTransport,
   kCount,
 };
 

@@ -22,6 +22,7 @@
 
 #include "base/futex.h"
 #include "base/status.h"
+#include "hccl/collective_steps.h"
 #include "hccl/transport.h"
 
 namespace npurt::hccl {
@@ -35,6 +36,9 @@ class LocalGroup {
   // Barrier number `generation` (1, 2, ... per rank; every rank passes the same sequence): returns once
   // every rank arrived at it, or fails at the deadline (breaking the group) or when the group is broken.
   Status Meet(uint32_t rank, uint64_t generation, uint64_t deadline_ns, const char* what);
+  // Meet, each rank saying whether its part failed; `any_failed`: whether some rank's did.
+  Status MeetAndTell(uint32_t rank, uint64_t generation, uint64_t deadline_ns, const char* what, bool failed,
+                     bool* any_failed);
   void Publish(uint32_t rank, const OpArgs* op) { published_[rank].store(op, std::memory_order_release); }
   const OpArgs& Peer(uint32_t rank) const { return *published_[rank].load(std::memory_order_acquire); }
 
@@ -64,6 +68,7 @@ class LocalGroup {
   const uint32_t size_;
   std::vector<std::atomic<const OpArgs*>> published_;
   std::vector<std::atomic<uint64_t>> passed_;  // per rank: the last barrier it arrived at
+  std::vector<std::atomic<uint64_t>> failed_;  // per rank: the last barrier at which it said it failed
   WaitSignal signal_;
   std::atomic<bool> broken_{false};
   mutable std::mutex mu_;
@@ -71,32 +76,31 @@ class LocalGroup {
   std::map<std::pair<uint32_t, uint32_t>, std::deque<Message*>> channels_;  // guarded by mu_
 };
 
-class LocalTransport final : public Transport {
+class LocalTransport final : public Transport, private CollectiveRanks {
  public:
   LocalTransport(std::shared_ptr<LocalGroup> group, uint32_t rank);
   Status Run(const OpArgs& op, uint64_t deadline_ns) override;
+  Status RunStagedAllReduce(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) override;
   void Abort(const std::string& reason) override { group_->Break(reason); }
   const char* name() const override { return "local"; }
   const void* group_identity() const override { return group_.get(); }
 
  private:
-  Status RunCollective(const OpArgs& op, uint64_t deadline_ns);
+  Status RunCollective(const OpArgs& op, uint64_t deadline_ns, const ChunkStage* stage = nullptr);
   Status RunPointToPoint(const OpArgs& op, uint64_t deadline_ns);
   Status Meet(uint64_t deadline_ns, const char* what);
-  // Every rank's share of each collective, with the peers' arguments published.
-  void ReduceChunk(const OpArgs& op, void* out);
-  void AllReduceGatherPhase(const OpArgs& op);
-  void ReduceScatter(const OpArgs& op);
-  void Gather(const OpArgs& op);
-  void AlltoAll(const OpArgs& op);
+  // CollectiveRanks (collective_steps.h).
+  uint32_t group_size() const override { return group_->size(); }
+  uint32_t my_rank() const override { return rank_; }
+  const OpArgs& PeerArgs(uint32_t r) const override { return group_->Peer(r); }
+  Status MeetAll(uint64_t deadline_ns, const char* what) override { return Meet(deadline_ns, what); }
+  Status MeetAndTell(uint64_t deadline_ns, const char* what, bool failed, bool* any_failed) override {
+    return group_->MeetAndTell(rank_, ++generation_, deadline_ns, what, failed, any_failed);
+  }
 
   std::shared_ptr<LocalGroup> group_;
   const uint32_t rank_;
   uint64_t generation_ = 0;
 };
-
-// The first field in which rank `peer`'s collective differs from rank 0's, as a message, or "" if they
-// agree (every rank computes the same verdict from the same published arguments).
-std::string Disagreement(const OpArgs& mine0, const OpArgs& peer, uint32_t peer_rank);
 
 }  // namespace npurt::hccl

@@ -2,20 +2,27 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "base/clock.h"
+#include "base/env.h"
 #include "core/context.h"
 #include "core/device.h"
 #include "core/runtime.h"
 #include "dfx/log.h"
 #include "hccl/gloo_transport.h"
+#include "hccl/hierarchical_transport.h"
+#include "hccl/ipc_transport.h"
 #include "hccl/local_transport.h"
 #include "hccl/net/store_client.h"
 #include "hccl/rank_table.h"
@@ -49,8 +56,8 @@ std::shared_ptr<LocalGroup> JoinLocalGroup(const std::string& job, uint32_t size
   return group;
 }
 
-// Identifies this process across machines: the boot id (one per running kernel) and the pid.
-std::string ProcessIdentity() {
+// Identifies this machine: the boot id (one per running kernel), else the host name.
+const std::string& MachineIdentity() {
   static const std::string identity = [] {
     std::ifstream in("/proc/sys/kernel/random/boot_id");
     std::string boot;
@@ -60,9 +67,22 @@ std::string ProcessIdentity() {
       gethostname(host, sizeof(host) - 1);
       boot = host;
     }
-    return fmt::format("{}/{}", boot, getpid());
+    return boot;
   }();
   return identity;
+}
+
+// Identifies this process across machines: the machine and the pid.
+std::string ProcessIdentity() { return fmt::format("{}/{}", MachineIdentity(), getpid()); }
+
+// Whether processes of one machine may share device memory (NPURT_HCCL_TRANSPORT).
+bool SharedMemoryAllowed() {
+  const char* raw = env::Raw(env::Var::kHcclTransport);
+  if (raw == nullptr || *raw == '\0' || std::strcmp(raw, "auto") == 0) return true;
+  if (std::strcmp(raw, "gloo") != 0) {
+    NPURT_LOG_WARNING("HCCL", "NPURT_HCCL_TRANSPORT={} is neither 'auto' nor 'gloo'; using 'auto'", raw);
+  }
+  return std::strcmp(raw, "gloo") != 0;
 }
 
 struct JoinSpec {
@@ -73,8 +93,65 @@ struct JoinSpec {
   uint32_t rank = 0;
   int32_t device = 0;
   std::string name;
+  std::string server;  // the rank table's server_id: ranks of different servers are different machines
   CommOptions options;
 };
+
+StatusOr<std::unique_ptr<Transport>> GlooOver(uint32_t rank, uint32_t size, StoreClient& store, const std::string& prefix,
+                                              uint64_t deadline) {
+  auto bind_ip = LocalAddress();
+  if (!bind_ip.ok()) return bind_ip.status();
+  auto gloo = GlooTransport::Create(rank, size, &store, prefix, bind_ip.value(), deadline);
+  if (!gloo.ok()) return gloo.status();
+  return std::unique_ptr<Transport>(std::move(gloo.value()));
+}
+
+// The transport of the ranks whose processes and machines are `processes[r]` and `machines[r]`: in process,
+// shared device memory on one machine, hierarchical over several machines with the same number of ranks
+// (at least two) on each, else Gloo alone. Every rank reaches the same choice from the same entries.
+StatusOr<std::unique_ptr<Transport>> ChooseTransport(const JoinSpec& spec, StoreClient& store, const std::string& prefix,
+                                                     const std::vector<std::string>& processes,
+                                                     const std::vector<std::string>& machines, uint64_t deadline) {
+  const auto in_my_process = [&](uint32_t r) { return processes[r] == ProcessIdentity(); };
+  std::vector<std::string> order;               // the machines, by their lowest rank
+  std::map<std::string, std::vector<uint32_t>> members;  // each machine's ranks, ascending
+  for (uint32_t r = 0; r < spec.size; ++r) {
+    if (members.count(machines[r]) == 0) order.push_back(machines[r]);
+    members[machines[r]].push_back(r);
+  }
+  bool all_here = true;
+  for (uint32_t r = 0; r < spec.size; ++r) all_here = all_here && in_my_process(r);
+  if (all_here) return std::unique_ptr<Transport>(std::make_unique<LocalTransport>(JoinLocalGroup(spec.job, spec.size), spec.rank));
+  if (!SharedMemoryAllowed()) return GlooOver(spec.rank, spec.size, store, prefix + "gloo/", deadline);
+  if (order.size() == 1) {
+    auto ipc = IpcTransport::Create(spec.rank, spec.size, spec.device, &store, prefix + "ipc/", deadline);
+    if (!ipc.ok()) return ipc.status();
+    return std::unique_ptr<Transport>(std::move(ipc.value()));
+  }
+  const uint32_t per_machine = static_cast<uint32_t>(members[order[0]].size());
+  bool uniform = per_machine >= 2;
+  for (const std::string& m : order) uniform = uniform && members[m].size() == per_machine;
+  auto flat = GlooOver(spec.rank, spec.size, store, prefix + "gloo/", deadline);
+  if (!flat.ok() || !uniform) return flat;
+  const std::string& mine = machines[spec.rank];
+  const uint32_t machine = static_cast<uint32_t>(std::find(order.begin(), order.end(), mine) - order.begin());
+  const std::vector<uint32_t>& locals = members[mine];
+  const uint32_t local = static_cast<uint32_t>(std::find(locals.begin(), locals.end(), spec.rank) - locals.begin());
+  bool machine_here = true;
+  for (uint32_t r : locals) machine_here = machine_here && in_my_process(r);
+  std::unique_ptr<Transport> within;
+  if (machine_here) {
+    within = std::make_unique<LocalTransport>(JoinLocalGroup(fmt::format("{}/m{}", spec.job, machine), per_machine), local);
+  } else {
+    auto ipc = IpcTransport::Create(local, per_machine, spec.device, &store, prefix + fmt::format("m{}/ipc/", machine), deadline);
+    if (!ipc.ok()) return ipc.status();
+    within = std::move(ipc.value());
+  }
+  auto across = GlooOver(machine, static_cast<uint32_t>(order.size()), store, prefix + fmt::format("x{}/", local), deadline);
+  if (!across.ok()) return across.status();
+  return std::unique_ptr<Transport>(std::make_unique<HierarchicalTransport>(std::move(within), std::move(across.value()),
+                                                                            std::move(flat.value())));
+}
 
 StatusOr<Communicator*> Join(const JoinSpec& spec) {
   const uint64_t deadline = NowNs() + spec.options.connect_timeout_ns;
@@ -91,7 +168,9 @@ StatusOr<Communicator*> Join(const JoinSpec& spec) {
     return Err(HCCL_E_PARA, "rank {} of job {} was claimed before: every rank of a communicator must pass a different "
                "rank, and each communicator needs its own root info (call HcclGetRootInfo again)", spec.rank, spec.job);
   }
-  const std::string me = fmt::format("{} {} {}", spec.size, ProcessIdentity(), spec.device);
+  std::string machine = spec.server.empty() ? MachineIdentity() : fmt::format("{}/{}", MachineIdentity(), spec.server);
+  std::replace_if(machine.begin(), machine.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }, '_');
+  const std::string me = fmt::format("{} {} {} {}", spec.size, ProcessIdentity(), spec.device, machine);
   if (Status s = store.Set(prefix + fmt::format("rank/{}", spec.rank), std::vector<char>(me.begin(), me.end())); !s.ok()) return s;
   std::vector<std::string> keys;
   for (uint32_t r = 0; r < spec.size; ++r) keys.push_back(prefix + fmt::format("rank/{}", r));
@@ -99,31 +178,22 @@ StatusOr<Communicator*> Join(const JoinSpec& spec) {
     return Err(HCCL_E_TIMEOUT, "rank {}: not every one of the {} ranks joined before the timeout (HCCL_CONNECT_TIMEOUT): {}",
                spec.rank, spec.size, s.message());
   }
-  bool all_here = true;
+  std::vector<std::string> processes(spec.size), machines(spec.size);
   for (uint32_t r = 0; r < spec.size; ++r) {
     auto entry = store.Get(keys[r], deadline);
     if (!entry.ok()) return entry.status();
     std::istringstream in(std::string(entry.value().begin(), entry.value().end()));
     uint32_t their_size = 0;
-    std::string identity;
-    in >> their_size >> identity;
+    int32_t their_device = 0;
+    in >> their_size >> processes[r] >> their_device >> machines[r];
     if (their_size != spec.size) {
       return Err(HCCL_E_PARA, "rank {} was created with nRanks {}, rank {} with nRanks {}: all ranks must pass the same",
                  spec.rank, spec.size, r, their_size);
     }
-    all_here = all_here && identity == ProcessIdentity();
   }
-  std::unique_ptr<Transport> transport;
-  if (all_here) {
-    transport = std::make_unique<LocalTransport>(JoinLocalGroup(spec.job, spec.size), spec.rank);
-  } else {
-    auto bind_ip = LocalAddress();
-    if (!bind_ip.ok()) return bind_ip.status();
-    auto gloo = GlooTransport::Create(spec.rank, spec.size, &store, prefix + "gloo/", bind_ip.value(), deadline);
-    if (!gloo.ok()) return gloo.status();
-    transport = std::move(gloo.value());
-  }
-  return Communicator::Create(spec.rank, spec.size, spec.device, spec.options, std::move(transport), spec.name);
+  auto transport = ChooseTransport(spec, store, prefix, processes, machines, deadline);
+  if (!transport.ok()) return transport.status();
+  return Communicator::Create(spec.rank, spec.size, spec.device, spec.options, std::move(transport.value()), spec.name);
 }
 
 }  // namespace
@@ -185,6 +255,7 @@ StatusOr<Communicator*> CreateFromRankTable(const char* path, uint32_t rank, con
     if (Status s = StartListenerAt(spec.ip, spec.port); !s.ok()) return s;
   }
   spec.job = fmt::format("table-{:016x}", t.digest);
+  spec.server = t.ranks[rank].server_id;
   spec.size = static_cast<uint32_t>(t.ranks.size());
   spec.rank = rank;
   spec.device = device.value();

@@ -5,13 +5,17 @@
 // Implementations:
 //   - LocalTransport (local_transport.h): every rank lives in this process (simulated devices, whose memory
 //     is host-addressable): ranks read each other's buffers directly.
-//   - GlooTransport (gloo_transport.h): ranks in other processes or on other machines, through Gloo over TCP.
+//   - IpcTransport (ipc_transport.h): ranks in processes of one machine, through views of each other's device
+//     memory.
+//   - GlooTransport (gloo_transport.h): ranks on other machines, through Gloo over TCP.
+//   - HierarchicalTransport (hierarchical_transport.h): several machines with several ranks each.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "base/status.h"
+#include "hccl/collective_steps.h"
 #include "hccl/op_args.h"
 
 namespace npurt::hccl {
@@ -32,7 +36,12 @@ class Transport {
   // a fatal error seen elsewhere). Any thread; idempotent.
   virtual void Abort(const std::string& reason) = 0;
 
-  // "local" or "gloo", for logs and the docs' tables.
+  // An AllReduce with `stage` run between its halves on each rank's reduced chunk (hierarchical_transport.h):
+  // transports whose ranks reach each other's buffers (local, ipc) have it; the others answer
+  // HCCL_E_NOT_SUPPORT.
+  virtual Status RunStagedAllReduce(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage);
+
+  // "local", "ipc", "gloo" or "hierarchical", for logs and the docs' tables.
   virtual const char* name() const = 0;
 
   // What identifies this rank's group among the groups of this process, for splitting sub-communicators

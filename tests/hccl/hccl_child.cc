@@ -4,8 +4,11 @@
 //   npurt_hccl_child <scenario> <rank> <nranks> <root-info file>
 //
 // Rank 0 makes the root info and writes it to the file (renamed into place); the others wait for it (the
-// ranktable scenario reads a rank table the test wrote instead). The exit
-// status is 0 when every check of the scenario held.
+// ranktable scenario reads a rank table the test wrote instead). The shared_N scenarios run N ranks per
+// process (threads): <rank> is then the process's number and <nranks> the number of processes. The exit
+// status is 0 when every check of the scenario held. The transport is the default one (shared device
+// memory between processes of this machine) unless the test sets NPURT_HCCL_TRANSPORT=gloo.
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -16,31 +19,27 @@
 #include <string>
 #include <thread>
 
+#include "hccl_child_scenarios.h"
 #include "hccl_test_util.h"
 
 using namespace npurt_hccl_test;
 
 namespace {
 
-#define CHILD_CHECK(cond)                                                             \
-  do {                                                                                \
-    if (!(cond)) {                                                                    \
-      std::fprintf(stderr, "rank %u: %s failed: %s\n", rank, #cond, aclGetRecentErrMsg()); \
-      return 10;                                                                      \
-    }                                                                                 \
-  } while (0)
-
-bool ShareRootInfo(uint32_t rank, const std::string& path, HcclRootInfo* root) {
+// `count` root infos (one per communicator).
+bool ShareRootInfo(uint32_t rank, const std::string& path, HcclRootInfo* root, size_t count = 1) {
   if (rank == 0) {
-    if (HcclGetRootInfo(root) != HCCL_SUCCESS) return false;
+    for (size_t i = 0; i < count; ++i) {
+      if (HcclGetRootInfo(&root[i]) != HCCL_SUCCESS) return false;
+    }
     const std::string tmp = path + ".tmp";
-    std::ofstream(tmp, std::ios::binary).write(reinterpret_cast<const char*>(root), sizeof(*root));
+    std::ofstream(tmp, std::ios::binary).write(reinterpret_cast<const char*>(root), static_cast<std::streamsize>(count * sizeof(*root)));
     return std::rename(tmp.c_str(), path.c_str()) == 0;
   }
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < deadline) {
     std::ifstream in(path, std::ios::binary);
-    if (in && in.read(reinterpret_cast<char*>(root), sizeof(*root))) return true;
+    if (in && in.read(reinterpret_cast<char*>(root), static_cast<std::streamsize>(count * sizeof(*root)))) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return false;
@@ -106,6 +105,33 @@ int PeerDies(uint32_t rank, uint32_t n, const HcclRootInfo& root) {
   return 0;
 }
 
+// A peer killed while collectives run: rank 1 SIGKILLs itself 30 ms into a stream of large allreduces;
+// rank 0's stream fails within the timeout, and the communicator reports it.
+int PeerKilled(uint32_t rank, uint32_t n, const HcclRootInfo& root) {
+  HcclComm comm = nullptr;
+  CHILD_CHECK(HcclCommInitRootInfo(n, &root, rank, &comm) == HCCL_SUCCESS);
+  aclrtStream stream = nullptr;
+  CHILD_CHECK(aclrtCreateStream(&stream) == ACL_SUCCESS);
+  const size_t count = 8u << 20;
+  DeviceBuffer buf(count * 4);
+  CHILD_CHECK(HcclBarrier(comm, stream) == HCCL_SUCCESS);
+  CHILD_CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+  if (rank == 1) {
+    std::thread([] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      kill(getpid(), SIGKILL);
+    }).detach();
+  }
+  for (int i = 0; i < 200; ++i) {
+    CHILD_CHECK(HcclAllReduce(buf.ptr, buf.ptr, count, HCCL_DATA_TYPE_FP32, HCCL_REDUCE_MAX, comm, stream) == HCCL_SUCCESS);
+  }
+  CHILD_CHECK(aclrtSynchronizeStream(stream) != ACL_SUCCESS);
+  CHILD_CHECK(std::string(aclGetRecentErrMsg()).find("rank 1") != std::string::npos);
+  HcclResult async = HCCL_SUCCESS;
+  CHILD_CHECK(HcclGetCommAsyncError(comm, &async) == HCCL_SUCCESS && async != HCCL_SUCCESS);
+  return 0;
+}
+
 // Two "machines" on loopback from a rank table: the communicator comes from HcclCommInitClusterInfo (the
 // file is the 4th argument, written by the test), every rank on its process's device 0.
 int RankTable(uint32_t rank, uint32_t n, const char* table) {
@@ -132,23 +158,39 @@ int RankTable(uint32_t rank, uint32_t n, const char* table) {
 
 int main(int argc, char** argv) {
   if (argc != 5) {
-    std::fprintf(stderr, "usage: %s collectives|peer_dies|ranktable <rank> <nranks> <root-info file | rank table>\n", argv[0]);
+    std::fprintf(stderr, "usage: %s collectives|every_op|stress|shared_<per process>|peer_dies|peer_killed|ranktable|two_by_two_<per process> <rank> <nranks> "
+                 "<root-info file | rank table>\n", argv[0]);
     return 2;
   }
   const std::string scenario = argv[1];
   const uint32_t rank = static_cast<uint32_t>(std::atoi(argv[2]));
   const uint32_t n = static_cast<uint32_t>(std::atoi(argv[3]));
   setenv("HCCL_HOST_SOCKET_PORT_RANGE", "auto", 1);
-  if (scenario == "peer_dies") setenv("HCCL_EXEC_TIMEOUT", "5", 1);
+  if (scenario == "peer_dies" || scenario == "peer_killed") setenv("HCCL_EXEC_TIMEOUT", "5", 1);
   CHILD_CHECK(aclInit(nullptr) == ACL_SUCCESS);
   CHILD_CHECK(aclrtSetDevice(0) == ACL_SUCCESS);
   int rc = 2;
   if (scenario == "ranktable") {
     rc = RankTable(rank, n, argv[4]);
+  } else if (scenario.rfind("two_by_two_", 0) == 0) {
+    rc = TwoByTwo(rank, static_cast<uint32_t>(std::atoi(scenario.c_str() + 11)), argv[4]);
   } else {
-    HcclRootInfo root{};
-    CHILD_CHECK(ShareRootInfo(rank, argv[4], &root));
-    rc = scenario == "collectives" ? Collectives(rank, n, root) : scenario == "peer_dies" ? PeerDies(rank, n, root) : 2;
+    HcclRootInfo roots[2]{};
+    const HcclRootInfo& root = roots[0];
+    CHILD_CHECK(ShareRootInfo(rank, argv[4], roots, scenario == "stress" ? 2 : 1));
+    if (scenario == "collectives") {
+      rc = Collectives(rank, n, root);
+    } else if (scenario == "stress") {
+      rc = Stress(rank, n, roots);
+    } else if (scenario == "every_op") {
+      rc = EveryOperation(rank, n, root);
+    } else if (scenario.rfind("shared_", 0) == 0) {
+      rc = RanksSharingProcesses(rank, n, static_cast<uint32_t>(std::atoi(scenario.c_str() + 7)), root);
+    } else if (scenario == "peer_dies") {
+      rc = PeerDies(rank, n, root);
+    } else if (scenario == "peer_killed") {
+      rc = PeerKilled(rank, n, root);
+    }
   }
   std::fflush(stderr);
   _exit(rc);  // no static destruction: a peer may still be tearing its connections down

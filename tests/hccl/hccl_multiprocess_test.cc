@@ -1,7 +1,8 @@
-// Ranks in separate processes on this machine (tests/hccl/hccl_child.cc, one process per rank), meeting
-// through the root's listener on loopback and joined by the Gloo transport: the collectives' results
-// against a host reference, and a peer that dies mid-job gives the survivor a stream error within the
-// timeout instead of a hang.
+// Ranks in separate processes on this machine (tests/hccl/hccl_child.cc, one process per rank, or several
+// ranks per process), meeting through the root's listener on loopback and joined by shared device memory
+// (the default between processes of one machine) or by Gloo (NPURT_HCCL_TRANSPORT=gloo, and ranks of
+// different servers of a rank table): every operation's results against a host reference, and a peer that
+// dies mid-job gives the survivor a stream error within the timeout instead of a hang.
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -60,19 +61,75 @@ std::vector<int> RunRanks(const std::string& scenario, uint32_t n, int limit_s, 
   return statuses;
 }
 
+// Sets NPURT_HCCL_TRANSPORT for the rank processes started while it lives.
+class Transport {
+ public:
+  explicit Transport(const char* value) { setenv("NPURT_HCCL_TRANSPORT", value, 1); }
+  ~Transport() { unsetenv("NPURT_HCCL_TRANSPORT"); }
+};
+
 }  // namespace
 
 TEST(HcclMultiProcess, CollectivesAcrossProcessesThroughGloo) {
+  Transport gloo("gloo");
   for (uint32_t n : {2u, 3u}) {
     const std::vector<int> statuses = RunRanks("collectives", n, 90);
     for (uint32_t r = 0; r < n; ++r) EXPECT_EQ(statuses[r], 0) << n << " processes, rank " << r << " (999 = hung)";
   }
 }
 
+TEST(HcclMultiProcess, CollectivesAcrossProcessesThroughSharedMemory) {
+  for (uint32_t n : {2u, 3u}) {
+    const std::vector<int> statuses = RunRanks("collectives", n, 90);
+    for (uint32_t r = 0; r < n; ++r) EXPECT_EQ(statuses[r], 0) << n << " processes, rank " << r << " (999 = hung)";
+  }
+}
+
+TEST(HcclMultiProcess, EveryOperationAcrossProcessesThroughSharedMemory) {
+  for (uint32_t n : {1u, 2u, 3u, 4u}) {
+    const std::vector<int> statuses = RunRanks("every_op", n, 150);
+    for (uint32_t r = 0; r < n; ++r) EXPECT_EQ(statuses[r], 0) << n << " processes, rank " << r << " (999 = hung)";
+  }
+}
+
+TEST(HcclMultiProcess, EveryOperationAcrossProcessesThroughGloo) {
+  Transport gloo("gloo");
+  const std::vector<int> statuses = RunRanks("every_op", 2, 150);
+  for (uint32_t r = 0; r < 2; ++r) EXPECT_EQ(statuses[r], 0) << "rank " << r << " (999 = hung)";
+}
+
+TEST(HcclMultiProcess, RanksThatShareSomeProcessesAndNotOthers) {
+  // 2 processes x 2 ranks, and 4 processes x 2 ranks (8 ranks): peers in the same process are reached
+  // directly, the others through views of their device memory.
+  for (uint32_t processes : {2u, 4u}) {
+    const std::vector<int> statuses = RunRanks("shared_2", processes, 150);
+    for (uint32_t p = 0; p < processes; ++p) EXPECT_EQ(statuses[p], 0) << processes << " processes, process " << p << " (999 = hung)";
+  }
+}
+
+TEST(HcclMultiProcess, StressTwoCommunicatorsOnTwoStreamsPerProcess) {
+  for (uint32_t n : {2u, 3u}) {
+    const std::vector<int> statuses = RunRanks("stress", n, 150);
+    for (uint32_t r = 0; r < n; ++r) EXPECT_EQ(statuses[r], 0) << n << " processes, rank " << r << " (999 = hung)";
+  }
+}
+
 TEST(HcclMultiProcess, APeerThatDiesGivesAStreamErrorNotAHang) {
-  const std::vector<int> statuses = RunRanks("peer_dies", 2, 60);
-  EXPECT_EQ(statuses[0], 0) << "the survivor (999 = hung)";
-  EXPECT_EQ(statuses[1], 0);
+  for (const char* transport : {"auto", "gloo"}) {
+    Transport chosen(transport);
+    const std::vector<int> statuses = RunRanks("peer_dies", 2, 60);
+    EXPECT_EQ(statuses[0], 0) << transport << ": the survivor (999 = hung)";
+    EXPECT_EQ(statuses[1], 0) << transport;
+  }
+}
+
+TEST(HcclMultiProcess, APeerKilledMidCollectiveGivesAStreamErrorNotAHang) {
+  for (const char* transport : {"auto", "gloo"}) {
+    Transport chosen(transport);
+    const std::vector<int> statuses = RunRanks("peer_killed", 2, 60);
+    EXPECT_EQ(statuses[0], 0) << transport << ": the survivor (999 = hung)";
+    EXPECT_EQ(statuses[1], 128 + SIGKILL) << transport << ": the killed rank";
+  }
 }
 
 TEST(HcclMultiProcess, TwoMachinesOnLoopbackFromARankTable) {
@@ -89,4 +146,31 @@ TEST(HcclMultiProcess, TwoMachinesOnLoopbackFromARankTable) {
   unlink(path);
   EXPECT_EQ(statuses[0], 0) << "(999 = hung)";
   EXPECT_EQ(statuses[1], 0) << "(999 = hung)";
+}
+
+// Two "machines" of two ranks each (servers node_0 and node_1 of a rank table, both on loopback): AllReduce
+// runs in stages (within each machine, then between the machines, then within again), the rest over Gloo.
+// With one rank per process the machines' ranks share device memory; with one process per machine they are
+// threads of it.
+TEST(HcclMultiProcess, TwoMachinesOfTwoRanksRunAllReduceHierarchically) {
+  char path[] = "/tmp/npurt_ranktable_2x2_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  const int port = 20000 + (getpid() + 7) % 20000;
+  std::ofstream(path) << R"({"status": "completed", "version": "1.0", "server_count": "2", "server_list": [
+    {"server_id": "node_0", "host_ip": "127.0.0.1", "device": [
+      {"device_id": "0", "device_ip": "127.0.0.1", "host_port": ")" << port << R"(", "rank_id": "0"},
+      {"device_id": "1", "device_ip": "127.0.0.1", "rank_id": "1"}]},
+    {"server_id": "node_1", "host_ip": "127.0.0.1", "device": [
+      {"device_id": "0", "device_ip": "127.0.0.1", "rank_id": "2"},
+      {"device_id": "1", "device_ip": "127.0.0.1", "rank_id": "3"}]}]})";
+  for (uint32_t per_process : {1u, 2u}) {
+    const uint32_t processes = 4 / per_process;
+    const std::vector<int> statuses = RunRanks("two_by_two_" + std::to_string(per_process), processes, 120, path);
+    for (uint32_t p = 0; p < processes; ++p) {
+      EXPECT_EQ(statuses[p], 0) << per_process << " rank(s) per process, process " << p << " (999 = hung)";
+    }
+  }
+  unlink(path);
 }

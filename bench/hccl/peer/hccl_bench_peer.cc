@@ -1,6 +1,6 @@
 // The second process of bench_hccl's two-process benchmarks (bench/hccl/gloo_bench.cc): rank 1 of a
-// 2-rank allreduce of `bytes` bytes of fp32, `iters` times, either through npurt's HCCL (its Gloo transport)
-// or through Gloo's own allreduce, on the same kind of buffers (device memory of the simulated NPU).
+// 2-rank allreduce of `bytes` bytes of fp32, `iters` times, either through npurt's HCCL (over the transport
+// NPURT_HCCL_TRANSPORT, inherited from the benchmark, chooses) or through Gloo's own allreduce, on the same kind of buffers (device memory of the simulated NPU).
 //
 //   bench_hccl_peer hccl <root-info file> <bytes> <iters>
 //   bench_hccl_peer gloo <file-store dir> <bytes> <iters>

@@ -9,6 +9,7 @@
 #include "drivers/sim/sim_aicore.h"
 #include "drivers/sim/sim_deadline_timer.h"
 #include "drivers/sim/sim_engines.h"
+#include "base/process.h"
 #include "hal/hal.h"
 
 namespace npurt::drivers::sim {
@@ -19,9 +20,6 @@ class SimQueue;
 // (sim_memory.cc). ReserveAddressRange reserves it (inaccessible) on a 1 GiB boundary.
 uint64_t AddressRangeSize(uint64_t memory_bytes);
 StatusOr<void*> ReserveAddressRange(uint64_t memory_bytes);
-// Start time of process `pid` (clock ticks after boot), 0 if it does not exist: tokens that name a
-// process carry it, so that a recycled pid is detected.
-uint64_t ProcessStartTime(int32_t pid);
 
 struct SimDeviceOptions {
   hal::DeviceInfo info;

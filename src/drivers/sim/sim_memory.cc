@@ -53,20 +53,6 @@ int ProtFor(hal::MemoryAccess access) {
 
 }  // namespace
 
-uint64_t ProcessStartTime(int32_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t close = text.rfind(')');
-  if (close == std::string::npos) return 0;
-  std::istringstream rest(text.substr(close + 2));
-  std::string field;
-  // Fields after the command name start at 3 (state); starttime is field 22.
-  for (int i = 3; i <= 22; ++i) {
-    if (!(rest >> field)) return 0;
-  }
-  return std::strtoull(field.c_str(), nullptr, 10);
-}
-
 uint64_t AddressRangeSize(uint64_t memory_bytes) {
   // The window is 4x the memory: room for the expandable segments of the pools in use (a small pool
   // reserves half the capacity, a large one 1.5x) and for user reservations. Addresses are cheap; pages

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "hccl/local_transport.h"
+#include "hccl/collective_steps.h"
 #include "hccl/reduce.h"
 
 namespace npurt::hccl {

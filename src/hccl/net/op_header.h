@@ -4,7 +4,7 @@
 //
 // The header is fixed-size, so exchanging it cannot itself go wrong that way. Fields that do not apply to
 // an operation are zero, and the V variants' arrays travel as hashes. The messages are LocalTransport's
-// (local_transport.h Disagreement), so both transports report a disagreement alike.
+// (collective_steps.h Disagreement), so both transports report a disagreement alike.
 #pragma once
 
 #include <cstdint>
