@@ -46,6 +46,7 @@ RATIOS = {
     "allreduce_busbw_over_memcpy": ("allreduce_busbw_gbps", "host_memcpy_gbps"),  # collectives (issue 17)
     "allreduce_over_gloo": ("allreduce_2proc_gloo_ms", "allreduce_2proc_hccl_ms"),
     "allreduce_ipc_over_gloo": ("allreduce_2proc_gloo_ms", "allreduce_2proc_ipc_ms"),
+    "allreduce_hier_over_flat": ("allreduce_2x2_flat_ms", "allreduce_2x2_hier_ms"),
 }
 
 # Offline models (issue 15): bench/models/model_bench.py (ONNX Runtime time over npurt time: > 1 is faster).

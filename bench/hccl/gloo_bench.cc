@@ -10,9 +10,13 @@
 //                               machine: each rank reads the other's buffer in place)
 // allreduce_2proc_ipc_small_us  the same with 8 bytes: the latency of a meeting across processes
 // allreduce_2proc_gloo_ms       Gloo alone (gloo::allreduce, ring, with the same sum)
+// allreduce_2x2_hier_ms         two "machines" (servers of a rank table on loopback) of two ranks each, a
+//                               process per machine (the peer: bench_hccl_peer machine): AllReduce in stages
+//                               (within the machine, then one Gloo context per chunk between the machines)
+// allreduce_2x2_flat_ms         the same over one Gloo context among the four ranks (NPURT_HCCL_TRANSPORT=gloo)
 // Ratios (bench/collect.py): allreduce_over_gloo = gloo time / npurt-over-Gloo time (>= 0.9: HCCL costs at
 // most ~10%); allreduce_ipc_over_gloo = gloo time / npurt-over-shared-memory time (the speed-up of not
-// going through sockets).
+// going through sockets); allreduce_hier_over_flat = flat time / hierarchical time.
 #include <hccl/hccl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -31,6 +35,7 @@
 #include <gloo/transport/tcp/device.h>
 
 #include "common/bench_util.h"
+#include "peer/two_rank_machine.h"
 
 extern char** environ;
 
@@ -147,6 +152,32 @@ void AllReduce2ProcGloo(benchmark::State& state) {
   std::system(("rm -rf " + dir).c_str());
 }
 BENCHMARK(AllReduce2ProcGloo)->Name("allreduce_2proc_gloo_ms")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(kIters);
+
+void AllReduce2x2(benchmark::State& state, const char* transport) {
+  setenv("NPURT_HCCL_TRANSPORT", transport, 1);  // the peer inherits it
+  const std::string dir = TempDir(), table = dir + "/table.json";
+  static int next_port = 0;
+  WriteTwoByTwoTable(table, 21000 + (getpid() * 7 + next_port++) % 20000);
+  const pid_t peer = SpawnPeer("machine", table, kBytes, kIters + 1);
+  {
+    TwoRankMachine machine(table, 0, kBytes);
+    unsetenv("NPURT_HCCL_TRANSPORT");
+    machine.AllReduce();  // warm-up
+    Sampler sampler(state);
+    for (auto _ : state) {
+      const uint64_t t0 = NowNs();
+      machine.AllReduce();
+      sampler.Add(NowNs() - t0);
+    }
+  }
+  ReapPeer(peer);
+  std::remove(table.c_str());
+  rmdir(dir.c_str());
+}
+BENCHMARK_CAPTURE(AllReduce2x2, hier, "auto")
+    ->Name("allreduce_2x2_hier_ms")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(kIters);
+BENCHMARK_CAPTURE(AllReduce2x2, flat, "gloo")
+    ->Name("allreduce_2x2_flat_ms")->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(kIters);
 
 }  // namespace
 }  // namespace npurt_bench

@@ -161,8 +161,8 @@ void IpcGroup::SleepOnce(uint32_t seen, uint64_t deadline_ns) {
 
 bool IpcGroup::CheckPeers(const std::function<bool(uint32_t)>& waits_on) {
   const uint64_t now = NowNs();
-  if (now < next_liveness_check_ns_) return false;
-  next_liveness_check_ns_ = now + kLivenessCheckNs;
+  if (now < next_liveness_check_ns_.load(std::memory_order_relaxed)) return false;
+  next_liveness_check_ns_.store(now + kLivenessCheckNs, std::memory_order_relaxed);
   const int32_t me = getpid();
   for (uint32_t r = 0; r < size_; ++r) {
     const IpcRankSlot& s = slot(r);

@@ -129,7 +129,7 @@ class IpcGroup {
   std::unique_ptr<IpcRankSlot*[]> slots_;
   size_t args_capacity_ = 0;
   size_t rank_stride_ = 0;
-  uint64_t next_liveness_check_ns_ = 0;
+  std::atomic<uint64_t> next_liveness_check_ns_{0};  // the ranks of this process share the object
   int fd_ = -1;  // rank 0's, until ForgetLocator
 };
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -88,6 +90,33 @@ void SharedSpans(const OpArgs& op, uint32_t rank, uint32_t n, uint64_t* send, ui
 
 using ipc_wire::ArgsHead;
 
+namespace {
+
+// The control blocks this process has mapped, by the job's key prefix: ranks of one job that live in this
+// process share one mapping, so that their waits and wakes are on the same words (and the memory order
+// between them is plain to tools such as ThreadSanitizer).
+struct IpcGroups {
+  std::mutex mu;
+  std::map<std::string, std::weak_ptr<IpcGroup>> by_prefix;
+};
+IpcGroups& Groups() {
+  static auto* groups = new IpcGroups;
+  return *groups;
+}
+
+std::shared_ptr<IpcGroup> Remember(const std::string& prefix, std::unique_ptr<IpcGroup> group) {
+  std::shared_ptr<IpcGroup> shared(std::move(group));
+  IpcGroups& g = Groups();
+  std::lock_guard<std::mutex> lock(g.mu);
+  for (auto it = g.by_prefix.begin(); it != g.by_prefix.end();) {  // forget the blocks of ended jobs
+    it = it->second.expired() ? g.by_prefix.erase(it) : std::next(it);
+  }
+  g.by_prefix[prefix] = shared;
+  return shared;
+}
+
+}  // namespace
+
 StatusOr<std::unique_ptr<IpcTransport>> IpcTransport::Create(uint32_t rank, uint32_t size, int32_t device_id,
                                                              StoreClient* store, const std::string& prefix,
                                                              uint64_t deadline_ns) {
@@ -98,19 +127,26 @@ StatusOr<std::unique_ptr<IpcTransport>> IpcTransport::Create(uint32_t rank, uint
     return Err(HCCL_E_NOT_SUPPORT, "device {} cannot share its memory with other processes: {}", device_id,
                token.status().message());
   }
-  std::unique_ptr<IpcGroup> group;
+  std::shared_ptr<IpcGroup> group;
   if (rank == 0) {
     std::string locator;
     auto created = IpcGroup::Create(size, &locator);
     if (!created.ok()) return created.status();
-    group = std::move(created.value());
+    group = Remember(prefix, std::move(created.value()));
     NPURT_RETURN_IF_ERROR(store->Set(prefix + "block", std::vector<char>(locator.begin(), locator.end())));
   } else {
     auto locator = store->Get(prefix + "block", deadline_ns);
     if (!locator.ok()) return Err(HCCL_E_TIMEOUT, "rank {} did not learn where the ranks meet: {}", rank, locator.status().message());
-    auto opened = IpcGroup::Open(size, std::string(locator.value().begin(), locator.value().end()));
-    if (!opened.ok()) return opened.status();
-    group = std::move(opened.value());
+    IpcGroups& g = Groups();
+    std::unique_lock<std::mutex> lock(g.mu);
+    auto known = g.by_prefix.find(prefix);
+    if (known != g.by_prefix.end()) group = known->second.lock();
+    if (group == nullptr) {
+      auto opened = IpcGroup::Open(size, std::string(locator.value().begin(), locator.value().end()));
+      if (!opened.ok()) return opened.status();
+      lock.unlock();
+      group = Remember(prefix, std::move(opened.value()));
+    }
   }
   IpcRankSlot& me = group->slot(rank);
   group->Claim(rank);
@@ -128,7 +164,7 @@ StatusOr<std::unique_ptr<IpcTransport>> IpcTransport::Create(uint32_t rank, uint
   return std::unique_ptr<IpcTransport>(new IpcTransport(std::move(group), rank, device.value()));
 }
 
-IpcTransport::IpcTransport(std::unique_ptr<IpcGroup> group, uint32_t rank, core::Device* device)
+IpcTransport::IpcTransport(std::shared_ptr<IpcGroup> group, uint32_t rank, core::Device* device)
     : group_(std::move(group)), rank_(rank), device_(device), pid_(getpid()), peers_(group_->size()),
       views_(group_->size()) {}
 

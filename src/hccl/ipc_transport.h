@@ -46,7 +46,7 @@ class IpcTransport final : public Transport, private CollectiveRanks {
   uint64_t views_made() const;
 
  private:
-  IpcTransport(std::unique_ptr<IpcGroup> group, uint32_t rank, core::Device* device);
+  IpcTransport(std::shared_ptr<IpcGroup> group, uint32_t rank, core::Device* device);
   Status RunCollective(const OpArgs& op, uint64_t deadline_ns, const ChunkStage* stage = nullptr);
   Status RunPointToPoint(const OpArgs& op, uint64_t deadline_ns);
   // Publishes this rank's collective: its arguments and its buffers' runs (or why they cannot be shared).
@@ -69,7 +69,7 @@ class IpcTransport final : public Transport, private CollectiveRanks {
     return group_->MeetAndTell(rank_, ++generation_, deadline_ns, what, failed, any_failed);
   }
 
-  std::unique_ptr<IpcGroup> group_;
+  std::shared_ptr<IpcGroup> group_;  // shared by the job's ranks in this process
   const uint32_t rank_;
   core::Device* const device_;
   const int32_t pid_;

@@ -4,6 +4,7 @@
 //
 //   bench_hccl_peer hccl <root-info file> <bytes> <iters>
 //   bench_hccl_peer gloo <file-store dir> <bytes> <iters>
+//   bench_hccl_peer machine <rank table> <bytes> <iters>   (ranks 2 and 3 of two_rank_machine.h's table)
 #include <acl/acl.h>
 #include <hccl/hccl.h>
 
@@ -20,6 +21,8 @@
 #include <gloo/rendezvous/context.h>
 #include <gloo/rendezvous/file_store.h>
 #include <gloo/transport/tcp/device.h>
+
+#include "two_rank_machine.h"
 
 namespace {
 
@@ -73,6 +76,12 @@ int Gloo(const char* dir, size_t bytes, int iters) {
   return 0;
 }
 
+int Machine(const char* table, size_t bytes, int iters) {
+  npurt_bench::TwoRankMachine machine(table, 2, bytes);
+  for (int i = 0; i < iters; ++i) machine.AllReduce();
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -82,7 +91,8 @@ int main(int argc, char** argv) {
   const int iters = std::atoi(argv[4]);
   setenv("HCCL_HOST_SOCKET_PORT_RANGE", "auto", 1);
   if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 1;
-  const int rc = mode == "hccl" ? Hccl(argv[2], bytes, iters) : Gloo(argv[2], bytes, iters);
+  const int rc = mode == "hccl" ? Hccl(argv[2], bytes, iters) : mode == "machine" ? Machine(argv[2], bytes, iters)
+                                                                                   : Gloo(argv[2], bytes, iters);
   std::fflush(stderr);
   _exit(rc);
 }
