@@ -104,32 +104,55 @@ void StepAlltoAll(CollectiveRanks& ranks, const OpArgs& op) {
   }
 }
 
-// AllReduce with a stage between its halves: reduce-scatter here, the stage on each rank's chunk, then
-// all-gather, every rank telling the others whether its stage failed before anyone gathers.
-Status StagedAllReduce(CollectiveRanks& ranks, const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) {
-  const uint32_t n = ranks.group_size(), rank = ranks.my_rank();
-  const size_t es = DataTypeSize(op.dtype);
-  StepReduceChunk(ranks, op, op.recv);
-  if (Status s = ranks.MeetAll(deadline_ns, "the reduce-scatter half"); !s.ok()) return s;
-  const uint64_t lo = op.count * rank / n, hi = op.count * (rank + 1) / n;
-  // Also for an empty chunk: the other machines' ranks with this chunk meet it there, and find out if their
-  // arguments differ.
-  Status staged = stage(Bytes(op.recv) + lo * es, hi - lo);
+// The end of a staged operation: every rank tells the others whether its stage failed before anyone
+// gathers; then each gathers the others' chunks (unless `gather` is false: a Broadcast's root has them).
+Status FinishStaged(CollectiveRanks& ranks, const OpArgs& op, uint64_t deadline_ns, const Status& staged, bool gather) {
   bool any_failed = false;
   if (Status s = ranks.MeetAndTell(deadline_ns, "the exchange between machines", !staged.ok(), &any_failed); !s.ok()) {
     return s;
   }
-  if (!staged.ok()) {
+  if (!staged.ok() || any_failed) {
     (void)ranks.MeetAll(deadline_ns, "the ranks' completion");
-    return staged;
-  }
-  if (any_failed) {
-    (void)ranks.MeetAll(deadline_ns, "the ranks' completion");
+    if (!staged.ok()) return staged;
     return Err(HCCL_E_REMOTE, "another rank of this machine failed its exchange with the other machines (its own error "
                "says why)");
   }
-  StepAllReduceGatherPhase(ranks, op);
+  if (gather) StepAllReduceGatherPhase(ranks, op);
   return ranks.MeetAll(deadline_ns, "the ranks' completion");
+}
+
+// Rank r's chunk of a staged operation.
+void ChunkOf(const CollectiveRanks& ranks, const OpArgs& op, uint64_t* lo, uint64_t* hi) {
+  const uint32_t n = ranks.group_size(), rank = ranks.my_rank();
+  *lo = op.count * rank / n;
+  *hi = op.count * (rank + 1) / n;
+}
+
+// AllReduce with a stage between its halves: reduce-scatter here, the stage on each rank's chunk, then
+// all-gather.
+Status StagedAllReduce(CollectiveRanks& ranks, const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) {
+  const size_t es = DataTypeSize(op.dtype);
+  StepReduceChunk(ranks, op, op.recv);
+  if (Status s = ranks.MeetAll(deadline_ns, "the reduce-scatter half"); !s.ok()) return s;
+  uint64_t lo = 0, hi = 0;
+  ChunkOf(ranks, op, &lo, &hi);
+  // Also for an empty chunk: the other machines' ranks with this chunk meet it there, and find out if their
+  // arguments differ.
+  return FinishStaged(ranks, op, deadline_ns, stage(Bytes(op.recv) + lo * es, hi - lo), true);
+}
+
+// Broadcast in stages: on the root's machine each rank copies its chunk from the root; the stage sends each
+// chunk from there to the same rank of every other machine; then every rank gathers the others' chunks.
+// Nobody writes the root's buffer, so no meeting is needed before the stage.
+Status StagedBroadcast(CollectiveRanks& ranks, const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) {
+  const size_t es = DataTypeSize(op.dtype);
+  const uint32_t rank = ranks.my_rank();
+  uint64_t lo = 0, hi = 0;
+  ChunkOf(ranks, op, &lo, &hi);
+  if (op.root != kNoLocalRoot && op.root != rank) {
+    CopyIfDistinct(Bytes(op.recv) + lo * es, Bytes(ranks.PeerArgs(op.root).recv) + lo * es, (hi - lo) * es);
+  }
+  return FinishStaged(ranks, op, deadline_ns, stage(Bytes(op.recv) + lo * es, hi - lo), op.root != rank);
 }
 
 }  // namespace steps
@@ -184,6 +207,7 @@ Status RunCollectiveSteps(CollectiveRanks& ranks, const OpArgs& op, std::string 
         steps::StepAllReduceGatherPhase(ranks, op);
         break;
       case OpKind::kBroadcast:
+        if (stage != nullptr) return steps::StagedBroadcast(ranks, op, deadline_ns, *stage);
         if (ranks.my_rank() != op.root) CopyIfDistinct(op.recv, ranks.PeerArgs(op.root).recv, op.count * DataTypeSize(op.dtype));
         break;
       case OpKind::kReduce: steps::StepReduceChunk(ranks, op, ranks.PeerArgs(op.root).recv); break;

@@ -34,16 +34,21 @@ class CollectiveRanks {
   virtual Status MeetAndTell(uint64_t deadline_ns, const char* what, bool failed, bool* any_failed) = 0;
 };
 
-// A stage run between the two halves of an AllReduce, on this rank's reduced chunk (`count` elements at
-// `chunk`, possibly none): the allreduce of that chunk with the ranks of the other machines that hold the
-// same chunk (hierarchical_transport.h).
+// A stage run between the two halves of a staged AllReduce or Broadcast, on this rank's chunk (`count`
+// elements at `chunk`, possibly none): the allreduce (broadcast) of that chunk with the ranks of the other
+// machines that hold the same chunk (hierarchical_transport.h).
 using ChunkStage = std::function<Status(void* chunk, uint64_t count)>;
+
+// A staged Broadcast's root on a machine that does not hold it: the chunks come from the stage alone.
+inline constexpr uint32_t kNoLocalRoot = UINT32_MAX;
 
 // Runs `op` after the arrival meeting. `disagreement`: a verdict the transport already reached (every rank
 // the same), or "" to check the arguments here; either way the ranks meet at the end, and a disagreement
 // fails every rank with HCCL_E_PARA and the message.
-// With `stage` (AllReduce only), the AllReduce always runs as its two halves with the stage between them;
-// when the stage fails on any rank, every rank fails (the failing ones with the stage's error).
+// With `stage` (AllReduce and Broadcast only), the operation runs in chunks, one per rank, with the stage
+// between its halves: AllReduce reduce-scatters, Broadcast copies each rank's chunk from the root (op.root:
+// the root's rank here, or kNoLocalRoot); after the stage every rank gathers the others' chunks. When the
+// stage fails on any rank, every rank fails (the failing ones with the stage's error).
 Status RunCollectiveSteps(CollectiveRanks& ranks, const OpArgs& op, std::string disagreement, uint64_t deadline_ns,
                           const ChunkStage* stage = nullptr);
 

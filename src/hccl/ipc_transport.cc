@@ -326,7 +326,7 @@ std::string IpcTransport::Adopt(uint32_t r) {
   return "";
 }
 
-Status IpcTransport::RunStagedAllReduce(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) {
+Status IpcTransport::RunStaged(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) {
   if (Status broken = group_->BrokenStatus(); !broken.ok()) return broken;
   ++use_;
   return RunCollective(op, deadline_ns, &stage);

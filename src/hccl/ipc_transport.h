@@ -38,7 +38,7 @@ class IpcTransport final : public Transport, private CollectiveRanks {
   static StatusOr<std::unique_ptr<IpcTransport>> Create(uint32_t rank, uint32_t size, int32_t device, StoreClient* store,
                                                         const std::string& prefix, uint64_t deadline_ns);
   Status Run(const OpArgs& op, uint64_t deadline_ns) override;
-  Status RunStagedAllReduce(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) override;
+  Status RunStaged(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) override;
   void Abort(const std::string& reason) override { group_->Break(reason); }
   const char* name() const override { return "ipc"; }
 

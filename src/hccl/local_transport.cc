@@ -140,7 +140,7 @@ Status LocalTransport::RunCollective(const OpArgs& op, uint64_t deadline_ns, con
   return RunCollectiveSteps(*this, op, "", deadline_ns, stage);
 }
 
-Status LocalTransport::RunStagedAllReduce(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) {
+Status LocalTransport::RunStaged(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) {
   if (Status broken = group_->BrokenStatus(); !broken.ok()) return broken;
   return RunCollective(op, deadline_ns, &stage);
 }

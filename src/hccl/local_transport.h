@@ -80,7 +80,7 @@ class LocalTransport final : public Transport, private CollectiveRanks {
  public:
   LocalTransport(std::shared_ptr<LocalGroup> group, uint32_t rank);
   Status Run(const OpArgs& op, uint64_t deadline_ns) override;
-  Status RunStagedAllReduce(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) override;
+  Status RunStaged(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage) override;
   void Abort(const std::string& reason) override { group_->Break(reason); }
   const char* name() const override { return "local"; }
   const void* group_identity() const override { return group_.get(); }

@@ -149,8 +149,14 @@ StatusOr<std::unique_ptr<Transport>> ChooseTransport(const JoinSpec& spec, Store
   }
   auto across = GlooOver(machine, static_cast<uint32_t>(order.size()), store, prefix + fmt::format("x{}/", local), deadline);
   if (!across.ok()) return across.status();
-  return std::unique_ptr<Transport>(std::make_unique<HierarchicalTransport>(std::move(within), std::move(across.value()),
-                                                                            std::move(flat.value())));
+  std::vector<uint32_t> machine_of(spec.size), local_of(spec.size);
+  for (uint32_t m = 0; m < order.size(); ++m) {
+    const std::vector<uint32_t>& ranks = members[order[m]];
+    for (uint32_t l = 0; l < ranks.size(); ++l) machine_of[ranks[l]] = m, local_of[ranks[l]] = l;
+  }
+  return std::unique_ptr<Transport>(std::make_unique<HierarchicalTransport>(
+      std::move(within), std::move(across.value()), std::move(flat.value()), std::move(machine_of), std::move(local_of),
+      machine));
 }
 
 StatusOr<Communicator*> Join(const JoinSpec& spec) {

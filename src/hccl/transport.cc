@@ -4,8 +4,8 @@
 
 namespace npurt::hccl {
 
-Status Transport::RunStagedAllReduce(const OpArgs& /*op*/, uint64_t /*deadline_ns*/, const ChunkStage& /*stage*/) {
-  return Err(HCCL_E_NOT_SUPPORT, "the {} transport cannot run an AllReduce in stages", name());
+Status Transport::RunStaged(const OpArgs& /*op*/, uint64_t /*deadline_ns*/, const ChunkStage& /*stage*/) {
+  return Err(HCCL_E_NOT_SUPPORT, "the {} transport cannot run an operation in stages", name());
 }
 
 }  // namespace npurt::hccl

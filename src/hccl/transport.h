@@ -36,10 +36,10 @@ class Transport {
   // a fatal error seen elsewhere). Any thread; idempotent.
   virtual void Abort(const std::string& reason) = 0;
 
-  // An AllReduce with `stage` run between its halves on each rank's reduced chunk (hierarchical_transport.h):
-  // transports whose ranks reach each other's buffers (local, ipc) have it; the others answer
-  // HCCL_E_NOT_SUPPORT.
-  virtual Status RunStagedAllReduce(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage);
+  // An AllReduce or Broadcast in chunks with `stage` run between its halves on each rank's chunk
+  // (collective_steps.h, hierarchical_transport.h): transports whose ranks reach each other's buffers (local,
+  // ipc) have it; the others answer HCCL_E_NOT_SUPPORT.
+  virtual Status RunStaged(const OpArgs& op, uint64_t deadline_ns, const ChunkStage& stage);
 
   // "local", "ipc", "gloo" or "hierarchical", for logs and the docs' tables.
   virtual const char* name() const = 0;

@@ -373,6 +373,16 @@ int TwoByTwo(uint32_t process, uint32_t per_process, const char* table) {
         CHILD_CHECK(in_place.Read() == ReferenceReduce(t, HCCL_REDUCE_MAX, in));
       }
     }
+    // Broadcast in stages too, from a rank of either machine.
+    for (uint32_t root : {1u, 2u}) {
+      for (size_t count : {size_t{1}, size_t{5}, size_t{100003}}) {
+        const auto in = Inputs(seed++, n, HCCL_DATA_TYPE_INT32, count);
+        DeviceBuffer buf(count * 4, &in[rank]);
+        CHILD_CHECK(HcclBroadcast(buf.ptr, count, HCCL_DATA_TYPE_INT32, root, comm, stream) == HCCL_SUCCESS);
+        CHILD_CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+        CHILD_CHECK(buf.Read() == in[root]);
+      }
+    }
     // The other operations go over Gloo between all ranks.
     const auto in = Inputs(seed++, n, HCCL_DATA_TYPE_FP16, 999);
     DeviceBuffer send(999 * 2, &in[rank]), gathered(999 * 2 * n);

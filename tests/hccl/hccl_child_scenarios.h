@@ -31,7 +31,8 @@ int EveryOperation(uint32_t rank, uint32_t n, const HcclRootInfo& root);
 int Stress(uint32_t rank, uint32_t n, const HcclRootInfo roots[2]);
 
 // Two "machines" of two ranks each from the rank table `table` (servers node_0 and node_1, ranks 0-1 and
-// 2-3, devices 0 and 1 on each): the hierarchical AllReduce against a host reference, the other operations,
+// 2-3, devices 0 and 1 on each): the hierarchical AllReduce and Broadcast against a host reference, the
+// other operations,
 // and machines that disagree. `per_process` ranks per process (1: four processes; 2: a process per machine).
 int TwoByTwo(uint32_t process, uint32_t per_process, const char* table);
 

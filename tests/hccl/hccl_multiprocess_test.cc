@@ -149,10 +149,11 @@ TEST(HcclMultiProcess, TwoMachinesOnLoopbackFromARankTable) {
 }
 
 // Two "machines" of two ranks each (servers node_0 and node_1 of a rank table, both on loopback): AllReduce
-// runs in stages (within each machine, then between the machines, then within again), the rest over Gloo.
+// and Broadcast run in stages (within each machine, then between the machines, then within again), the rest
+// over Gloo.
 // With one rank per process the machines' ranks share device memory; with one process per machine they are
 // threads of it.
-TEST(HcclMultiProcess, TwoMachinesOfTwoRanksRunAllReduceHierarchically) {
+TEST(HcclMultiProcess, TwoMachinesOfTwoRanksRunAllReduceAndBroadcastHierarchically) {
   char path[] = "/tmp/npurt_ranktable_2x2_XXXXXX";
   const int fd = mkstemp(path);
   ASSERT_GE(fd, 0);
