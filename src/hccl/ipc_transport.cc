@@ -3,12 +3,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 
+#include "base/clock.h"
 #include "core/runtime.h"
 #include "hccl/net/store_client.h"
 #include "hccl/result.h"
@@ -115,35 +119,63 @@ std::shared_ptr<IpcGroup> Remember(const std::string& prefix, std::unique_ptr<Ip
   return shared;
 }
 
+// Polls the store until `done()` or until some rank published why it cannot join (under `failed`): a rank
+// that cannot open the control block must not leave the others waiting out the connect timeout.
+Status AwaitRanks(StoreClient* store, const std::string& failed, uint64_t deadline_ns, const char* what,
+                  const std::function<StatusOr<bool>()>& done) {
+  for (;;) {
+    auto ready = done();
+    if (!ready.ok()) return ready.status();
+    if (ready.value()) return Status();
+    auto broke = store->Check({failed});
+    if (!broke.ok()) return broke.status();
+    if (broke.value()) {
+      auto why = store->Get(failed, deadline_ns);
+      return Err(HCCL_E_REMOTE, "{}", why.ok() ? std::string(why.value().begin(), why.value().end()) : "a rank failed to join");
+    }
+    if (NowNs() >= deadline_ns) return Err(HCCL_E_TIMEOUT, "not every rank {} before the timeout (HCCL_CONNECT_TIMEOUT)", what);
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+}
+
 }  // namespace
 
 StatusOr<std::unique_ptr<IpcTransport>> IpcTransport::Create(uint32_t rank, uint32_t size, int32_t device_id,
                                                              StoreClient* store, const std::string& prefix,
                                                              uint64_t deadline_ns) {
+  const std::string failed = prefix + "failed";
+  // Tells the other ranks why this one cannot join, so that they fail now rather than at the timeout.
+  auto give_up = [&](const Status& why) {
+    const std::string text = fmt::format("rank {} could not join the shared control block: {}", rank, why.message());
+    (void)store->Set(failed, std::vector<char>(text.begin(), text.end()));
+    return Err(why.code(), "{}", text);
+  };
   auto device = core::Runtime::Get().GetDevice(device_id);
-  if (!device.ok()) return Err(HCCL_E_RUNTIME, "device {}: {}", device_id, device.status().message());
+  if (!device.ok()) return give_up(Err(HCCL_E_RUNTIME, "device {}: {}", device_id, device.status().message()));
   auto token = core::PeerShareToken(device.value());
   if (!token.ok()) {
-    return Err(HCCL_E_NOT_SUPPORT, "device {} cannot share its memory with other processes: {}", device_id,
-               token.status().message());
+    return give_up(Err(HCCL_E_NOT_SUPPORT, "device {} cannot share its memory with other processes: {}", device_id,
+                       token.status().message()));
   }
   std::shared_ptr<IpcGroup> group;
   if (rank == 0) {
     std::string locator;
     auto created = IpcGroup::Create(size, &locator);
-    if (!created.ok()) return created.status();
+    if (!created.ok()) return give_up(created.status());
     group = Remember(prefix, std::move(created.value()));
     NPURT_RETURN_IF_ERROR(store->Set(prefix + "block", std::vector<char>(locator.begin(), locator.end())));
   } else {
+    NPURT_RETURN_IF_ERROR(AwaitRanks(store, failed, deadline_ns, "learned where the ranks meet",
+                                     [&] { return store->Check({prefix + "block"}); }));
     auto locator = store->Get(prefix + "block", deadline_ns);
-    if (!locator.ok()) return Err(HCCL_E_TIMEOUT, "rank {} did not learn where the ranks meet: {}", rank, locator.status().message());
+    if (!locator.ok()) return locator.status();
     IpcGroups& g = Groups();
     std::unique_lock<std::mutex> lock(g.mu);
     auto known = g.by_prefix.find(prefix);
     if (known != g.by_prefix.end()) group = known->second.lock();
     if (group == nullptr) {
       auto opened = IpcGroup::Open(size, std::string(locator.value().begin(), locator.value().end()));
-      if (!opened.ok()) return opened.status();
+      if (!opened.ok()) return give_up(opened.status());
       lock.unlock();
       group = Remember(prefix, std::move(opened.value()));
     }
@@ -153,13 +185,13 @@ StatusOr<std::unique_ptr<IpcTransport>> IpcTransport::Create(uint32_t rank, uint
   me.device = static_cast<uint32_t>(device_id);
   me.memory_bytes = core::PeerMemoryBytes(device.value());
   std::memcpy(me.token, token.value().bytes, sizeof(me.token));
-  NPURT_RETURN_IF_ERROR(store->Set(prefix + fmt::format("ready/{}", rank), {'1'}));
-  std::vector<std::string> keys;
-  for (uint32_t r = 0; r < size; ++r) keys.push_back(prefix + fmt::format("ready/{}", r));
-  if (Status s = store->Wait(keys, deadline_ns); !s.ok()) {
-    return Err(HCCL_E_TIMEOUT, "rank {}: not every rank opened the shared control block before the timeout: {}", rank,
-               s.message());
-  }
+  NPURT_RETURN_IF_ERROR(store->Add(prefix + "ready", 1).status());
+  Status all = AwaitRanks(store, failed, deadline_ns, "opened the shared control block", [&]() -> StatusOr<bool> {
+    auto count = store->Add(prefix + "ready", 0);
+    if (!count.ok()) return count.status();
+    return count.value() >= static_cast<int64_t>(size);
+  });
+  if (!all.ok()) return Err(all.code(), "rank {}: {}", rank, all.message());
   if (rank == 0) group->ForgetLocator();
   return std::unique_ptr<IpcTransport>(new IpcTransport(std::move(group), rank, device.value()));
 }
