@@ -86,7 +86,7 @@ TEST(HcclMultiProcess, CollectivesAcrossProcessesThroughSharedMemory) {
 }
 
 TEST(HcclMultiProcess, EveryOperationAcrossProcessesThroughSharedMemory) {
-  for (uint32_t n : {1u, 2u, 3u, 4u}) {
+  for (uint32_t n : {1u, 2u, 3u, 4u, 8u}) {
     const std::vector<int> statuses = RunRanks("every_op", n, 150);
     for (uint32_t r = 0; r < n; ++r) EXPECT_EQ(statuses[r], 0) << n << " processes, rank " << r << " (999 = hung)";
   }
