@@ -11,10 +11,6 @@
 namespace npurt::hccl {
 namespace steps {
 
-// Up to this size an AllReduce is one reduction of the whole buffer per rank (two meetings), above it a
-// reduce-scatter and an all-gather (three meetings, each byte reduced once).
-constexpr uint64_t kWholeReduceBytes = 16u << 10;
-
 const char* Bytes(const void* p) { return static_cast<const char*>(p); }
 char* Bytes(void* p) { return static_cast<char*>(p); }
 
@@ -158,7 +154,6 @@ Status StagedBroadcast(CollectiveRanks& ranks, const OpArgs& op, uint64_t deadli
 }  // namespace steps
 
 using steps::Bytes;
-using steps::kWholeReduceBytes;
 
 Status RunCollectiveSteps(CollectiveRanks& ranks, const OpArgs& op, std::string disagreement, uint64_t deadline_ns,
                           const ChunkStage* stage) {
@@ -189,6 +184,12 @@ Status RunCollectiveSteps(CollectiveRanks& ranks, const OpArgs& op, std::string 
           for (uint32_t j = 0; j < n; ++j) {
             in[j] = ranks.PeerArgs(j).send;
             in_place = in_place || ranks.PeerArgs(j).send == ranks.PeerArgs(j).recv;
+          }
+          if (ranks.InputsStaged()) {
+            // Every input is a copy that stays put until every rank has passed the next arrival: nobody
+            // reads this rank's buffers, so it may go as soon as its result is written.
+            FindReduce(op.dtype, op.op).many(op.recv, in.data(), n, op.count);
+            return Status();
           }
           if (!in_place) {
             FindReduce(op.dtype, op.op).many(op.recv, in.data(), n, op.count);

@@ -32,7 +32,14 @@ class CollectiveRanks {
   // A meeting at which each rank also says whether its part failed; `any_failed` tells whether some did
   // (every rank learns the same).
   virtual Status MeetAndTell(uint64_t deadline_ns, const char* what, bool failed, bool* any_failed) = 0;
+  // Whether every rank's input of the current collective (a small AllReduce) is a copy that outlives the
+  // rank's return: then the result needs no final meeting.
+  virtual bool InputsStaged() const { return false; }
 };
+
+// Up to this size an AllReduce is one reduction of the whole buffer per rank (and a transport may stage its
+// input, InputsStaged); above it a reduce-scatter and an all-gather.
+inline constexpr uint64_t kWholeReduceBytes = 16u << 10;
 
 // A stage run between the two halves of a staged AllReduce or Broadcast, on this rank's chunk (`count`
 // elements at `chunk`, possibly none): the allreduce (broadcast) of that chunk with the ranks of the other

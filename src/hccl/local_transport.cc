@@ -16,7 +16,26 @@ namespace {
 constexpr uint64_t kSpinNs = 20'000;
 }  // namespace
 
-LocalGroup::LocalGroup(uint32_t size) : size_(size), published_(size), passed_(size), failed_(size) {}
+LocalGroup::LocalGroup(uint32_t size) : size_(size), posted_(2 * size), passed_(size), failed_(size) {}
+
+void LocalGroup::Publish(uint32_t rank, uint64_t index, const OpArgs& op) {
+  Posted& p = posted_[rank * 2 + (index & 1)];
+  p.args = op;
+  const uint64_t bytes = op.count * DataTypeSize(op.dtype);
+  p.staged = op.kind == OpKind::kAllReduce && bytes <= kWholeReduceBytes && op.send != nullptr;
+  if (p.staged) {
+    p.input.resize(bytes);
+    std::memcpy(p.input.data(), op.send, bytes);
+    p.args.send = p.input.data();
+  }
+}
+
+bool LocalGroup::InputsStaged(uint64_t index) const {
+  for (uint32_t r = 0; r < size_; ++r) {
+    if (!posted_[r * 2 + (index & 1)].staged) return false;
+  }
+  return true;
+}
 
 bool LocalGroup::WaitFor(auto&& ready, uint64_t deadline_ns) {
   return signal_.WaitUntil([&] { return broken() || ready(); }, deadline_ns, kSpinNs);
@@ -135,7 +154,8 @@ Status LocalTransport::Run(const OpArgs& op, uint64_t deadline_ns) {
 }
 
 Status LocalTransport::RunCollective(const OpArgs& op, uint64_t deadline_ns, const ChunkStage* stage) {
-  group_->Publish(rank_, &op);
+  ++collectives_;
+  group_->Publish(rank_, collectives_, op);
   if (Status s = Meet(deadline_ns, "the ranks' arrival"); !s.ok()) return s;
   return RunCollectiveSteps(*this, op, "", deadline_ns, stage);
 }

@@ -39,8 +39,15 @@ class LocalGroup {
   // Meet, each rank saying whether its part failed; `any_failed`: whether some rank's did.
   Status MeetAndTell(uint32_t rank, uint64_t generation, uint64_t deadline_ns, const char* what, bool failed,
                      bool* any_failed);
-  void Publish(uint32_t rank, const OpArgs* op) { published_[rank].store(op, std::memory_order_release); }
-  const OpArgs& Peer(uint32_t rank) const { return *published_[rank].load(std::memory_order_acquire); }
+  // A rank's collective number `index` (0, 1, ... per rank) as the others read it: a copy the group owns,
+  // one of two per rank by the parity of `index`. Collective index + 2 cannot be published before every
+  // rank passed the arrival of index + 1, and so finished reading index: so a rank may return from a
+  // collective before its peers are done reading it (a small AllReduce, whose input is copied here too,
+  // needs no final meeting) and may even destroy its communicator.
+  void Publish(uint32_t rank, uint64_t index, const OpArgs& op);
+  const OpArgs& Peer(uint32_t rank, uint64_t index) const { return posted_[rank * 2 + (index & 1)].args; }
+  // Whether every rank copied its input with collective `index` (a small AllReduce).
+  bool InputsStaged(uint64_t index) const;
 
   // --- Point to point: one FIFO per (sender, receiver).
   struct Message {
@@ -66,7 +73,12 @@ class LocalGroup {
   bool WaitFor(auto&& ready, uint64_t deadline_ns);
 
   const uint32_t size_;
-  std::vector<std::atomic<const OpArgs*>> published_;
+  struct Posted {
+    OpArgs args;
+    std::vector<uint8_t> input;  // a small AllReduce's input (args.send points here)
+    bool staged = false;
+  };
+  std::vector<Posted> posted_;  // rank * 2 + parity
   std::vector<std::atomic<uint64_t>> passed_;  // per rank: the last barrier it arrived at
   std::vector<std::atomic<uint64_t>> failed_;  // per rank: the last barrier at which it said it failed
   WaitSignal signal_;
@@ -92,7 +104,8 @@ class LocalTransport final : public Transport, private CollectiveRanks {
   // CollectiveRanks (collective_steps.h).
   uint32_t group_size() const override { return group_->size(); }
   uint32_t my_rank() const override { return rank_; }
-  const OpArgs& PeerArgs(uint32_t r) const override { return group_->Peer(r); }
+  const OpArgs& PeerArgs(uint32_t r) const override { return group_->Peer(r, collectives_); }
+  bool InputsStaged() const override { return group_->InputsStaged(collectives_); }
   Status MeetAll(uint64_t deadline_ns, const char* what) override { return Meet(deadline_ns, what); }
   Status MeetAndTell(uint64_t deadline_ns, const char* what, bool failed, bool* any_failed) override {
     return group_->MeetAndTell(rank_, ++generation_, deadline_ns, what, failed, any_failed);
@@ -101,6 +114,7 @@ class LocalTransport final : public Transport, private CollectiveRanks {
   std::shared_ptr<LocalGroup> group_;
   const uint32_t rank_;
   uint64_t generation_ = 0;
+  uint64_t collectives_ = 0;  // the number of the collective in progress (its index in Publish)
 };
 
 }  // namespace npurt::hccl

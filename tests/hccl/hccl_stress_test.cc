@@ -94,3 +94,35 @@ TEST(HcclStress, MixedCollectivesOnTwoCommunicatorsAndTwoStreams) {
     EXPECT_EQ(HcclCommDestroy(b[r]), HCCL_SUCCESS);
   }
 }
+
+// A small AllReduce needs no final meeting: every rank's input is copied into the group, so a rank may
+// reuse its buffers (here: overwrite its input at once) while slower peers still reduce. Every rank's
+// result must still be the sum of the inputs as they were; with 8 ranks on few cores, some rank is always
+// behind. Bounded: 150 rounds.
+TEST(HcclStress, ARankThatReusesItsInputAtOnceDoesNotChangeThePeersResults) {
+  constexpr uint32_t n = 8;
+  constexpr int kRounds = 150;
+  constexpr size_t kCount = 1024;  // 4 KiB of int32: a small AllReduce
+  std::vector<int> wrong(n, 0);
+  ASSERT_TRUE(RunRanks(n, [&](uint32_t rank, HcclComm comm, aclrtStream stream) {
+    DeviceBuffer send(kCount * 4), recv(kCount * 4);
+    for (int k = 0; k < kRounds; ++k) {
+      std::vector<int32_t> mine(kCount);
+      for (size_t i = 0; i < kCount; ++i) mine[i] = static_cast<int32_t>((rank + 1) * 1000 + k * 7 + static_cast<int>(i));
+      ASSERT_EQ(aclrtMemcpy(send.ptr, kCount * 4, mine.data(), kCount * 4, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+      ASSERT_EQ(HcclAllReduce(send.ptr, recv.ptr, kCount, HCCL_DATA_TYPE_INT32, HCCL_REDUCE_SUM, comm, stream), HCCL_SUCCESS);
+      // Overwrite the input right behind the collective, before any host synchronisation.
+      ASSERT_EQ(aclrtMemsetAsync(send.ptr, kCount * 4, 0x7f, kCount * 4, stream), ACL_SUCCESS);
+      ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+      std::vector<int32_t> got(kCount);
+      ASSERT_EQ(aclrtMemcpy(got.data(), kCount * 4, recv.ptr, kCount * 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+      // Counted, not asserted: a rank that left the loop would leave its peers waiting for it.
+      for (size_t i = 0; i < kCount; ++i) {
+        int32_t expected = 0;
+        for (uint32_t r = 0; r < n; ++r) expected += static_cast<int32_t>((r + 1) * 1000 + k * 7 + static_cast<int>(i));
+        if (got[i] != expected) ++wrong[rank];
+      }
+    }
+  }));
+  for (uint32_t r = 0; r < n; ++r) EXPECT_EQ(wrong[r], 0) << "elements rank " << r << " got wrong";
+}
