@@ -200,12 +200,6 @@ IpcTransport::IpcTransport(std::shared_ptr<IpcGroup> group, uint32_t rank, core:
     : group_(std::move(group)), rank_(rank), device_(device), pid_(getpid()), peers_(group_->size()),
       views_(group_->size()) {}
 
-uint64_t IpcTransport::views_made() const {
-  uint64_t made = 0;
-  for (const auto& v : views_) made += v == nullptr ? 0 : v->views_made();
-  return made;
-}
-
 Status IpcTransport::Run(const OpArgs& op, uint64_t deadline_ns) {
   if (Status broken = group_->BrokenStatus(); !broken.ok()) return broken;
   ++use_;

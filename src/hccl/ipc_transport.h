@@ -42,9 +42,6 @@ class IpcTransport final : public Transport, private CollectiveRanks {
   void Abort(const std::string& reason) override { group_->Break(reason); }
   const char* name() const override { return "ipc"; }
 
-  // Views of peers' buffers made so far (a buffer that comes back reuses its view): for tests.
-  uint64_t views_made() const;
-
  private:
   IpcTransport(std::shared_ptr<IpcGroup> group, uint32_t rank, core::Device* device);
   Status RunCollective(const OpArgs& op, uint64_t deadline_ns, const ChunkStage* stage = nullptr);
