@@ -56,12 +56,10 @@ struct alignas(64) IpcRankSlot {
   std::atomic<uint64_t> arrived;  // the last meeting it reached
   std::atomic<uint64_t> failed_at;  // the last meeting at which it said its part failed
   int32_t pid;
-  uint32_t device;
   uint64_t start_time;
   uint64_t memory_bytes;          // its device memory
   uint8_t token[64];              // its device memory's share token (core::PeerToken)
   // The current collective: its arguments (args_bytes of the args area), and its buffers.
-  uint64_t op_seq;
   uint32_t args_bytes;
   uint32_t invalid;               // 1: its buffers cannot be shared; `reason` says why
   IpcBuffer send, recv;

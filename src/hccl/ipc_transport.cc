@@ -14,6 +14,7 @@
 
 #include "base/clock.h"
 #include "core/runtime.h"
+#include "hccl/group_registry.h"
 #include "hccl/net/store_client.h"
 #include "hccl/result.h"
 
@@ -99,24 +100,9 @@ namespace {
 // The control blocks this process has mapped, by the job's key prefix: ranks of one job that live in this
 // process share one mapping, so that their waits and wakes are on the same words (and the memory order
 // between them is plain to tools such as ThreadSanitizer).
-struct IpcGroups {
-  std::mutex mu;
-  std::map<std::string, std::weak_ptr<IpcGroup>> by_prefix;
-};
-IpcGroups& Groups() {
-  static auto* groups = new IpcGroups;
-  return *groups;
-}
-
-std::shared_ptr<IpcGroup> Remember(const std::string& prefix, std::unique_ptr<IpcGroup> group) {
-  std::shared_ptr<IpcGroup> shared(std::move(group));
-  IpcGroups& g = Groups();
-  std::lock_guard<std::mutex> lock(g.mu);
-  for (auto it = g.by_prefix.begin(); it != g.by_prefix.end();) {  // forget the blocks of ended jobs
-    it = it->second.expired() ? g.by_prefix.erase(it) : std::next(it);
-  }
-  g.by_prefix[prefix] = shared;
-  return shared;
+GroupRegistry<IpcGroup>& Blocks() {
+  static auto* blocks = new GroupRegistry<IpcGroup>;
+  return *blocks;
 }
 
 // Polls the store until `done()` or until some rank published why it cannot join (under `failed`): a rank
@@ -157,32 +143,35 @@ StatusOr<std::unique_ptr<IpcTransport>> IpcTransport::Create(uint32_t rank, uint
     return give_up(Err(HCCL_E_NOT_SUPPORT, "device {} cannot share its memory with other processes: {}", device_id,
                        token.status().message()));
   }
-  std::shared_ptr<IpcGroup> group;
+  StatusOr<std::shared_ptr<IpcGroup>> group = Err(HCCL_E_INTERNAL, "no control block");
   if (rank == 0) {
     std::string locator;
-    auto created = IpcGroup::Create(size, &locator);
-    if (!created.ok()) return give_up(created.status());
-    group = Remember(prefix, std::move(created.value()));
+    group = Blocks().FindOrMake(
+        prefix, [](const IpcGroup&) { return false; },  // rank 0 makes the job's block
+        [&]() -> StatusOr<std::shared_ptr<IpcGroup>> {
+          auto created = IpcGroup::Create(size, &locator);
+          if (!created.ok()) return created.status();
+          return std::shared_ptr<IpcGroup>(std::move(created.value()));
+        });
+    if (!group.ok()) return give_up(group.status());
     NPURT_RETURN_IF_ERROR(store->Set(prefix + "block", std::vector<char>(locator.begin(), locator.end())));
   } else {
     NPURT_RETURN_IF_ERROR(AwaitRanks(store, failed, deadline_ns, "learned where the ranks meet",
                                      [&] { return store->Check({prefix + "block"}); }));
     auto locator = store->Get(prefix + "block", deadline_ns);
     if (!locator.ok()) return locator.status();
-    IpcGroups& g = Groups();
-    std::unique_lock<std::mutex> lock(g.mu);
-    auto known = g.by_prefix.find(prefix);
-    if (known != g.by_prefix.end()) group = known->second.lock();
-    if (group == nullptr) {
-      auto opened = IpcGroup::Open(size, std::string(locator.value().begin(), locator.value().end()));
-      if (!opened.ok()) return give_up(opened.status());
-      lock.unlock();
-      group = Remember(prefix, std::move(opened.value()));
-    }
+    group = Blocks().FindOrMake(
+        prefix, [](const IpcGroup&) { return true; },  // rank 0, or another rank, of this process opened it
+        [&]() -> StatusOr<std::shared_ptr<IpcGroup>> {
+          auto opened = IpcGroup::Open(size, std::string(locator.value().begin(), locator.value().end()));
+          if (!opened.ok()) return opened.status();
+          return std::shared_ptr<IpcGroup>(std::move(opened.value()));
+        });
+    if (!group.ok()) return give_up(group.status());
   }
-  IpcRankSlot& me = group->slot(rank);
-  group->Claim(rank);
-  me.device = static_cast<uint32_t>(device_id);
+  IpcGroup& block = *group.value();
+  IpcRankSlot& me = block.slot(rank);
+  block.Claim(rank);
   me.memory_bytes = core::PeerMemoryBytes(device.value());
   std::memcpy(me.token, token.value().bytes, sizeof(me.token));
   NPURT_RETURN_IF_ERROR(store->Add(prefix + "ready", 1).status());
@@ -192,8 +181,8 @@ StatusOr<std::unique_ptr<IpcTransport>> IpcTransport::Create(uint32_t rank, uint
     return count.value() >= static_cast<int64_t>(size);
   });
   if (!all.ok()) return Err(all.code(), "rank {}: {}", rank, all.message());
-  if (rank == 0) group->ForgetLocator();
-  return std::unique_ptr<IpcTransport>(new IpcTransport(std::move(group), rank, device.value()));
+  if (rank == 0) block.ForgetLocator();
+  return std::unique_ptr<IpcTransport>(new IpcTransport(std::move(group.value()), rank, device.value()));
 }
 
 IpcTransport::IpcTransport(std::shared_ptr<IpcGroup> group, uint32_t rank, core::Device* device)
@@ -262,7 +251,7 @@ StatusOr<uint8_t*> IpcTransport::Reach(uint32_t r, const IpcBuffer& buffer, cons
     return Err(HCCL_E_INTERNAL, "rank {} published a buffer of {} bytes at offset {} in {} bytes of pages", r,
                buffer.bytes, buffer.inner, span);
   }
-  auto view = views_[r]->View(runs.data(), runs.size(), buffer.inner, use_);
+  auto view = views_[r]->View(runs, buffer.inner, use_);
   if (!view.ok()) {
     return Err(HCCL_E_MEMORY, "rank {} cannot map a buffer of rank {}: {}", rank_, r, view.status().message());
   }
@@ -299,7 +288,6 @@ void IpcTransport::Publish(const OpArgs& op) {
   }
   std::memcpy(area, &head, sizeof(head));
   me.args_bytes = static_cast<uint32_t>(at);
-  me.op_seq = op.seq;
   uint64_t send_bytes = 0, recv_bytes = 0;
   ipc_wire::SharedSpans(op, rank_, group_->size(), &send_bytes, &recv_bytes);
   uint64_t* table = group_->runs(rank_);
@@ -325,6 +313,7 @@ std::string IpcTransport::Adopt(uint32_t r) {
     return std::string(slot.reason, strnlen(slot.reason, sizeof(slot.reason)));
   }
   const uint8_t* area = group_->args(r);
+  if (slot.args_bytes < sizeof(ArgsHead)) return fmt::format("rank {} published {} bytes of arguments", r, slot.args_bytes);
   ArgsHead head;
   std::memcpy(&head, area, sizeof(head));
   OpArgs& peer = peers_[r];
@@ -341,7 +330,7 @@ std::string IpcTransport::Adopt(uint32_t r) {
   for (size_t i = 0; i < 5; ++i) {
     const size_t limit = i == 4 ? n * n : n;
     const size_t bytes = static_cast<size_t>(head.lengths[i]) * sizeof(uint64_t);
-    if (head.lengths[i] > limit || at + bytes > group_->args_capacity()) {
+    if (head.lengths[i] > limit || at + bytes > std::min<size_t>(slot.args_bytes, group_->args_capacity())) {
       return fmt::format("rank {} published a count array of {} entries (at most {})", r, head.lengths[i], limit);
     }
     std::vector<uint64_t>& a = *ipc_wire::ArrayOf(peer, i);

@@ -21,6 +21,7 @@
 #include "core/runtime.h"
 #include "dfx/log.h"
 #include "hccl/gloo_transport.h"
+#include "hccl/group_registry.h"
 #include "hccl/hierarchical_transport.h"
 #include "hccl/ipc_transport.h"
 #include "hccl/local_transport.h"
@@ -32,28 +33,13 @@ namespace npurt::hccl {
 namespace {
 
 // LocalGroups of this process, by job, so that the ranks of one job that live here share one.
-struct LocalGroups {
-  std::mutex mu;
-  std::map<std::string, std::weak_ptr<LocalGroup>> by_job;
-};
-LocalGroups& Groups() {
-  static auto* groups = new LocalGroups;
-  return *groups;
-}
-
 std::shared_ptr<LocalGroup> JoinLocalGroup(const std::string& job, uint32_t size) {
-  LocalGroups& g = Groups();
-  std::lock_guard<std::mutex> lock(g.mu);
-  for (auto it = g.by_job.begin(); it != g.by_job.end();) {  // forget the groups of ended jobs
-    it = it->second.expired() ? g.by_job.erase(it) : std::next(it);
-  }
-  auto& slot = g.by_job[job];
-  std::shared_ptr<LocalGroup> group = slot.lock();
-  if (group == nullptr || group->size() != size) {
-    group = std::make_shared<LocalGroup>(size);
-    slot = group;
-  }
-  return group;
+  static auto* groups = new GroupRegistry<LocalGroup>;
+  return groups
+      ->FindOrMake(
+          job, [&](const LocalGroup& g) { return g.size() == size; },
+          [&]() -> StatusOr<std::shared_ptr<LocalGroup>> { return std::make_shared<LocalGroup>(size); })
+      .value();
 }
 
 // Identifies this machine: the boot id (one per running kernel), else the host name.

@@ -46,7 +46,7 @@ class PeerViewTest : public ::testing::Test {
   StatusOr<uint8_t*> ViewOf(PeerMemoryViews& views, const void* p, size_t bytes, uint64_t use) {
     PeerExtents e;
     NPURT_RETURN_IF_ERROR(DescribeForPeers(owner_, p, bytes, &e));
-    return views.View(e.runs.data(), e.runs.size(), e.inner, use);
+    return views.View(e.runs, e.inner, use);
   }
 
   Device* owner_ = nullptr;
@@ -82,16 +82,12 @@ TEST_F(PeerViewTest, RunsOutsideThePeersMemoryAreRefused) {
   auto views = OpenViews();
   ASSERT_NE(views, nullptr);
   const uint64_t page = 2u << 20, total = PeerMemoryBytes(owner_);
-  const PageRun past_end[] = {{total, page}};
-  const PageRun unaligned[] = {{page / 2, page}};
-  const PageRun straddling[] = {{total - page, 2 * page}};
-  EXPECT_FALSE(views->View(past_end, 1, 0, 1).ok());
-  EXPECT_FALSE(views->View(unaligned, 1, 0, 1).ok());
-  EXPECT_FALSE(views->View(straddling, 1, 0, 1).ok());
-  const PageRun one[] = {{0, page}};
-  EXPECT_FALSE(views->View(one, 1, page, 1).ok()) << "an offset past the first run";
-  EXPECT_FALSE(views->View(one, 0, 0, 1).ok()) << "no runs";
-  EXPECT_TRUE(views->View(one, 1, 5, 1).ok());
+  EXPECT_FALSE(views->View({{total, page}}, 0, 1).ok()) << "past the end";
+  EXPECT_FALSE(views->View({{page / 2, page}}, 0, 1).ok()) << "unaligned";
+  EXPECT_FALSE(views->View({{total - page, 2 * page}}, 0, 1).ok()) << "straddling the end";
+  EXPECT_FALSE(views->View({{0, page}}, page, 1).ok()) << "an offset past the first run";
+  EXPECT_FALSE(views->View({}, 0, 1).ok()) << "no runs";
+  EXPECT_TRUE(views->View({{0, page}}, 5, 1).ok());
 }
 
 TEST_F(PeerViewTest, HostMemoryAndForeignPointersCannotBeDescribed) {
@@ -108,8 +104,7 @@ TEST_F(PeerViewTest, ManyBuffersEvictOldViewsButNeverThoseOfTheCurrentUse) {
   std::vector<uint8_t*> current;
   const uint64_t page = 2u << 20;
   for (uint64_t i = 0; i < 300; ++i) {  // more than the cache keeps; two pages each, every pair different
-    const PageRun runs[] = {{(i % 20) * page, page}, {(20 + i / 20) * page, page}};
-    auto v = views->View(runs, 2, i % 7, i < 290 ? i : 290);
+    auto v = views->View({{(i % 20) * page, page}, {(20 + i / 20) * page, page}}, i % 7, i < 290 ? i : 290);
     ASSERT_TRUE(v.ok()) << v.status().message();
     if (i >= 290) current.push_back(v.value());
   }

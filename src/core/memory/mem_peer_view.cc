@@ -83,7 +83,8 @@ void PeerMemoryViews::EvictFor(uint64_t span, uint64_t use) {
   }
 }
 
-StatusOr<uint8_t*> PeerMemoryViews::View(const PageRun* runs, size_t count, uint64_t inner, uint64_t use) {
+StatusOr<uint8_t*> PeerMemoryViews::View(const std::vector<PageRun>& runs, uint64_t inner, uint64_t use) {
+  const size_t count = runs.size();
   if (count == 0) return Err(ACL_ERROR_INVALID_PARAM, "a peer's buffer has no pages");
   uint64_t span = 0;
   for (size_t i = 0; i < count; ++i) {
@@ -99,9 +100,8 @@ StatusOr<uint8_t*> PeerMemoryViews::View(const PageRun* runs, size_t count, uint
     return Err(ACL_ERROR_INVALID_PARAM, "offset {} lies past the peer buffer's first run of {} bytes", inner,
                runs[0].second);
   }
-  std::vector<PageRun> key(runs, runs + count);
   std::lock_guard<std::mutex> lock(mu_);
-  if (auto it = views_.find(key); it != views_.end()) {
+  if (auto it = views_.find(runs); it != views_.end()) {
     it->second.last_use = use;
     return reinterpret_cast<uint8_t*>(it->second.va + inner);
   }
@@ -125,7 +125,7 @@ StatusOr<uint8_t*> PeerMemoryViews::View(const PageRun* runs, size_t count, uint
     at += runs[i].second;
   }
   ++made_;
-  auto it = views_.emplace(std::move(key), std::move(view)).first;
+  auto it = views_.emplace(runs, std::move(view)).first;
   return reinterpret_cast<uint8_t*>(it->second.va + inner);
 }
 

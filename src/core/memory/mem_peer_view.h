@@ -64,7 +64,7 @@ class PeerMemoryViews {
   // An address on the local device at which the peer's buffer (`runs`, then `inner`) appears contiguously.
   // `use` is the caller's operation counter (increasing): views used with the current value are not
   // evicted while it lasts. Runs must lie inside the peer's memory.
-  StatusOr<uint8_t*> View(const PageRun* runs, size_t count, uint64_t inner, uint64_t use);
+  StatusOr<uint8_t*> View(const std::vector<PageRun>& runs, uint64_t inner, uint64_t use);
 
   // For tests and statistics: views made, and views currently cached.
   uint64_t views_made() const { return made_; }
