@@ -50,6 +50,8 @@ constexpr const char* kNeedsConcurrentBranches =
 
 constexpr Unsupported kUnsupported[] = {
     {"sim_sync", "GraphBranchesTest.BranchesThatWaitForEachOtherCompleteEveryReplay", kNeedsConcurrentBranches},
+    {"sim_sync", "GraphBranchesTest.ABranchParkedOnAValueSeesAnEarlierCopyOfTheOriginThatThenWaitsForIt",
+     kNeedsConcurrentBranches},
     {"sim_sync", "DeviceSyncTest.SynchronizeDeviceWithTimeoutExpiresOnBlockedWork", kNeedsQueuedWork},
     {"sim_sync", "DeviceSyncTest.SynchronizeDeviceCoversOnlyTheCurrentDevice", kNeedsQueuedWork},
     {"sim_sync", "StreamTest.DestroyWaitsForQueuedWork", kNeedsQueuedWork},

@@ -47,6 +47,43 @@ TEST_F(GraphBranchesTest, BranchesThatWaitForEachOtherCompleteEveryReplay) {
   EXPECT_ACL_OK(aclmdlRIDestroy(ri));
 }
 
+// The order that hung about once in 300 replays, forced: the branch parks on a value before the origin
+// writes it, and the origin writes it with a copy (a write that a replay announces to parked value waits
+// only when its batch stops running), then waits for the branch. The origin's wait must announce its
+// batch's writes first, else both streams wait for each other forever.
+void SleepTwentyMs(void* /*arg*/) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
+
+TEST_F(GraphBranchesTest, ABranchParkedOnAValueSeesAnEarlierCopyOfTheOriginThatThenWaitsForIt) {
+  Stream s1, s2;
+  Event fork, parked, join;
+  DevBuf flag(64), one(64), a(kBranchBytes), c(kBranchBytes);
+  const uint64_t kOne = 1;
+  ASSERT_ACL_OK(one.Upload(&kOne, sizeof(kOne)));
+  aclmdlRI ri = nullptr;
+  ASSERT_ACL_OK(aclmdlRICaptureBegin(s1, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+  EXPECT_ACL_OK(aclrtRecordEvent(fork, s1));
+  EXPECT_ACL_OK(aclrtStreamWaitEvent(s2, fork));
+  EXPECT_ACL_OK(aclrtRecordEvent(parked, s2));
+  EXPECT_ACL_OK(aclrtValueWait(flag.get(), 1, ACL_STREAM_WAIT_VALUE_GEQ, s2));
+  EXPECT_ACL_OK(aclrtMemcpyAsync(c.get(), kBranchBytes, a.get(), kBranchBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, s2));
+  EXPECT_ACL_OK(aclrtRecordEvent(join, s2));
+  EXPECT_ACL_OK(aclrtStreamWaitEvent(s1, parked));
+  EXPECT_ACL_OK(aclrtLaunchHostFunc(s1, &SleepTwentyMs, nullptr));  // the branch parks on the flag meanwhile
+  EXPECT_ACL_OK(aclrtMemcpyAsync(flag.get(), sizeof(kOne), one.get(), sizeof(kOne), ACL_MEMCPY_DEVICE_TO_DEVICE, s1));
+  EXPECT_ACL_OK(aclrtStreamWaitEvent(s1, join));
+  ASSERT_ACL_OK(aclmdlRICaptureEnd(s1, &ri));
+  ASSERT_NE(ri, nullptr);
+  for (uint64_t round = 0; round < 3; ++round) {
+    ASSERT_ACL_OK(aclrtMemset(flag.get(), 64, 0, 64));
+    const auto data = RandomBytes(kBranchBytes, 400 + round);
+    ASSERT_ACL_OK(a.Upload(data.data(), kBranchBytes));
+    ASSERT_ACL_OK(aclmdlRIExecuteAsync(ri, s1));
+    ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s1, 5000)) << "replay " << round << " did not complete";
+    EXPECT_EQ(FirstDifference(c.Read().data(), data.data(), kBranchBytes), -1) << round;
+  }
+  EXPECT_ACL_OK(aclmdlRIDestroy(ri));
+}
+
 // A chain across three streams (s1 -> s2 -> s3 -> s1, each stage reading what the previous wrote), replayed
 // back to back without synchronizing in between: every replay's stages see their own predecessor's data.
 TEST_F(GraphBranchesTest, EventOrderAcrossBranchesHoldsInBackToBackReplays) {

@@ -163,6 +163,12 @@ SimQueue::Step SimQueue::ExecuteBatch(const hal::Task& task, int32_t* code, std:
   hal::utils::BatchCursor& cursor = head_state_.batch;
   if (!cursor.active()) cursor.Begin(task);
   hal::Task leaf;  // outside the loop: constructing it zeroes 136 bytes, per leaf of a replay otherwise
+  // Value waits parked on any queue re-check their words when memory is written (OnMemoryWritten), but a
+  // leaf's write is announced only when it matters, not one locked instruction per copy or fill: at once
+  // for the signalling writes (ValueWrite/ValueUpdate), else before a leaf that may wait or run long
+  // (a wait, a kernel, a host function: this batch may park, and a peer queue parked on a value this
+  // batch wrote earlier must not wait for it; both waiting is a deadlock) and when the batch ends (Complete).
+  bool unannounced_writes = false;
   for (;;) {
     switch (cursor.Next(&leaf)) {
       case hal::utils::BatchCursor::Step::kDone:
@@ -181,7 +187,18 @@ SimQueue::Step SimQueue::ExecuteBatch(const hal::Task& task, int32_t* code, std:
     hal::TaskObserver* observer = leaf.kind == hal::TaskKind::kDispatch ? device_->task_observer() : nullptr;
     const uint64_t leaf_start = observer != nullptr ? NowNs() : 0;
     if (head_state_.resumed || !RunImmediateTask(leaf, &labels_, code, message)) {
+      if (unannounced_writes) {
+        unannounced_writes = false;
+        device_->OnMemoryWritten();
+      }
       if (ExecuteOne(leaf, code, message) == Step::kPark) return Step::kPark;
+    }
+    if (WritesMemory(leaf.kind)) {
+      if (leaf.kind == hal::TaskKind::kValueWrite || leaf.kind == hal::TaskKind::kValueUpdate) {
+        device_->OnMemoryWritten();
+      } else {
+        unannounced_writes = true;
+      }
     }
     if (observer != nullptr) observer->OnTaskDone(options_, leaf, leaf_start, NowNs(), *code);
     if (*code != 0) {
