@@ -37,6 +37,8 @@ HEADERS = ("acl_base_rt.h", "acl_rt.h", "acl_rt_allocator.h", "acl_rt_memory_som
            "acl_prof.h", "acl_dump.h",
            # TDT channels and queues (issue 7): libacl_tdt_channel.so, libacl_tdt_queue.so.
            "acl_tdt.h", "acl_tdt_queue.h",
+           # DVPP, the media engine (libacl_dvpp.so).
+           "ops/acl_dvpp.h",
            # The part of libprofapi's header that client programs call (relative to include/).
            "profiling/aprof_pub.h")
 # Every aclnn operator header (include/aclnnop/aclnn_<op>.h) is exported too.
@@ -119,6 +121,10 @@ GROUPS = (
     ("prof", "Profiling"),
     ("dump", "Data dump"),
     ("tdt", "TDT channels and queues"),
+    ("dvpp_channel", "DVPP: memory and channels"),
+    ("dvpp_desc", "DVPP: pictures and configurations"),
+    ("dvpp_image", "DVPP: image decoding, encoding and VPC"),
+    ("dvpp_video", "DVPP: video decoding and encoding"),
 )
 GROUP_TITLES = dict(GROUPS)
 
@@ -320,7 +326,9 @@ def write_if_changed(path, content):
 
 # What a stub returns for an enum result (an int does not convert to an enum in C++): the value real
 # getters return on bad input.
-ENUM_FAILURE_VALUES = {"aclFormat": "ACL_FORMAT_UNDEFINED", "aclDataType": "ACL_DT_UNDEFINED"}
+ENUM_FAILURE_VALUES = {"aclFormat": "ACL_FORMAT_UNDEFINED", "aclDataType": "ACL_DT_UNDEFINED",
+                       "acldvppPixelFormat": "PIXEL_FORMAT_UNKNOWN", "acldvppStreamFormat": "H265_MAIN_LEVEL",
+                       "acldvppBorderType": "BORDER_CONSTANT"}
 
 
 def gen_stubs(functions, pointer_typedefs, defined, reasons):

@@ -13,7 +13,8 @@ NPURT_DEB_PACKAGES=(cmake ninja-build g++ python3 python3-dev pybind11-dev pytho
                     libdnnl-dev ocl-icd-opencl-dev
                     libflatbuffers-dev flatbuffers-compiler zlib1g-dev
                     libonnx-dev libprotobuf-dev protobuf-compiler
-                    libgloo-dev libopenmpi-dev openmpi-bin)
+                    libgloo-dev libopenmpi-dev openmpi-bin
+                    libturbojpeg0-dev libpng-dev)
 # The reference of the model tests (tests/models/reference_check.py: torchvision models exported and run in
 # PyTorch, against npurt's atc + msame); scripts/test installs them unless NPURT_MODEL_TESTS=0.
 NPURT_MODEL_DEB_PACKAGES=(python3-torch python3-torchvision python3-onnx python3-numpy)
@@ -112,6 +113,7 @@ npurt_check_package() {
              runtime/lib64/libascendcl.so lib64/stub/libascendcl.so lib64/stub/libacl_rt.so \
              runtime/lib64/stub/libascendcl.so compiler/lib64/stub/libascendcl.so \
              lib64/libacl_mdl.so lib64/libacl_op_executor.so lib64/libopapi_nn.so lib64/libnpurt_shape_compiler.so \
+             lib64/libacl_dvpp.so include/acl/ops/acl_dvpp.h \
              devlib/libascendcl.so bin/atc bin/msame \
              include/hccl/hccl.h lib64/libhccl.so bin/hccl_test bin/all_reduce_test \
              tools/ascendc/cmake/ascendc.cmake tools/ascendc/npurt_kernel_gen.py tools/ascendc/include/kernel_operator.h \

@@ -43,6 +43,11 @@ StatusOr<core::PhysicalMemory*> ResolvePhysical(aclrtDrvMemHandle handle);
 // The current context's device.
 StatusOr<core::Device*> CurrentDevice();
 
+// Device memory for the entry points that allocate and free it (aclrtMalloc*, acldvppMalloc): `fn` names the
+// entry point in errors; `pad` adds aclrtMalloc's 32 bytes; `sync_first` waits for the device's work first.
+aclError Allocate(const char* fn, void** devPtr, size_t size, uint32_t policy, bool pad = true);
+aclError FreeDevice(const char* fn, void* devPtr, bool sync_first);
+
 // Converts an ACL timeout argument (-1 forever, 0 poll, >0 ms) after validation.
 Status CheckTimeout(int32_t timeout);
 

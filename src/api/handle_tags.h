@@ -20,12 +20,19 @@ inline constexpr HandleTag kMdlDesc{0x4d444431};  // "MDD1"
 inline constexpr HandleTag kMdlDataset{0x4d445331};  // "MDS1"
 inline constexpr HandleTag kMdlConfig{0x4d444331};  // "MDC1"
 inline constexpr HandleTag kMdlExecConfig{0x4d444531};  // "MDE1"
+inline constexpr HandleTag kDvppPic{0x44565031};  // "DVP1"
+inline constexpr HandleTag kDvppBatch{0x44564231};  // "DVB1"
+inline constexpr HandleTag kDvppRoi{0x44565231};  // "DVR1"
+inline constexpr HandleTag kDvppResize{0x44565a31};  // "DVZ1"
+inline constexpr HandleTag kDvppJpege{0x44564a31};  // "DVJ1"
+inline constexpr HandleTag kDvppChannel{0x44564331};  // "DVC1"
 
 // Every tag above (tests/unit/handle_tags_test.cc checks that no two tags of any layer share a value).
 inline constexpr HandleTag kApiTags[] = {
     kProfConfig, kProfStamp, kProfStepInfo, kProfSubscribeConfig, kOpHandle,
     kNnTensor, kNnScalar, kNnArray, kNnTensorList, kNnExecutor,
     kMdlDesc, kMdlDataset, kMdlConfig, kMdlExecConfig,
+    kDvppPic, kDvppBatch, kDvppRoi, kDvppResize, kDvppJpege, kDvppChannel,
 };
 
 }  // namespace npurt::handle_tags

@@ -19,9 +19,9 @@
 using npurt::Err;
 using npurt::core::Runtime;
 
-namespace {
+namespace npurt::api {
 
-aclError Allocate(const char* fn, void** devPtr, size_t size, uint32_t policy, bool pad = true) {
+aclError Allocate(const char* fn, void** devPtr, size_t size, uint32_t policy, bool pad) {
   // Fast path (issue 14: within 2x glibc's malloc): a block of this thread's cache, no Status built.
   if (devPtr != nullptr) [[likely]] {
     if (npurt::core::Context* ctx = npurt::core::CurrentContext()) [[likely]] {
@@ -73,7 +73,11 @@ aclError FreeDevice(const char* fn, void* devPtr, bool sync_first) {
 
 npurt::StatusOr<npurt::core::Stream*> AsyncStream(aclrtStream stream) { return npurt::api::ResolveStream(stream); }
 
-}  // namespace
+}  // namespace npurt::api
+
+using npurt::api::Allocate;
+using npurt::api::FreeDevice;
+using npurt::api::AsyncStream;
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   NPURT_HANDLE_SCOPE();

@@ -38,8 +38,8 @@ StatusOr<uint32_t> SubmitExternalWork(Stream* stream, ExternalStartFn start, voi
   if (stream->recording() != nullptr) {
     free_arg(arg);
     return Err(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-               "stream {} is capturing a graph: work on an external engine (a collective) cannot be recorded into "
-               "a graph by npurt yet; issue it outside the capture",
+               "stream {} is capturing a graph: work on an external engine (a collective, a DVPP operation) cannot be "
+               "recorded into a graph by npurt yet; issue it outside the capture",
                stream->id());
   }
   auto* w = new ExternalWork{start, arg, free_arg};
