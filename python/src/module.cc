@@ -7,14 +7,13 @@
 namespace pyacl {
 namespace {
 
-// DVPP (acl.media, acl.himpi) and feature retrieval (acl.fv) have no C implementation in npurt: the
-// submodules exist, and any function looked up in them raises NotImplementedError saying so, rather than an
-// AttributeError that reads like a typo.
-void DefineRefusingModule(py::module_& acl, const char* name, const char* what) {
-  py::module_ sub = acl.def_submodule(name, what);
-  std::string message = std::string("acl.") + name + " (" + what +
-                        ") is not supported by npurt: the simulated NPU has no media engines; decode and resize "
-                        "on the host (OpenCV, PIL) instead. See docs/python.md.";
+// Video (acl.media's vdec_* and venc_*), DVPP V2 (acl.himpi) and feature retrieval (acl.fv) have no C
+// implementation in npurt: the names are there, and any function looked up raises NotImplementedError
+// saying so, rather than an AttributeError that reads like a typo.
+void DefineRefusingModule(py::module_& acl, const char* name, const char* what, const char* instead) {
+  py::module_ sub = py::hasattr(acl, name) ? py::module_(acl.attr(name)) : acl.def_submodule(name, what);
+  std::string message = std::string("acl.") + name + " (" + what + ") is not supported by npurt: " + instead +
+                        " See docs/python.md.";
   sub.attr("__getattr__") = py::cpp_function([message](const std::string& attr) -> py::object {
     if (attr.size() > 4 && attr.compare(0, 2, "__") == 0) {  // dunder lookups (pickling, inspection)
       throw py::attribute_error(attr);
@@ -27,9 +26,11 @@ void DefineRefusingModule(py::module_& acl, const char* name, const char* what) 
 }  // namespace
 
 void DefineUnsupported(py::module_& acl) {
-  DefineRefusingModule(acl, "media", "DVPP V1: dvpp_*, vdec_*, venc_*");
-  DefineRefusingModule(acl, "himpi", "DVPP V2: hi_mpi_*");
-  DefineRefusingModule(acl, "fv", "feature-vector retrieval");
+  DefineRefusingModule(acl, "media", "video: vdec_*, venc_*",
+                       "video decoding and encoding are not simulated; decode streams on the host (FFmpeg, OpenCV).");
+  DefineRefusingModule(acl, "himpi", "DVPP V2: hi_mpi_*",
+                       "DVPP V2 is not simulated; use DVPP V1 (acl.media.dvpp_*).");
+  DefineRefusingModule(acl, "fv", "feature-vector retrieval", "the simulated NPU has no retrieval engine.");
 }
 
 }  // namespace pyacl
@@ -50,6 +51,7 @@ PYBIND11_MODULE(acl, m) {
       {"util", "pointers, bytes and numpy; threads", pyacl::DefineUtil},
       {"prof", "profiling", pyacl::DefineProf},
       {"blas", "CBLAS", pyacl::DefineBlas},
+      {"media", "DVPP V1: image decoding, encoding and the VPC (dvpp_*)", pyacl::DefineMedia},
   };
   py::object modules = py::module_::import("sys").attr("modules");
   for (const Sub& sub : subs) {
@@ -58,7 +60,7 @@ PYBIND11_MODULE(acl, m) {
     modules[py::str(std::string("acl.") + sub.name)] = child;
   }
   pyacl::DefineUnsupported(m);
-  for (const char* name : {"media", "himpi", "fv"}) {
+  for (const char* name : {"himpi", "fv"}) {
     modules[py::str(std::string("acl.") + name)] = m.attr(name);
   }
 }

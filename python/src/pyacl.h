@@ -83,6 +83,7 @@ void DefineOp(py::module_& op);            // acl.op.* (op.cc)
 void DefineUtil(py::module_& util);        // acl.util.* (util.cc)
 void DefineProf(py::module_& prof);        // acl.prof.* (prof.cc)
 void DefineBlas(py::module_& blas);        // acl.blas.* (blas.cc)
-void DefineUnsupported(py::module_& acl);  // acl.media, acl.himpi, acl.fv: refused with a reason (module.cc)
+void DefineMedia(py::module_& media);      // acl.media.dvpp_*: DVPP V1 (media.cc)
+void DefineUnsupported(py::module_& acl);  // acl.media's video, acl.himpi, acl.fv: refused with a reason (module.cc)
 
 }  // namespace pyacl

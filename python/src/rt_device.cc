@@ -56,7 +56,7 @@ void DefineSelection(py::module_& rt) {
   }, py::arg("device_id"), py::arg("timeout"), ReleaseGil());
 }
 
-void DefineAttributes(py::module_& rt) {
+void DefineDeviceAttributes(py::module_& rt) {
   rt.def("get_device_info", [](uint32_t device, int attr) {
     int64_t value = 0;
     aclError ret = aclrtGetDeviceInfo(device, static_cast<aclrtDevAttr>(attr), &value);
@@ -178,7 +178,7 @@ void DefineTimeoutsAndErrors(py::module_& rt) {
 
 void DefineDevice(py::module_& rt) {
   DefineSelection(rt);
-  DefineAttributes(rt);
+  DefineDeviceAttributes(rt);
   DefineResLimitsAndIds(rt);
   DefinePeers(rt);
   DefineTimeoutsAndErrors(rt);

@@ -106,7 +106,7 @@ void DefineLifecycle(py::module_& rt) {
   });
 }
 
-void DefineAttributes(py::module_& rt) {
+void DefineStreamAttributes(py::module_& rt) {
   rt.def("set_stream_overflow_switch", [](Addr stream, uint32_t flag) {
     return Ret(aclrtSetStreamOverflowSwitch(As<void>(stream), flag));
   }, py::arg("stream"), py::arg("flag"));
@@ -157,7 +157,7 @@ void DefineResLimits(py::module_& rt) {
 
 void DefineStream(py::module_& rt) {
   DefineLifecycle(rt);
-  DefineAttributes(rt);
+  DefineStreamAttributes(rt);
   DefineResLimits(rt);
 }
 

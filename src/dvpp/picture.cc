@@ -90,12 +90,16 @@ Status CheckRegion(const Region& r, const Picture& pic, const char* what) {
     return Err(ACL_ERROR_INVALID_PARAM, "{} [{}, {}] x [{}, {}] does not lie inside the {}x{} picture", what, r.left,
                r.right, r.top, r.bottom, pic.width, pic.height);
   }
+  // A region ends on an odd pixel, or at the picture's edge (an odd-sized picture's last chroma sample covers
+  // one pixel).
   const FormatInfo* f = FindFormat(pic.format);
-  if (f != nullptr && f->chroma_sx == 2 && (r.left % 2 != 0 || r.right % 2 != 1)) {
+  const bool right_ok = r.right % 2 == 1 || r.right == pic.width - 1;
+  const bool bottom_ok = r.bottom % 2 == 1 || r.bottom == pic.height - 1;
+  if (f != nullptr && f->chroma_sx == 2 && (r.left % 2 != 0 || !right_ok)) {
     return Err(ACL_ERROR_INVALID_PARAM, "{}: left {} must be even and right {} odd in a {} picture (its chroma covers "
                "pixel pairs)", what, r.left, r.right, f->name);
   }
-  if (f != nullptr && f->chroma_sy == 2 && (r.top % 2 != 0 || r.bottom % 2 != 1)) {
+  if (f != nullptr && f->chroma_sy == 2 && (r.top % 2 != 0 || !bottom_ok)) {
     return Err(ACL_ERROR_INVALID_PARAM, "{}: top {} must be even and bottom {} odd in a {} picture (its chroma covers "
                "row pairs)", what, r.top, r.bottom, f->name);
   }

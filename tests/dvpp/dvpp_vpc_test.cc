@@ -91,6 +91,31 @@ TEST_F(DvppVpcTest, ResizeMatchesBilinearAndNearestReferences) {
   EXPECT_ACL_OK(acldvppDestroyResizeConfig(config));
 }
 
+// A decoded odd-sized picture (the samples resize 1024 x 683 JPEGs whole): its last chroma row covers one luma
+// row, and the whole picture is a valid region.
+TEST_F(DvppVpcTest, AnOddSizedPictureResizesWhole) {
+  const uint32_t w = 101, h = 75, ws = 128, hs = 80;
+  const auto bytes = RandomBytes(size_t{ws} * hs * 3 / 2, 7);
+  DvppBuf src(bytes.size()), dst(64 * 48 * 3 / 2);
+  src.Upload(bytes);
+  Pic pin(src.get(), static_cast<uint32_t>(bytes.size()), PIXEL_FORMAT_YUV_SEMIPLANAR_420, w, h, ws, hs);
+  Pic pout(dst.get(), 64 * 48 * 3 / 2, PIXEL_FORMAT_YUV_SEMIPLANAR_420, 64, 48, 64, 48);
+  acldvppResizeConfig* config = acldvppCreateResizeConfig();
+  ASSERT_ACL_OK(acldvppVpcResizeAsync(channel_, pin.get(), pout.get(), config, stream_));
+  ASSERT_ACL_OK(aclrtSynchronizeStream(stream_));
+  const auto got = dst.Download(64 * 48 * 3 / 2);
+  std::vector<uint8_t> y(size_t{w} * h), v((w + 1) / 2 * size_t{(h + 1) / 2});
+  for (uint32_t r = 0; r < h; ++r) std::copy_n(&bytes[size_t{r} * ws], w, &y[size_t{r} * w]);
+  for (uint32_t r = 0; r < (h + 1) / 2; ++r) {
+    for (uint32_t c = 0; c < (w + 1) / 2; ++c) v[size_t{r} * ((w + 1) / 2) + c] = bytes[size_t{ws} * hs + size_t{r} * ws + 2 * c + 1];
+  }
+  EXPECT_LE(MaxDiff(std::vector<uint8_t>(got.begin(), got.begin() + 64 * 48), RefBilinear(y, w, h, 64, 48)), 1);
+  std::vector<uint8_t> got_v;
+  for (size_t i = 0; i < 32 * 24; ++i) got_v.push_back(got[64 * 48 + 2 * i + 1]);
+  EXPECT_LE(MaxDiff(got_v, RefBilinear(v, (w + 1) / 2, (h + 1) / 2, 32, 24)), 1);
+  EXPECT_ACL_OK(acldvppDestroyResizeConfig(config));
+}
+
 TEST_F(DvppVpcTest, CropAndPasteCopiesTheRegionAndKeepsTheRestOfTheOutput) {
   const Nv12 in = RandomNv12(100, 80, 112, 80, 2);
   Nv12 canvas = RandomNv12(80, 64, 80, 64, 3);

@@ -94,7 +94,7 @@ class TopLevelTest(RuntimeTestCase):
 
     def test_submodules_import_by_name(self):
         import importlib
-        for name in ("rt", "mdl", "op", "util", "prof", "blas"):
+        for name in ("rt", "mdl", "op", "util", "prof", "blas", "media"):
             self.assertIs(importlib.import_module("acl." + name), getattr(acl, name))
 
 

@@ -228,7 +228,15 @@ Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t
   if (!d.ok()) return d.status();
   auto s = ResolveSpan(src, count, "src");
   if (!s.ok()) return s.status();
-  NPURT_RETURN_IF_ERROR(CheckDirection(kind, d.value(), s.value()));
+  // aclrtMemcpy's kind is advisory on CANN 8 ("reserved; the runtime judges from the two pointers whether the
+  // copy can be made"): a synchronous copy goes where the pointers say, whatever valid kind it names, as
+  // CANN samples rely on (sampleResnetDVPP's Python copies DVPP memory with ACL_MEMCPY_HOST_TO_DEVICE).
+  // Asynchronous copies keep checking the kind against the pointers.
+  if (stream != nullptr) {
+    NPURT_RETURN_IF_ERROR(CheckDirection(kind, d.value(), s.value()));
+  } else if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
+    return Err(ACL_ERROR_INVALID_PARAM, "memcpy kind {} is not a valid aclrtMemcpyKind", kind);
+  }
   NPURT_RETURN_IF_ERROR(CheckPeer(d.value(), s.value(), IssuingDevice(stream)));
   if (count == 0) return Status::Ok();
   // ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: staged through a host buffer whatever the source.
