@@ -19,7 +19,7 @@ COLUMNS = ["Op Name", "Op Type", "Task Duration(us)", "Block Dim", "Mix Block Di
 # main.asc: add_kernel<float> and <int32_t> on 1, 255, 1000 and 12345 elements (a block per 1024, at most the 4
 # cores), then scale_kernel on 3 blocks.
 ADDS = [(n + 1023) // 1024 for n in (1, 255, 1000, 12345)]
-EXPECTED = [(name, min(b, 4)) for b in ADDS for name in ("add_kernel<float>", "add_kernel<int32_t>")]
+EXPECTED = [(name, min(b, 4)) for b in ADDS for name in ("add_kernel<float>", "add_kernel<int>")]
 EXPECTED.append(("scale_kernel", 3))
 failures = []
 
@@ -88,7 +88,7 @@ def main():
     top, _ = run(args, args.work, "--kernel-name=add_kernel<int*", "--launch-skip-before-match=3",
                  "--launch-count=5")
     row = read(os.path.join(top, "OpBasicInfo.csv"))
-    check(row.get("Op Name") == "add_kernel<int32_t>" and row.get("Block Dim") == "4", "skip 3 of 4 (%s)" % row)
+    check(row.get("Op Name") == "add_kernel<int>" and row.get("Block Dim") == "4", "skip 3 of 4 (%s)" % row)
 
     if failures:
         print("%d check(s) failed" % len(failures))

@@ -508,13 +508,15 @@ def host_source(src, lib, instances):
             index = "%du" % next(i for i, inst in enumerate(instances) if inst.kernel is k)
             out.append("uint32_t __npurt_launcher_%s::operator()(%s) const {\n" % (n, params))
         else:
-            # The table index of each instantiation, looked up when the launcher's template is instantiated.
-            out.append("template <%s> struct __npurt_kindex_%s;\n" % (k.tdecls, n))
+            # The table index of each instantiation: a function defined for each one the table has. A launch
+            # of another instantiation leaves an undefined reference to it, which names the instantiation
+            # (npurt-ascc reads them from the object and generates again with --instance).
+            out.append("template <%s> uint32_t __npurt_kindex_%s();\n" % (k.tdecls, n))
             for i, inst in enumerate(instances):
                 if inst.kernel is k:
-                    out.append("template <> struct __npurt_kindex_%s<%s> { static constexpr uint32_t value = %du; };\n"
-                               % (n, inst.targs, i))
-            index = "__npurt_kindex_%s<%s>::value" % (n, k.tnames)
+                    out.append("template <> __attribute__((visibility(\"hidden\"))) uint32_t __npurt_kindex_%s<%s>() "
+                               "{ return %du; }\n" % (n, inst.targs, i))
+            index = "__npurt_kindex_%s<%s>()" % (n, k.tnames)
             out.append("template <%s> uint32_t __npurt_launcher_%s<%s>::operator()(%s) const {\n"
                        % (k.tdecls, n, k.tnames, params))
         if k.params:
@@ -652,6 +654,10 @@ def main(argv):
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--image", help="path of the kernel binary to embed (library mode)")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--instance", action="append", default=None, metavar="KERNEL=ARGS",
+                    help="the instantiations of template kernels to build, instead of those the sources' launches "
+                         "name (repeatable; none given with --instance-only: no instantiation)")
+    ap.add_argument("--instance-only", action="store_true")
     ap.add_argument("sources", nargs="+")
     args = ap.parse_args(argv)
     if not re.match(r"[A-Za-z_]\w*$", args.name):
@@ -673,7 +679,13 @@ def main(argv):
                                                                                   f.path))
                 seen[k.name] = f.path
                 defined.append(k)
-    instances = table_entries(files, defined)
+    given = None
+    if args.instance_only or args.instance:
+        given = {}
+        for item in args.instance or []:
+            kname, _, targs = item.partition("=")
+            given.setdefault(kname, []).append(" ".join(targs.split()))
+    instances = table_entries(files, defined, given)
     if args.list:
         for inst in instances:
             print(inst.name)
@@ -706,15 +718,19 @@ def main(argv):
     return 0
 
 
-def table_entries(files, defined):
+def table_entries(files, defined, given=None):
     """The kernel table: every plain kernel, and every instantiation of a template kernel that the sources
-    launch (`k<args><<<...>>>`), in the order of the sources."""
+    launch (`k<args><<<...>>>`), in the order of the sources; or those `given` ({kernel: [args]})."""
     launched = {}
     for f in files:
         for _, name, targs, _, _ in f.launches:
             launched.setdefault(name, [])
             if targs not in launched[name]:
                 launched[name].append(targs)
+    if given is not None:
+        for k in defined:
+            if k.tparams is not None:
+                launched[k.name] = [t for t in launched.get(k.name, []) if t is None] + given.get(k.name, [])
     instances = []
     for k in defined:
         if k.tparams is None:
