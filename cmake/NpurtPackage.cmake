@@ -125,8 +125,9 @@ set(_npurt_links
     "compiler/tikcpp/ascendc_kernel_cmake|../../tools/ascendc/cmake"
     "tools/tikcpp/ascendc_kernel_cmake|../ascendc/cmake"
     "tikcpp/ascendc_kernel_cmake|../tools/ascendc/cmake"
-    # find_package(ASC) with the package root on CMAKE_PREFIX_PATH (<prefix>/lib*/cmake/<name>*/).
-    "lib64/cmake/ASC|../../tools/ascendc/cmake"
+    # find_package(ASC) with the package root on CMAKE_PREFIX_PATH (<prefix>/share/cmake/<name>*/: lib64 is
+    # searched only after project() has enabled a language, and find_package(ASC) comes before it).
+    "share/cmake/ASC|../../tools/ascendc/cmake"
     # The kernel-language compilers (tools/ascendc/npurt-ascc) where CANN keeps bisheng and ccec.
     "compiler/ccec_compiler/bin/bisheng|../../../bin/npurt-ascc"
     "compiler/ccec_compiler/bin/ccec|../../../bin/npurt-ascc"
