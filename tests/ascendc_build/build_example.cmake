@@ -1,7 +1,7 @@
-# cmake -DSRC=<repo> -DPKG=<dir> -DWORK=<dir> -DEXAMPLE=<name> -DLIBS=<libs> -P build_example.cmake
+# cmake -DSRC=<repo> -DPKG=<dir> -DWORK=<dir> -DEXAMPLE=<name> -DLIBS=<libs> [-DPROJECT=<dir>] -P build_example.cmake
 # Stages a package at PKG with the layout `cmake --install` gives the kernel toolchain (NpurtPackage.cmake,
-# tools/ascendc/install.cmake), then configures, builds and runs examples/EXAMPLE against it the way a user
-# does after `source <P>/set_env.sh` (ASCEND_HOME_PATH, CMAKE_PREFIX_PATH).
+# tools/ascendc/install.cmake), then configures, builds and runs PROJECT (default examples/EXAMPLE) against it
+# the way a user does after `source <P>/set_env.sh` (ASCEND_HOME_PATH, CMAKE_PREFIX_PATH, PATH).
 foreach(v SRC PKG WORK EXAMPLE LIBS)
   if(NOT DEFINED ${v})
     message(FATAL_ERROR "build_example.cmake: -D${v}= missing")
@@ -34,6 +34,10 @@ endforeach()
 set(ENV{ASCEND_HOME_PATH} "${PKG}")
 set(ENV{ASCEND_CANN_PACKAGE_PATH} "${PKG}")
 set(ENV{CMAKE_PREFIX_PATH} "${PKG}/compiler/tikcpp/ascendc_kernel_cmake")
+set(ENV{PATH} "${PKG}/compiler/ccec_compiler/bin:$ENV{PATH}")
+if(NOT PROJECT)
+  set(PROJECT "${SRC}/examples/${EXAMPLE}")
+endif()
 set(ENV{NPURT_SIM_AICORE_COUNT} 4)
 function(step what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -42,6 +46,6 @@ function(step what)
   endif()
   message(STATUS "${EXAMPLE}: ${what}: ok\n${out}")
 endfunction()
-step("configure" ${CMAKE_COMMAND} -S "${SRC}/examples/${EXAMPLE}" -B "${WORK}" -G "Unix Makefiles")
+step("configure" ${CMAKE_COMMAND} -S "${PROJECT}" -B "${WORK}" -G "Unix Makefiles")
 step("build" ${CMAKE_COMMAND} --build "${WORK}" -j 2)
 step("run" "${WORK}/main")
