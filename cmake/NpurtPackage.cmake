@@ -124,7 +124,15 @@ set(_npurt_links
     # tools/tikcpp/ascendc_kernel_cmake; tikcpp/ascendc_kernel_cmake is the per-architecture toolkit directory's.
     "compiler/tikcpp/ascendc_kernel_cmake|../../tools/ascendc/cmake"
     "tools/tikcpp/ascendc_kernel_cmake|../ascendc/cmake"
-    "tikcpp/ascendc_kernel_cmake|../tools/ascendc/cmake")
+    "tikcpp/ascendc_kernel_cmake|../tools/ascendc/cmake"
+    # find_package(ASC) with the package root on CMAKE_PREFIX_PATH (<prefix>/share/cmake/<name>*/: lib64 is
+    # searched only after project() has enabled a language, and find_package(ASC) comes before it).
+    "share/cmake/ASC|../../tools/ascendc/cmake"
+    # The kernel-language compilers (tools/ascendc/npurt-ascc) where CANN keeps bisheng and ccec.
+    "compiler/ccec_compiler/bin/bisheng|../../../bin/npurt-ascc"
+    "compiler/ccec_compiler/bin/ccec|../../../bin/npurt-ascc"
+    "${CMAKE_SYSTEM_PROCESSOR}-linux/ccec_compiler/bin/bisheng|../../../bin/npurt-ascc"
+    "${CMAKE_SYSTEM_PROCESSOR}-linux/ccec_compiler/bin/ccec|../../../bin/npurt-ascc")
 # The host tiling SDK's libraries (tools/ascendc/host) are linked from stub/ too, by their file names.
 set(_npurt_stub_names ${NPURT_PACKAGE_LIBS})
 foreach(_target npurt_tiling_platform npurt_tiling_register npurt_tiling_api npurt_ascendalog)

@@ -117,6 +117,8 @@ npurt_check_package() {
              devlib/libascendcl.so bin/atc bin/msame \
              include/hccl/hccl.h lib64/libhccl.so bin/hccl_test bin/all_reduce_test \
              tools/ascendc/cmake/ascendc.cmake tools/ascendc/npurt_kernel_gen.py tools/ascendc/include/kernel_operator.h \
+             tools/ascendc/cmake/ASCConfig.cmake compiler/tikcpp/ascendc_kernel_cmake/ASCConfig.cmake bin/npurt-ascc \
+             compiler/ccec_compiler/bin/bisheng compiler/ccec_compiler/bin/ccec \
              compiler/tikcpp/ascendc_kernel_cmake/ascendc.cmake tools/tikcpp/ascendc_kernel_cmake/ascendc.cmake \
              tikcpp/ascendc_kernel_cmake/ascendc.cmake \
              set_env.sh bin/setenv.bash share/npurt/version.info; do
@@ -127,10 +129,12 @@ npurt_check_package() {
     done
     if [[ -d "$pkg/opp" ]]; then :; else echo "  missing: opp/" >&2; bad=1; fi
     # Tests and benchmarks stay out: executables only in bin/, nothing named like a test or a benchmark (but
-    # CANN's HCCL performance tools, bin/*_test, which users run by those names).
+    # CANN's HCCL performance tools, bin/*_test, which users run by those names, and the compiler checks of the
+    # kernel languages, tools/ascendc/cmake/CMakeTest{ASC,CCE}Compiler.cmake, which CMake looks up by those names).
     local extra
     extra=$( (find "$pkg" -path "$pkg/bin" -prune -o -type f -perm -u+x ! -name '*.so*' ! -name set_env.sh -print
-              find "$pkg" \( -iname '*test*' -o -iname '*bench*' \) ! -name '*.h' ! -path "$pkg/bin/*_test" -print) | sort -u | head -5)
+              find "$pkg" \( -iname '*test*' -o -iname '*bench*' \) ! -name '*.h' ! -path "$pkg/bin/*_test" \
+                   ! -name 'CMakeTest*Compiler.cmake' -print) | sort -u | head -5)
     if [[ -n "$extra" ]]; then
         echo "  unexpected files in the package (tests, benchmarks or stray executables):" >&2
         echo "$extra" | sed 's/^/    /' >&2

@@ -6,7 +6,21 @@
 #   <P>/lib64/lib{platform,register,tiling_api,ascendalog}.so and <P>/include/{tiling,register,kernel_tiling,
 #                                              toolchain}/: the host tiling SDK (host/, docs/kernels.md)
 # The kernel binary ABI header is a public header: <P>/include/npurt/kernel_abi.h.
-install(FILES ${CMAKE_CURRENT_LIST_DIR}/cmake/ascendc.cmake DESTINATION tools/ascendc/cmake)
+#   <P>/tools/ascendc/cmake/ASCConfig.cmake, CMake{Determine,Test}{ASC,CCE}Compiler.cmake, CMake{ASC,CCE}Information.cmake,
+#                                              npurt_kernel_language.cmake: find_package(ASC) and the languages ASC
+#                                              and CCE (reached as <P>/compiler/tikcpp/ascendc_kernel_cmake)
+#   <P>/bin/npurt-ascc                         their compiler driver (links: <P>/compiler/ccec_compiler/bin/bisheng,
+#                                              .../ccec, <P>/<arch>-linux/ccec_compiler/bin/..., made by NpurtPackage)
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/cmake/ascendc.cmake ${CMAKE_CURRENT_LIST_DIR}/cmake/ASCConfig.cmake
+        ${CMAKE_CURRENT_LIST_DIR}/cmake/npurt_kernel_language.cmake
+        ${CMAKE_CURRENT_LIST_DIR}/cmake/CMakeDetermineASCCompiler.cmake
+        ${CMAKE_CURRENT_LIST_DIR}/cmake/CMakeASCInformation.cmake
+        ${CMAKE_CURRENT_LIST_DIR}/cmake/CMakeTestASCCompiler.cmake
+        ${CMAKE_CURRENT_LIST_DIR}/cmake/CMakeDetermineCCECompiler.cmake
+        ${CMAKE_CURRENT_LIST_DIR}/cmake/CMakeCCEInformation.cmake
+        ${CMAKE_CURRENT_LIST_DIR}/cmake/CMakeTestCCECompiler.cmake
+        DESTINATION tools/ascendc/cmake)
+install(PROGRAMS ${CMAKE_CURRENT_LIST_DIR}/npurt-ascc DESTINATION bin)
 install(FILES ${CMAKE_CURRENT_LIST_DIR}/npurt_kernel_gen.py DESTINATION tools/ascendc)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/include/ DESTINATION tools/ascendc/include FILES_MATCHING PATTERN "*.h")
 install(TARGETS npurt_tiling_platform npurt_tiling_register npurt_tiling_api npurt_ascendalog

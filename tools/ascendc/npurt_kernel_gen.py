@@ -48,8 +48,8 @@ import sys
 KERNEL_HEAD = re.compile(
     r'(?:\bextern\s+"_"\s*)?'                                   # extern "C" (string contents masked)
     r'\b(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+'
-    r'(?:(?:inline|static|__inline__)\s+)*void\s+([A-Za-z_]\w*)\s*\(')
-LAUNCH = re.compile(r'\b([A-Za-z_]\w*)\s*<<<')
+    r'(?:(?:inline|static|__inline__|__vector__|__cube__)\s+)*void\s+([A-Za-z_]\w*)\s*\(')
+IDENT_END = re.compile(r'[A-Za-z_]\w*$')
 ASM_TRAP = re.compile(r'\b(?:asm|__asm__|__asm)\s*(?:volatile\s*|__volatile__\s*)?\(\s*"_+"\s*\)')
 TYPE_WORDS = {"void", "char", "short", "int", "long", "float", "double", "bool", "signed", "unsigned", "const",
               "volatile", "struct", "enum", "__restrict", "__restrict__", "restrict", "__gm__", "__ubuf__"}
@@ -126,17 +126,77 @@ def mask(text):
     return "".join(out)
 
 
-def matching(masked, pos, open_ch, close_ch):
-    """Index of the bracket closing the one at masked[pos]."""
+def balanced(masked, positions, opener, closer):
+    """The first of `positions` (scanned in order, starting on an `opener`) where the brackets balance."""
     depth = 0
-    for k in range(pos, len(masked)):
-        if masked[k] == open_ch:
+    for k in positions:
+        if masked[k] == opener:
             depth += 1
-        elif masked[k] == close_ch:
+        elif masked[k] == closer:
             depth -= 1
             if depth == 0:
                 return k
-    raise GenError("unbalanced '%s'" % open_ch)
+    raise GenError("unbalanced '%s'" % opener)
+
+
+def matching(masked, pos, open_ch, close_ch):
+    """Index of the bracket closing the one at masked[pos]."""
+    return balanced(masked, range(pos, len(masked)), open_ch, close_ch)
+
+
+def matching_back(masked, pos, open_ch, close_ch):
+    """Index of the bracket opening the one that closes at masked[pos]."""
+    return balanced(masked, range(pos, -1, -1), close_ch, open_ch)
+
+
+def template_header(masked, start):
+    """(template keyword position, parameter list's span) of the `template <...>` right before `start`,
+    or None."""
+    j = len(masked[:start].rstrip()) - 1
+    if j < 0 or masked[j] != ">":
+        return None
+    k = matching_back(masked, j, "<", ">")
+    head = masked[:k].rstrip()
+    if not head.endswith("template") or (len(head) > 8 and (head[-9].isalnum() or head[-9] == "_")):
+        return None
+    return len(head) - 8, (k + 1, j)
+
+
+def template_names(tparams_text):
+    """The arguments that name a template's own parameters (`typename T, int N, typename... Ts` ->
+    `T, N, Ts...`), and its parameter list without default arguments (for redeclarations)."""
+    names, decls = [], []
+    for decl in split_params(tparams_text, mask(tparams_text)):
+        decl = decl.split("=", 1)[0].strip()
+        m = re.search(r"([A-Za-z_]\w*)\s*$", decl)
+        if not m:
+            raise GenError("template parameter '%s' has no name" % decl)
+        names.append(m.group(1) + ("..." if "..." in decl else ""))
+        decls.append(decl)
+    return ", ".join(names), ", ".join(decls)
+
+
+def find_launches(text, masked):
+    """The launches `k<<<cfg>>>` and `k<targs><<<cfg>>>`: (start, name, template arguments or None,
+    configuration start, position of '>>>')."""
+    out = []
+    pos = masked.find("<<<")
+    while pos >= 0:
+        cfg_open = pos + 3
+        j = len(masked[:pos].rstrip()) - 1
+        targs = None
+        if j >= 0 and masked[j] == ">":
+            k = matching_back(masked, j, "<", ">")
+            targs = " ".join(text[k + 1:j].split())
+            j = len(masked[:k].rstrip()) - 1
+        m = IDENT_END.search(masked[:j + 1])
+        close = masked.find(">>>", cfg_open)
+        if m and close >= 0:
+            out.append((m.start(), m.group(0), targs, cfg_open, close))
+        elif m:
+            raise GenError("'<<<' without a closing '>>>'")
+        pos = masked.find("<<<", (close + 3) if close >= 0 else cfg_open)
+    return out
 
 
 def split_params(text, masked):
@@ -221,11 +281,31 @@ def defined_structs(paths, search_dirs):
 
 
 class Kernel:
-    def __init__(self, name, params, source, defined):
+    def __init__(self, name, params, source, defined, tparams):
         self.name = name
         self.params = params
         self.source = source
         self.defined = defined
+        self.tparams = tparams  # a template kernel's parameter list (`typename T`), else None
+        if tparams is not None:
+            self.tnames, self.tdecls = template_names(tparams)
+
+
+class Instance:
+    """One entry of the kernel table: a kernel, or one instantiation of a template kernel (the template
+    arguments of its launches in the library's sources)."""
+
+    def __init__(self, kernel, targs, index):
+        self.kernel = kernel
+        self.targs = targs
+        if targs is None:
+            self.sym = kernel.name
+            self.name = kernel.name
+            self.ref = kernel.name
+        else:
+            self.sym = "%s_t%d" % (kernel.name, index)
+            self.name = "%s<%s>" % (kernel.name, targs)
+            self.ref = self.name
 
 
 class SourceFile:
@@ -250,7 +330,11 @@ class SourceFile:
                 raise GenError("%s: kernel %s: %s" % (self.path, name, e))
             after = self.masked[rp + 1:].lstrip()
             defined = after.startswith("{")
-            self.heads.append((m.start(), m.start(1) + len(name), Kernel(name, params, self.path, defined)))
+            th = template_header(self.masked, m.start())
+            tparams = self.text[th[1][0]:th[1][1]] if th else None
+            kernel = Kernel(name, params, self.path, defined, tparams)
+            self.heads.append((m.start(), m.start(1) + len(name), kernel))
+        self.launches = find_launches(self.text, self.masked)
 
     def kernels(self):
         return [k for (_, _, k) in self.heads]
@@ -259,13 +343,8 @@ class SourceFile:
 def rewrite_common(text, masked, launch_repl):
     """Applies launch and trap rewrites (same length of lines: replacements never add newlines)."""
     edits = []
-    for m in LAUNCH.finditer(masked):
-        start = m.start()
-        cfg_open = m.end()  # just after <<<
-        close = masked.find(">>>", cfg_open)
-        if close < 0:
-            raise GenError("'<<<' without a closing '>>>'")
-        edits.append((start, close + 3, launch_repl(m.group(1), text[cfg_open:close])))
+    for start, name, targs, cfg_open, close in find_launches(text, masked):
+        edits.append((start, close + 3, launch_repl(name, targs, text[cfg_open:close])))
     for m in ASM_TRAP.finditer(masked):
         literal = text[m.start():m.end()]
         if re.search(r'"\s*trap\s*"', literal):
@@ -300,6 +379,8 @@ def args_struct(kernel, struct_name):
 
 
 def launcher_decl(kernel):
+    """The launcher `k<<<b, l2, s>>>(args)` becomes (a class template for a template kernel: the kernel's own
+    `template <...>` precedes the head this replaces)."""
     params = ", ".join("%s %s" % (p.type, p.var) for p in kernel.params)
     return ("struct __npurt_launcher_%s { uint32_t npurt_blocks; void* npurt_stream; "
             "__npurt_launcher_%s(uint32_t b, const void*, void* s) : npurt_blocks(b), npurt_stream(s) {} "
@@ -320,40 +401,47 @@ struct __npurt_no_launch {
 """
 
 
-def device_source(src, lib):
+def device_source(src, instances):
+    """`instances`: the kernel table's entries that this source defines."""
     edits = rewrite_common(src.text, src.masked,
-                           lambda name, cfg: "__npurt_no_launch(%s)" % cfg)
+                           lambda name, targs, cfg: "__npurt_no_launch(%s)" % cfg)
     body = apply_edits(src.text, edits)
     out = [DEVICE_PREFIX % {"src": src.path}, line_directive(src.path), body]
     if not body.endswith("\n"):
         out.append("\n")
     out.append(line_directive(src.path + " (npurt kernel entries)"))
-    for k in src.kernels():
-        if not k.defined:
-            continue
-        n = k.name
+    templates = set()
+    for inst in instances:
+        k, n = inst.kernel, inst.sym
         struct = "__npurt_args_%s" % n
         out.append("namespace {\n")
-        if k.params:
+        if k.params and k.tparams is None:
             out.append(args_struct(k, struct) + "\n")
+        elif k.params:
+            # One argument block per instantiation: the parameters' types with its template arguments.
+            if k.name not in templates:
+                templates.add(k.name)
+                out.append("template <%s> %s\n" % (k.tdecls, args_struct(k, "__npurt_targs_" + k.name)))
+            out.append("using %s = __npurt_targs_%s<%s>;\n" % (struct, k.name, inst.targs))
         out.append("void __npurt_entry_%s(const void* npurt_args, const npurt_kernel_block* npurt_block) {\n" % n)
         out.append("  ::AscendC::npurt_detail::EnterBlock(npurt_block);\n")
         if k.params:
             out.append("  const %s* a = static_cast<const %s*>(npurt_args);\n" % (struct, struct))
-            out.append("  %s(%s);\n" % (n, ", ".join("a->%s" % p.var for p in k.params)))
+            out.append("  %s(%s);\n" % (inst.ref, ", ".join("a->%s" % p.var for p in k.params)))
         else:
-            out.append("  (void)npurt_args;\n  %s();\n" % n)
+            out.append("  (void)npurt_args;\n  %s();\n" % inst.ref)
         out.append("}\n")
         if k.params:
             out.append("const npurt_kernel_param __npurt_params_%s[] = {\n" % n)
             for p in k.params:
+                t = "decltype(%s::%s)" % (struct, p.var)
                 out.append("  {static_cast<uint32_t>(offsetof(%s, %s)), static_cast<uint32_t>(sizeof(%s)), "
                            "static_cast<uint32_t>(alignof(%s)), std::is_pointer<%s>::value ? 1u : 0u, %s, %s},\n"
-                           % (struct, p.var, p.type, p.type, p.type, c_string(p.type), c_string(p.name)))
+                           % (struct, p.var, t, t, t, c_string(p.type), c_string(p.name)))
             out.append("};\n")
         out.append("}  // namespace\n")
         out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s = {\n' % n)
-        out.append("  %s, &__npurt_entry_%s, reinterpret_cast<const void*>(&%s),\n" % (c_string(n), n, n))
+        out.append("  %s, &__npurt_entry_%s, reinterpret_cast<const void*>(&%s),\n" % (c_string(inst.name), n, inst.ref))
         if k.params:
             out.append("  static_cast<uint32_t>(sizeof(%s)), %du, __npurt_params_%s,\n" % (struct, len(k.params), n))
         else:
@@ -366,12 +454,12 @@ def table_source(kernels, lib):
     out = ["// Generated by npurt_kernel_gen.py: the kernel table of %s; do not edit.\n" % lib,
            "#include <npurt/kernel_abi.h>\n"]
     for k in kernels:
-        out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s;\n' % k.name)
+        out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s;\n' % k.sym)
     out.append("namespace {\n")
     if kernels:
         out.append("const npurt_kernel_desc* const kKernels[] = {\n")
         for k in kernels:
-            out.append("  &__npurt_kdesc_%s,\n" % k.name)
+            out.append("  &__npurt_kdesc_%s,\n" % k.sym)
         out.append("};\n")
     out.append("}  // namespace\n")
     out.append('extern "C" __attribute__((visibility("default"))) const npurt_kernel_table_t npurt_kernel_table = {\n')
@@ -390,15 +478,20 @@ def host_prefix(src, lib):
             "const void* args, size_t size);\n" % (src.path, lib))
 
 
-def host_source(src, lib, index_of):
-    edits = rewrite_common(src.text, src.masked,
-                           lambda name, cfg: "__npurt_launcher_%s(%s)" % (name, cfg))
+def host_source(src, lib, instances):
+    """`instances`: the kernel table's entries, in table order."""
+    def launch(name, targs, cfg):
+        return "__npurt_launcher_%s%s(%s)" % (name, "" if targs is None else "<%s>" % targs, cfg)
+
+    edits = rewrite_common(src.text, src.masked, launch)
     declared = set()
     for start, name_end, k in src.heads:
         repl = ""
         if k.name not in declared:
             declared.add(k.name)
             repl = launcher_decl(k)
+            if k.tparams is not None:
+                repl += "template <%s> " % k.tdecls  # the kernel's own header went to the launcher
         # The kernel body stays (it must still compile) but becomes an unused internal function.
         repl += "[[maybe_unused]] static inline void __npurt_kernel_body_%s" % k.name
         edits.append((start, name_end, repl))
@@ -407,20 +500,35 @@ def host_source(src, lib, index_of):
     if not body.endswith("\n"):
         out.append("\n")
     out.append(line_directive(src.path + " (npurt kernel launchers)"))
-    for k in src.kernels():
-        if not k.defined:
-            continue
+    mine = [k for k in src.kernels() if k.defined]
+    for k in mine:
         n = k.name
         params = ", ".join("%s %s" % (p.type, p.var) for p in k.params)
-        out.append("uint32_t __npurt_launcher_%s::operator()(%s) const {\n" % (n, params))
+        if k.tparams is None:
+            index = "%du" % next(i for i, inst in enumerate(instances) if inst.kernel is k)
+            out.append("uint32_t __npurt_launcher_%s::operator()(%s) const {\n" % (n, params))
+        else:
+            # The table index of each instantiation: a function defined for each one the table has. A launch
+            # of another instantiation leaves an undefined reference to it, which names the instantiation
+            # (npurt-ascc reads them from the object and generates again with --instance).
+            out.append("template <%s> uint32_t __npurt_kindex_%s();\n" % (k.tdecls, n))
+            for i, inst in enumerate(instances):
+                if inst.kernel is k:
+                    out.append("template <> __attribute__((visibility(\"hidden\"))) uint32_t __npurt_kindex_%s<%s>() "
+                               "{ return %du; }\n" % (n, inst.targs, i))
+            index = "__npurt_kindex_%s<%s>()" % (n, k.tnames)
+            out.append("template <%s> uint32_t __npurt_launcher_%s<%s>::operator()(%s) const {\n"
+                       % (k.tdecls, n, k.tnames, params))
         if k.params:
             out.append("  %s\n" % args_struct(k, "Args"))
             out.append("  const Args args = {%s};\n" % ", ".join(p.var for p in k.params))
-            out.append("  return __npurt_launch_%s(%du, npurt_blocks, npurt_stream, &args, sizeof(args));\n"
-                       % (lib, index_of[n]))
+            out.append("  return __npurt_launch_%s(%s, npurt_blocks, npurt_stream, &args, sizeof(args));\n"
+                       % (lib, index))
         else:
-            out.append("  return __npurt_launch_%s(%du, npurt_blocks, npurt_stream, nullptr, 0);\n" % (lib, index_of[n]))
+            out.append("  return __npurt_launch_%s(%s, npurt_blocks, npurt_stream, nullptr, 0);\n" % (lib, index))
         out.append("}\n")
+        if k.tparams is not None:
+            continue  # aclrtlaunch_<k> is made for plain kernels only
         cparams = "".join(", %s %s" % (p.launch_type(), p.var) for p in k.params)
         out.append('extern "C" __attribute__((visibility("default"))) uint32_t aclrtlaunch_%s(uint32_t blockDim, '
                    'void* stream%s) {\n' % (n, cparams))
@@ -546,6 +654,10 @@ def main(argv):
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--image", help="path of the kernel binary to embed (library mode)")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--instance", action="append", default=None, metavar="KERNEL=ARGS",
+                    help="the instantiations of template kernels to build, instead of those the sources' launches "
+                         "name (repeatable; none given with --instance-only: no instantiation)")
+    ap.add_argument("--instance-only", action="store_true")
     ap.add_argument("sources", nargs="+")
     args = ap.parse_args(argv)
     if not re.match(r"[A-Za-z_]\w*$", args.name):
@@ -567,17 +679,24 @@ def main(argv):
                                                                                   f.path))
                 seen[k.name] = f.path
                 defined.append(k)
+    given = None
+    if args.instance_only or args.instance:
+        given = {}
+        for item in args.instance or []:
+            kname, _, targs = item.partition("=")
+            given.setdefault(kname, []).append(" ".join(targs.split()))
+    instances = table_entries(files, defined, given)
     if args.list:
-        for k in defined:
-            print(k.name)
+        for inst in instances:
+            print(inst.name)
         return 0
-    index_of = {k.name: i for i, k in enumerate(defined)}
     out = args.out_dir
     for i, f in enumerate(files):
-        write_if_changed(os.path.join(out, "device", stem(i, f.path) + ".cpp"), device_source(f, args.name))
-    write_if_changed(os.path.join(out, "device", "npurt_kernel_table.cpp"), table_source(defined, args.name))
+        mine = [inst for inst in instances if inst.kernel.source == f.path]
+        write_if_changed(os.path.join(out, "device", stem(i, f.path) + ".cpp"), device_source(f, mine))
+    write_if_changed(os.path.join(out, "device", "npurt_kernel_table.cpp"), table_source(instances, args.name))
     manifest = ["# Generated by npurt_kernel_gen.py: what it wrote for %s.\n" % args.name,
-                "set(NPURT_GEN_KERNELS %s)\n" % " ".join(k.name for k in defined),
+                "set(NPURT_GEN_KERNELS %s)\n" % " ".join(c_string(inst.name) for inst in instances),
                 "set(NPURT_GEN_DEVICE_SOURCES\n"]
     manifest += ['  "%s"\n' % os.path.join(out, "device", stem(i, f.path) + ".cpp") for i, f in enumerate(files)]
     manifest.append('  "%s")\n' % os.path.join(out, "device", "npurt_kernel_table.cpp"))
@@ -591,11 +710,38 @@ def main(argv):
         if not args.image:
             raise GenError("--image is required in library mode")
         for i, f in enumerate(files):
-            write_if_changed(os.path.join(out, "host", stem(i, f.path) + ".cpp"), host_source(f, args.name, index_of))
-        write_if_changed(os.path.join(out, "host", "npurt_embed.cpp"), embed_source(defined, args.name, args.image))
+            write_if_changed(os.path.join(out, "host", stem(i, f.path) + ".cpp"), host_source(f, args.name, instances))
+        write_if_changed(os.path.join(out, "host", "npurt_embed.cpp"), embed_source(instances, args.name, args.image))
         for k in defined:
-            write_if_changed(os.path.join(out, "include", "aclrtlaunch_%s.h" % k.name), launch_header(k))
+            if k.tparams is None:
+                write_if_changed(os.path.join(out, "include", "aclrtlaunch_%s.h" % k.name), launch_header(k))
     return 0
+
+
+def table_entries(files, defined, given=None):
+    """The kernel table: every plain kernel, and every instantiation of a template kernel that the sources
+    launch (`k<args><<<...>>>`), in the order of the sources; or those `given` ({kernel: [args]})."""
+    launched = {}
+    for f in files:
+        for _, name, targs, _, _ in f.launches:
+            launched.setdefault(name, [])
+            if targs not in launched[name]:
+                launched[name].append(targs)
+    if given is not None:
+        for k in defined:
+            if k.tparams is not None:
+                launched[k.name] = [t for t in launched.get(k.name, []) if t is None] + given.get(k.name, [])
+    instances = []
+    for k in defined:
+        if k.tparams is None:
+            instances.append(Instance(k, None, 0))
+            continue
+        if None in launched.get(k.name, []):
+            raise GenError("%s: template kernel %s is launched without template arguments; write %s<...><<<...>>>"
+                           % (k.source, k.name, k.name))
+        for i, targs in enumerate(launched.get(k.name, [])):
+            instances.append(Instance(k, targs, i))
+    return instances
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@
 // The pieces: language spellings, half/bfloat16_t, block index and printf (npurt_kernel/base.h);
 // GlobalTensor/LocalTensor (tensor.h); TPipe/TQue/TBuf over the core's unified buffer (pipe.h); DataCopy
 // (data_copy.h); element-wise, scalar and unary vector operations, Duplicate (vector_ops.h); Cast and
-// reductions (cast_reduce.h).
+// reductions (cast_reduce.h); the library APIs SoftMax, Pad, UnPad with their tilings (softmax_pad.h).
 #ifndef NPURT_KERNEL_OPERATOR_H_
 #define NPURT_KERNEL_OPERATOR_H_
 
@@ -16,5 +16,6 @@
 #include "npurt_kernel/data_copy.h"
 #include "npurt_kernel/vector_ops.h"
 #include "npurt_kernel/cast_reduce.h"
+#include "npurt_kernel/softmax_pad.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_

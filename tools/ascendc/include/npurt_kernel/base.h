@@ -31,6 +31,13 @@
 #ifndef __aicore__
 #define __aicore__
 #endif
+// Core-type qualifiers of the single-source (.asc) style: every sim core runs vector and cube code alike.
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
 #define __gm__
 #define __ubuf__
 #define __cbuf__

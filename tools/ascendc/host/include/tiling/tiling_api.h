@@ -1,7 +1,8 @@
 // tiling/tiling_api.h for npurt: the host tiling SDK of Ascend C programs (libtiling_api.so, with
 // libplatform.so and libregister.so): the TilingData macros (register/tilingdata_base.h), the host
 // classes of the kernel tiling structures (optiling::TCubeTiling, ...), the platform
-// (tiling/platform/platform_ascendc.h) and the matmul tiling (tiling/matmul_tiling.h). docs/kernels.md,
+// (tiling/platform/platform_ascendc.h), the matmul tiling (tiling/matmul_tiling.h) and the vector APIs'
+// tilings (tiling/vector_tiling.h: SoftMax, LogSoftMax, SoftmaxFlashV2, Pad, UnPad). docs/kernels.md,
 // "Host tiling".
 #ifndef NPURT_TILING_TILING_API_H_
 #define NPURT_TILING_TILING_API_H_
@@ -11,5 +12,6 @@
 #include "tiling/matmul_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_types.h"
+#include "tiling/vector_tiling.h"
 
 #endif  // NPURT_TILING_TILING_API_H_

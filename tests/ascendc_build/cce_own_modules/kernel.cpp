@@ -1,0 +1,14 @@
+// out[i] = in[i] * factor + offset on integers, the blocks striding; scale_do launches it.
+#include "kernel_operator.h"
+
+extern "C" __global__ __aicore__ void scale_offset(GM_ADDR in, GM_ADDR out, int32_t factor, int32_t offset,
+                                                   uint32_t n) {
+  const auto* x = reinterpret_cast<__gm__ const int32_t*>(in);
+  auto* y = reinterpret_cast<__gm__ int32_t*>(out);
+  for (uint32_t i = AscendC::GetBlockIdx(); i < n; i += AscendC::GetBlockNum()) y[i] = x[i] * factor + offset;
+}
+
+uint32_t scale_do(uint32_t blocks, void* stream, uint8_t* in, uint8_t* out, int32_t factor, int32_t offset,
+                  uint32_t n) {
+  return scale_offset<<<blocks, nullptr, stream>>>(in, out, factor, offset, n);
+}

@@ -1,0 +1,3 @@
+# Language CCE for npurt's simulated NPU: compile, link and archive rules (npurt_kernel_language.cmake).
+include("${CMAKE_CURRENT_LIST_DIR}/npurt_kernel_language.cmake")
+_npurt_kernel_language_information(CCE "-xcce")
