@@ -47,6 +47,7 @@ RATIOS = {
     "allreduce_over_gloo": ("allreduce_2proc_gloo_ms", "allreduce_2proc_hccl_ms"),
     "allreduce_ipc_over_gloo": ("allreduce_2proc_gloo_ms", "allreduce_2proc_ipc_ms"),
     "allreduce_hier_over_flat": ("allreduce_2x2_flat_ms", "allreduce_2x2_hier_ms"),
+    "dvpp_decode_over_turbojpeg": ("turbojpeg_decode_ms", "dvpp_jpeg_decode_ms"),  # DVPP (docs/dvpp.md)
 }
 
 # Offline models (issue 15): bench/models/model_bench.py (ONNX Runtime time over npurt time: > 1 is faster).
