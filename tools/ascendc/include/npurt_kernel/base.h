@@ -103,6 +103,9 @@ namespace npurt_detail {
 struct BlockState {
   const npurt_kernel_block* block = nullptr;
   uint64_t ub_used = 0;
+  // The vector unit's mask register (vector_mask.h): normal mode, all elements, at the start of a block.
+  uint64_t vector_mask[2] = {~0ull, ~0ull};  // [0]: elements 0..63, [1]: 64..127 (counter mode: [0] = count)
+  bool mask_counter = false;
 };
 inline thread_local BlockState g_state;
 
@@ -227,8 +230,8 @@ inline void dcci(T* /*addr*/, cache_line_t /*line*/, dcci_dst_t /*dst*/ = dcci_d
 namespace AscendC::npurt_detail {
 // Called by the generated entry before the kernel body runs.
 inline void EnterBlock(const npurt_kernel_block* b) {
+  g_state = BlockState{};
   g_state.block = b;
-  g_state.ub_used = 0;
   ::block_idx = b->block_idx;
   ::block_num = b->block_num;
 }

@@ -173,14 +173,11 @@ using ComputeType = typename std::conditional<kIsNarrowFloat<T>, float, T>::type
                               const int32_t& count) {                                                      \
     npurt_detail::Binary(dst, src0, src1, count, [](auto a, auto b) { return expr; }, #Name);              \
   }
-NPURT_ASCENDC_BINARY(Add, a + b)
-NPURT_ASCENDC_BINARY(Sub, a - b)
-NPURT_ASCENDC_BINARY(Mul, a * b)
-NPURT_ASCENDC_BINARY(Div, a / b)
-NPURT_ASCENDC_BINARY(Max, a > b ? a : b)
-NPURT_ASCENDC_BINARY(Min, a < b ? a : b)
-NPURT_ASCENDC_BINARY(And, a & b)
-NPURT_ASCENDC_BINARY(Or, a | b)
+// The operations, X(Name, expression), one list for the count form here and the level-0 form
+// (vector_level0.h).
+#define NPURT_ASCENDC_BINARY_OPS(X) \
+  X(Add, a + b) X(Sub, a - b) X(Mul, a * b) X(Div, a / b) X(Max, a > b ? a : b) X(Min, a < b ? a : b) X(And, a & b) X(Or, a | b)
+NPURT_ASCENDC_BINARY_OPS(NPURT_ASCENDC_BINARY)
 #undef NPURT_ASCENDC_BINARY
 
 // dst = src0 * src1 + dst
@@ -205,11 +202,9 @@ __aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>
     const npurt_detail::ComputeType<T> s = static_cast<npurt_detail::ComputeType<T>>(scalar);              \
     npurt_detail::Unary(dst, src, count, [s](auto a) { return expr; }, #Name);                             \
   }
-NPURT_ASCENDC_SCALAR(Adds, a + s)
-NPURT_ASCENDC_SCALAR(Muls, a * s)
-NPURT_ASCENDC_SCALAR(Maxs, a > s ? a : s)
-NPURT_ASCENDC_SCALAR(Mins, a < s ? a : s)
-NPURT_ASCENDC_SCALAR(LeakyRelu, a >= 0 ? a : a * s)
+#define NPURT_ASCENDC_SCALAR_OPS(X) \
+  X(Adds, a + s) X(Muls, a * s) X(Maxs, a > s ? a : s) X(Mins, a < s ? a : s) X(LeakyRelu, a >= 0 ? a : a * s)
+NPURT_ASCENDC_SCALAR_OPS(NPURT_ASCENDC_SCALAR)
 #undef NPURT_ASCENDC_SCALAR
 
 // ---- unary -----------------------------------------------------------------------------------------------
@@ -218,14 +213,10 @@ NPURT_ASCENDC_SCALAR(LeakyRelu, a >= 0 ? a : a * s)
   __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) { \
     npurt_detail::Unary(dst, src, count, [](auto a) { return expr; }, #Name);                               \
   }
-NPURT_ASCENDC_UNARY(Exp, std::exp(a))
-NPURT_ASCENDC_UNARY(Ln, std::log(a))
-NPURT_ASCENDC_UNARY(Abs, a < 0 ? -a : a)
-NPURT_ASCENDC_UNARY(Sqrt, std::sqrt(a))
-NPURT_ASCENDC_UNARY(Rsqrt, 1 / std::sqrt(a))
-NPURT_ASCENDC_UNARY(Relu, a > 0 ? a : decltype(a)(0))
-NPURT_ASCENDC_UNARY(Reciprocal, 1 / a)
-NPURT_ASCENDC_UNARY(Not, ~a)
+#define NPURT_ASCENDC_UNARY_OPS(X)                                                                       \
+  X(Exp, std::exp(a)) X(Ln, std::log(a)) X(Abs, a < 0 ? -a : a) X(Sqrt, std::sqrt(a)) X(Rsqrt, 1 / std::sqrt(a)) \
+  X(Relu, a > 0 ? a : decltype(a)(0)) X(Reciprocal, 1 / a) X(Not, ~a)
+NPURT_ASCENDC_UNARY_OPS(NPURT_ASCENDC_UNARY)
 #undef NPURT_ASCENDC_UNARY
 
 // ---- fill ------------------------------------------------------------------------------------------------

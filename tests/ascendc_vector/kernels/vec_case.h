@@ -1,0 +1,42 @@
+// One level-0 vector instruction to run (shared by the test kernels and the host tests): the operation,
+// the element type, how the mask is given, the repeat and the strides. The kernel reads it from global
+// memory, stages the operands through the unified buffer, runs the instruction once and writes dst back.
+#pragma once
+
+#include <cstdint>
+
+enum VecDtype : uint32_t { kVecF16 = 0, kVecF32, kVecI16, kVecI32 };
+
+enum VecOp : uint32_t {
+  // binary (BinaryRepeatParams)
+  kVecAdd = 0, kVecSub, kVecMul, kVecDiv, kVecMax, kVecMin, kVecAnd, kVecOr, kVecMulAddDst,
+  // tensor and scalar (UnaryRepeatParams)
+  kVecAdds, kVecMuls, kVecMaxs, kVecMins, kVecLeakyRelu,
+  // unary (UnaryRepeatParams)
+  kVecExp, kVecLn, kVecAbs, kVecSqrt, kVecRsqrt, kVecRelu, kVecReciprocal, kVecNot,
+  // moves
+  kVecDuplicate, kVecCopy,
+  kVecOpCount
+};
+
+// How the instruction gets its mask.
+enum VecMaskForm : uint32_t {
+  kMaskBits = 0,        // mask[] argument (normal mode)
+  kMaskContinuous,      // continuous `mask` argument (normal mode)
+  kMaskRegister,        // SetVectorMask(mask[1], mask[0]) then isSetMask = false, MASK_PLACEHOLDER
+  kMaskCounterRegister, // SetMaskCount + SetVectorMask<T, COUNTER>(count) then isSetMask = false
+  kMaskCounterArg,      // SetMaskCount, then the count as the `mask` argument (isSetMask = true)
+};
+
+struct VecCase {
+  uint32_t op;
+  uint32_t dtype;
+  uint32_t mask_form;
+  uint32_t repeat;
+  uint64_t mask[2];      // kMaskBits / kMaskRegister
+  uint64_t count;        // kMaskContinuous: elements per repeat; counter forms: elements in all
+  uint32_t dst_blk, src0_blk, src1_blk;  // block strides (32-byte blocks)
+  uint32_t dst_rep, src0_rep, src1_rep;  // repeat strides (32-byte blocks)
+  float scalar;
+  uint32_t n_dst, n_src0, n_src1;  // elements of each buffer (staged whole)
+};

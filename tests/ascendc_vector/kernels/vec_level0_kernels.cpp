@@ -1,0 +1,137 @@
+// Test kernel of the level-0 vector instructions: runs the one instruction a VecCase (vec_case.h) names,
+// with its mask given the way the case says, on operands staged whole through the unified buffer.
+#include "kernel_operator.h"
+#include "vec_case.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+
+template <typename T>
+constexpr bool kVecIsInt = std::is_integral<T>::value;
+
+// Calls f(isSetMask, mask argument) with the case's mask form, setting and restoring the mask register
+// around the register forms.
+template <typename T, typename F>
+__aicore__ inline void WithMask(const VecCase& c, F f) {
+  switch (c.mask_form) {
+    case kMaskBits: f(std::true_type{}, static_cast<const uint64_t*>(c.mask)); break;
+    case kMaskContinuous: f(std::true_type{}, c.count); break;
+    case kMaskRegister:
+      AscendC::SetVectorMask<T>(c.mask[1], c.mask[0]);
+      f(std::false_type{}, AscendC::MASK_PLACEHOLDER);
+      AscendC::ResetMask();
+      break;
+    case kMaskCounterRegister:
+      AscendC::SetMaskCount();
+      AscendC::SetVectorMask<T, AscendC::MaskMode::COUNTER>(0, c.count);
+      f(std::false_type{}, AscendC::MASK_PLACEHOLDER);
+      AscendC::SetMaskNorm();
+      AscendC::ResetMask();
+      break;
+    case kMaskCounterArg:
+      AscendC::SetMaskCount();
+      f(std::true_type{}, c.count);
+      AscendC::SetMaskNorm();
+      AscendC::ResetMask();
+      break;
+    default: trap();
+  }
+}
+
+template <typename T>
+__aicore__ inline void RunOp(const VecCase& c, const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b) {
+  const uint8_t rep = static_cast<uint8_t>(c.repeat);
+  const AscendC::BinaryRepeatParams bp(c.dst_blk, c.src0_blk, c.src1_blk, c.dst_rep, c.src0_rep, c.src1_rep);
+  const AscendC::UnaryRepeatParams up(c.dst_blk, c.src0_blk, c.dst_rep, c.src0_rep);
+  const T s = static_cast<T>(c.scalar);
+#define VEC_BINARY(Name) WithMask<T>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, b, m, rep, bp); })
+#define VEC_SCALAR(Name) WithMask<T>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, s, m, rep, up); })
+#define VEC_UNARY(Name) WithMask<T>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, m, rep, up); })
+  switch (c.op) {
+    case kVecAdd: VEC_BINARY(Add); return;
+    case kVecSub: VEC_BINARY(Sub); return;
+    case kVecMul: VEC_BINARY(Mul); return;
+    case kVecMax: VEC_BINARY(Max); return;
+    case kVecMin: VEC_BINARY(Min); return;
+    case kVecAdds: VEC_SCALAR(Adds); return;
+    case kVecMuls: VEC_SCALAR(Muls); return;
+    case kVecMaxs: VEC_SCALAR(Maxs); return;
+    case kVecMins: VEC_SCALAR(Mins); return;
+    case kVecAbs: VEC_UNARY(Abs); return;
+    case kVecRelu: VEC_UNARY(Relu); return;
+    case kVecDuplicate:
+      WithMask<T>(c, [&](auto set, auto m) {
+        AscendC::Duplicate<T, decltype(set)::value>(d, s, m, rep, static_cast<uint16_t>(c.dst_blk),
+                                                    static_cast<uint8_t>(c.dst_rep));
+      });
+      return;
+    case kVecCopy: {
+      const AscendC::CopyRepeatParams cp(static_cast<uint16_t>(c.dst_blk), static_cast<uint16_t>(c.src0_blk),
+                                         static_cast<uint16_t>(c.dst_rep), static_cast<uint16_t>(c.src0_rep));
+      WithMask<T>(c, [&](auto set, auto m) { AscendC::Copy<T, decltype(set)::value>(d, a, m, rep, cp); });
+      return;
+    }
+    default: break;
+  }
+  if constexpr (kVecIsInt<T>) {
+    switch (c.op) {
+      case kVecAnd: VEC_BINARY(And); return;
+      case kVecOr: VEC_BINARY(Or); return;
+      case kVecNot: VEC_UNARY(Not); return;
+      default: break;
+    }
+  } else {
+    switch (c.op) {
+      case kVecDiv: VEC_BINARY(Div); return;
+      case kVecMulAddDst: VEC_BINARY(MulAddDst); return;
+      case kVecLeakyRelu: VEC_SCALAR(LeakyRelu); return;
+      case kVecExp: VEC_UNARY(Exp); return;
+      case kVecLn: VEC_UNARY(Ln); return;
+      case kVecSqrt: VEC_UNARY(Sqrt); return;
+      case kVecRsqrt: VEC_UNARY(Rsqrt); return;
+      case kVecReciprocal: VEC_UNARY(Reciprocal); return;
+      default: break;
+    }
+  }
+#undef VEC_BINARY
+#undef VEC_SCALAR
+#undef VEC_UNARY
+  trap();  // an operation the type does not have
+}
+
+// 32-byte aligned staging size.
+__aicore__ inline uint32_t VecBytes(uint32_t n, uint32_t size) { return (n * size + 31) / 32 * 32; }
+
+template <typename T>
+__aicore__ inline void RunCase(const VecCase& c, GM_ADDR src0, GM_ADDR src1, GM_ADDR dst) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bd, b0, b1;
+  pipe.InitBuffer(bd, VecBytes(c.n_dst, sizeof(T)));
+  pipe.InitBuffer(b0, VecBytes(c.n_src0, sizeof(T)));
+  pipe.InitBuffer(b1, VecBytes(c.n_src1, sizeof(T)));
+  AscendC::GlobalTensor<T> gd, g0, g1;
+  gd.SetGlobalBuffer((__gm__ T*)dst, c.n_dst);
+  g0.SetGlobalBuffer((__gm__ T*)src0, c.n_src0);
+  g1.SetGlobalBuffer((__gm__ T*)src1, c.n_src1);
+  LocalTensor<T> ld = bd.Get<T>(), l0 = b0.Get<T>(), l1 = b1.Get<T>();
+  AscendC::DataCopy(ld, gd, c.n_dst);
+  AscendC::DataCopy(l0, g0, c.n_src0);
+  AscendC::DataCopy(l1, g1, c.n_src1);
+  RunOp<T>(c, ld, l0, l1);
+  AscendC::DataCopy(gd, ld, c.n_dst);
+}
+
+}  // namespace
+
+// dst holds the destination's initial contents on entry (elements outside the mask must survive).
+extern "C" __global__ __aicore__ void vec_level0(GM_ADDR src0, GM_ADDR src1, GM_ADDR dst, GM_ADDR tc) {
+  const VecCase c = *reinterpret_cast<const VecCase*>(tc);
+  switch (c.dtype) {
+    case kVecF16: RunCase<half>(c, src0, src1, dst); break;
+    case kVecF32: RunCase<float>(c, src0, src1, dst); break;
+    case kVecI16: RunCase<int16_t>(c, src0, src1, dst); break;
+    case kVecI32: RunCase<int32_t>(c, src0, src1, dst); break;
+    default: trap();
+  }
+}

@@ -1,0 +1,294 @@
+// The level-0 (mask / repeat) forms of the element-wise vector instructions against a host model of the
+// vector unit: random operands, random bit masks, continuous masks, the mask register (isSetMask = false)
+// in normal and counter mode, repeats > 1, block and repeat strides other than the defaults (overlapping
+// ones too), for half, float, int16 and int32. The destination starts with random contents, so an
+// element written outside the mask shows.
+#include <algorithm>
+#include <cmath>
+
+#include "aclrtlaunch_vec_level0.h"
+#include "vec_case.h"
+#include "vec_test_util.h"
+
+namespace vectest {
+namespace {
+
+template <typename T>
+constexpr uint32_t DtypeOf() {
+  if constexpr (std::is_same<T, half>::value) return kVecF16;
+  if constexpr (std::is_same<T, float>::value) return kVecF32;
+  if constexpr (std::is_same<T, int16_t>::value) return kVecI16;
+  return kVecI32;
+}
+
+bool IsBinaryOp(uint32_t op) { return op <= kVecMulAddDst; }
+bool IsScalarOp(uint32_t op) { return op >= kVecAdds && op <= kVecLeakyRelu; }
+bool IsIntOnly(uint32_t op) { return op == kVecAnd || op == kVecOr || op == kVecNot; }
+bool IsFloatOnly(uint32_t op) {
+  return op == kVecDiv || op == kVecMulAddDst || op == kVecLeakyRelu || (op >= kVecExp && op <= kVecRsqrt) ||
+         op == kVecReciprocal;
+}
+
+// The host model's view of a case: which elements of which repeats, where each operand's elements are.
+struct L0Plan {
+  bool counter = false;
+  uint64_t bits[2] = {0, 0};
+  uint64_t count = 0;
+  uint32_t repeats = 0;
+  uint32_t per = 0;
+  bool Active(uint32_t r, uint32_t k) const {
+    if (counter) return uint64_t{r} * per + k < count;
+    return k < 64 ? (bits[0] >> k) & 1 : (bits[1] >> (k - 64)) & 1;
+  }
+};
+
+template <typename T>
+L0Plan PlanOf(const VecCase& c) {
+  L0Plan p;
+  p.per = 256 / sizeof(T);
+  if (c.mask_form == kMaskCounterRegister || c.mask_form == kMaskCounterArg) {
+    p.counter = true;
+    p.count = c.count;
+    p.repeats = static_cast<uint32_t>((c.count + p.per - 1) / p.per);
+    return p;
+  }
+  p.repeats = c.repeat;
+  if (c.mask_form == kMaskContinuous) {
+    for (uint32_t k = 0; k < c.count; ++k) p.bits[k / 64] |= 1ull << (k % 64);
+  } else {
+    p.bits[0] = c.mask[0];
+    p.bits[1] = sizeof(T) == 4 ? 0 : c.mask[1];
+  }
+  return p;
+}
+
+// Offset in elements of element k of repeat r with the strides (in 32-byte blocks).
+template <typename T>
+size_t L0Offset(uint32_t blk, uint32_t rep, uint32_t r, uint32_t k) {
+  const size_t per_block = 32 / sizeof(T);
+  return size_t{r} * rep * per_block + (k / per_block) * blk * per_block + k % per_block;
+}
+
+// Elements an operand needs: past its largest active offset, rounded up to whole blocks, plus one block
+// that nothing may touch.
+template <typename T>
+uint32_t L0Extent(const L0Plan& p, uint32_t blk, uint32_t rep) {
+  size_t max_off = 0;
+  for (uint32_t r = 0; r < p.repeats; ++r) {
+    for (uint32_t k = 0; k < p.per; ++k) {
+      if (p.Active(r, k)) max_off = std::max(max_off, L0Offset<T>(blk, rep, r, k));
+    }
+  }
+  const size_t per_block = 32 / sizeof(T);
+  return static_cast<uint32_t>((max_off / per_block + 2) * per_block);
+}
+
+template <typename T>
+T L0Reference(uint32_t op, T x, T y, T old, float scalar) {
+  using C = typename std::conditional<std::is_same<T, half>::value, float, T>::type;
+  const C a = static_cast<C>(x), b = static_cast<C>(y), s = static_cast<C>(static_cast<T>(scalar));
+  switch (op) {
+    case kVecAdd: return static_cast<T>(a + b);
+    case kVecSub: return static_cast<T>(a - b);
+    case kVecMul: return static_cast<T>(a * b);
+    case kVecMax: return static_cast<T>(a > b ? a : b);
+    case kVecMin: return static_cast<T>(a < b ? a : b);
+    case kVecAdds: return static_cast<T>(a + s);
+    case kVecMuls: return static_cast<T>(a * s);
+    case kVecMaxs: return static_cast<T>(a > s ? a : s);
+    case kVecMins: return static_cast<T>(a < s ? a : s);
+    case kVecAbs: return static_cast<T>(a < 0 ? -a : a);
+    case kVecRelu: return static_cast<T>(a > 0 ? a : C(0));
+    case kVecDuplicate: return static_cast<T>(scalar);
+    case kVecCopy: return x;
+    default: break;
+  }
+  if constexpr (std::is_integral<T>::value) {
+    switch (op) {
+      case kVecAnd: return static_cast<T>(a & b);
+      case kVecOr: return static_cast<T>(a | b);
+      case kVecNot: return static_cast<T>(~a);
+      default: break;
+    }
+  } else {
+    switch (op) {
+      case kVecDiv: return static_cast<T>(a / b);
+      case kVecMulAddDst: return static_cast<T>(std::fma(a, b, static_cast<C>(old)));
+      case kVecLeakyRelu: return static_cast<T>(a >= 0 ? a : a * s);
+      case kVecExp: return static_cast<T>(std::exp(a));
+      case kVecLn: return static_cast<T>(std::log(a));
+      case kVecSqrt: return static_cast<T>(std::sqrt(a));
+      case kVecRsqrt: return static_cast<T>(1 / std::sqrt(a));
+      case kVecReciprocal: return static_cast<T>(1 / a);
+      default: break;
+    }
+  }
+  ADD_FAILURE() << "no reference for op " << op;
+  return T(0);
+}
+
+// The destination after the instruction: per repeat, all values first, then the writes.
+template <typename T>
+std::vector<T> L0Model(const VecCase& c, const std::vector<T>& a, const std::vector<T>& b, std::vector<T> d) {
+  const L0Plan p = PlanOf<T>(c);
+  for (uint32_t r = 0; r < p.repeats; ++r) {
+    std::vector<std::pair<size_t, T>> writes;
+    for (uint32_t k = 0; k < p.per; ++k) {
+      if (!p.Active(r, k)) continue;
+      const size_t od = L0Offset<T>(c.dst_blk, c.dst_rep, r, k);
+      const T x = c.op == kVecDuplicate ? T(0) : a[L0Offset<T>(c.src0_blk, c.src0_rep, r, k)];
+      const T y = IsBinaryOp(c.op) ? b[L0Offset<T>(c.src1_blk, c.src1_rep, r, k)] : T(0);
+      writes.emplace_back(od, L0Reference<T>(c.op, x, y, d[od], c.scalar));
+    }
+    for (const auto& w : writes) d[w.first] = w.second;
+  }
+  return d;
+}
+
+// Operand values that keep the operation finite and exact where it should be.
+template <typename T>
+std::vector<T> L0Inputs(uint32_t op, bool second, size_t n, std::mt19937_64& rng) {
+  if constexpr (std::is_integral<T>::value) {
+    if (IsIntOnly(op)) return RandomValues<T>(n, rng, std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
+    return RandomValues<T>(n, rng, -100, 100);
+  } else {
+    if (op == kVecLn || op == kVecSqrt || op == kVecRsqrt) return RandomValues<T>(n, rng, 0.05, 8);
+    if ((op == kVecDiv && second) || op == kVecReciprocal) {
+      std::vector<T> v = RandomValues<T>(n, rng, 0.25, 4);
+      for (size_t i = 0; i < n; i += 2) v[i] = -v[i];
+      return v;
+    }
+    return RandomValues<T>(n, rng, -4, 4);
+  }
+}
+
+// Strides a case draws from: the defaults, gaps, overlaps (repeat stride under 8) and zero.
+struct L0Strides {
+  uint32_t blk, rep;
+};
+const L0Strides kL0StrideChoices[] = {{1, 8}, {2, 16}, {1, 9}, {3, 24}, {1, 4}, {2, 3}, {0, 1}, {1, 0}};
+
+class Level0Test : public VecTest {
+ protected:
+  // Runs the case on the device and checks dst (bit-exact; `ulps` for transcendental results).
+  template <typename T>
+  void RunAndCheck(VecCase c, std::mt19937_64& rng, uint64_t ulps = 0) {
+    c.dtype = DtypeOf<T>();
+    const L0Plan p = PlanOf<T>(c);
+    c.n_dst = L0Extent<T>(p, c.dst_blk, c.dst_rep);
+    c.n_src0 = L0Extent<T>(p, c.src0_blk, c.src0_rep);
+    c.n_src1 = L0Extent<T>(p, c.src1_blk, c.src1_rep);
+    const std::vector<T> a = L0Inputs<T>(c.op, false, c.n_src0, rng);
+    const std::vector<T> b = L0Inputs<T>(c.op, true, c.n_src1, rng);
+    const std::vector<T> d0 = L0Inputs<T>(c.op, false, c.n_dst, rng);
+    DevMem da(a.size() * sizeof(T)), db(b.size() * sizeof(T)), dd(d0.size() * sizeof(T)), dc(sizeof(VecCase));
+    CopyIn(da, a.data(), a.size() * sizeof(T));
+    CopyIn(db, b.data(), b.size() * sizeof(T));
+    CopyIn(dd, d0.data(), d0.size() * sizeof(T));
+    CopyIn(dc, &c, sizeof c);
+    ASSERT_EQ(aclrtlaunch_vec_level0(1, stream_, da.get(), db.get(), dd.get(), dc.get()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+    std::vector<T> got(d0.size());
+    CopyOut(got.data(), dd, got.size() * sizeof(T));
+    const std::vector<T> want = L0Model(c, a, b, d0);
+    const std::string bad = Mismatches(got, want, ulps);
+    EXPECT_TRUE(bad.empty()) << "op " << c.op << " dtype " << c.dtype << " mask form " << c.mask_form << " repeat "
+                             << c.repeat << " mask " << std::hex << c.mask[1] << ":" << c.mask[0] << std::dec
+                             << " count " << c.count << " strides d " << c.dst_blk << "/" << c.dst_rep << " s0 "
+                             << c.src0_blk << "/" << c.src0_rep << " s1 " << c.src1_blk << "/" << c.src1_rep << "\n"
+                             << bad;
+  }
+
+  // Every mask form of `op` on T, with random masks, repeats and strides.
+  template <typename T>
+  void RunAllForms(uint32_t op, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    const uint32_t per = 256 / sizeof(T);
+    const uint64_t ulps = (op == kVecExp || op == kVecLn) ? 1 : 0;
+    for (uint32_t form = kMaskBits; form <= kMaskCounterArg; ++form) {
+      for (int trial = 0; trial < 3; ++trial) {
+        VecCase c{};
+        c.op = op;
+        c.mask_form = form;
+        c.repeat = 1 + static_cast<uint32_t>(rng() % 4);
+        c.mask[0] = rng();
+        c.mask[1] = sizeof(T) == 4 ? 0 : rng();
+        if (trial == 0) c.mask[0] |= 1;  // the first element of each repeat takes part
+        c.count = form == kMaskContinuous ? 1 + rng() % per : 1 + rng() % (4 * per);
+        if (form >= kMaskCounterRegister && trial == 1) c.count = 3 * per;  // whole repeats only
+        const L0Strides sd = kL0StrideChoices[rng() % 8], s0 = kL0StrideChoices[rng() % 8],
+                        s1 = kL0StrideChoices[rng() % 8];
+        c.dst_blk = sd.blk;
+        c.dst_rep = sd.rep;
+        c.src0_blk = s0.blk;
+        c.src0_rep = s0.rep;
+        c.src1_blk = s1.blk;
+        c.src1_rep = s1.rep;
+        if (trial == 0) {  // the defaults
+          c.dst_blk = c.src0_blk = c.src1_blk = 1;
+          c.dst_rep = c.src0_rep = c.src1_rep = 8;
+        }
+        c.scalar = std::is_integral<T>::value ? -7.0f : -1.375f;
+        RunAndCheck<T>(c, rng, ulps);
+      }
+    }
+  }
+
+  template <typename T>
+  void RunOps(std::initializer_list<uint32_t> ops, uint64_t seed) {
+    for (uint32_t op : ops) {
+      if (std::is_integral<T>::value && IsFloatOnly(op)) continue;
+      if (!std::is_integral<T>::value && IsIntOnly(op)) continue;
+      RunAllForms<T>(op, seed + op);
+    }
+  }
+};
+
+const std::initializer_list<uint32_t> kL0Binary = {kVecAdd, kVecSub, kVecMul, kVecDiv, kVecMax,
+                                                   kVecMin, kVecAnd, kVecOr,  kVecMulAddDst};
+const std::initializer_list<uint32_t> kL0Scalar = {kVecAdds, kVecMuls, kVecMaxs, kVecMins, kVecLeakyRelu};
+const std::initializer_list<uint32_t> kL0Unary = {kVecExp, kVecLn, kVecAbs, kVecSqrt, kVecRsqrt,
+                                                  kVecRelu, kVecReciprocal, kVecNot};
+const std::initializer_list<uint32_t> kL0Moves = {kVecDuplicate, kVecCopy};
+
+TEST_F(Level0Test, BinaryHalf) { RunOps<half>(kL0Binary, 100); }
+TEST_F(Level0Test, BinaryFloat) { RunOps<float>(kL0Binary, 200); }
+TEST_F(Level0Test, BinaryInt16) { RunOps<int16_t>(kL0Binary, 300); }
+TEST_F(Level0Test, BinaryInt32) { RunOps<int32_t>(kL0Binary, 400); }
+TEST_F(Level0Test, ScalarHalf) { RunOps<half>(kL0Scalar, 500); }
+TEST_F(Level0Test, ScalarFloat) { RunOps<float>(kL0Scalar, 600); }
+TEST_F(Level0Test, ScalarInt16) { RunOps<int16_t>(kL0Scalar, 700); }
+TEST_F(Level0Test, ScalarInt32) { RunOps<int32_t>(kL0Scalar, 800); }
+TEST_F(Level0Test, UnaryHalf) { RunOps<half>(kL0Unary, 900); }
+TEST_F(Level0Test, UnaryFloat) { RunOps<float>(kL0Unary, 1000); }
+TEST_F(Level0Test, UnaryInt16) { RunOps<int16_t>(kL0Unary, 1100); }
+TEST_F(Level0Test, UnaryInt32) { RunOps<int32_t>(kL0Unary, 1200); }
+TEST_F(Level0Test, DuplicateAndCopyHalf) { RunOps<half>(kL0Moves, 1300); }
+TEST_F(Level0Test, DuplicateAndCopyFloat) { RunOps<float>(kL0Moves, 1400); }
+TEST_F(Level0Test, DuplicateAndCopyInt16) { RunOps<int16_t>(kL0Moves, 1500); }
+TEST_F(Level0Test, DuplicateAndCopyInt32) { RunOps<int32_t>(kL0Moves, 1600); }
+
+// A continuous mask outside [1, elements per repeat] fails the kernel, naming the instruction.
+TEST_F(Level0Test, ContinuousMaskOutOfRangeFailsTheKernel) {
+  VecCase c{};
+  c.op = kVecAdd;
+  c.dtype = kVecF32;
+  c.mask_form = kMaskContinuous;
+  c.count = 65;  // 64 floats in a repeat
+  c.repeat = 1;
+  c.dst_blk = c.src0_blk = c.src1_blk = 1;
+  c.dst_rep = c.src0_rep = c.src1_rep = 8;
+  c.n_dst = c.n_src0 = c.n_src1 = 64;
+  std::vector<float> zeros(64, 1.0f);
+  DevMem da(256), db(256), dd(256), dc(sizeof(VecCase));
+  CopyIn(da, zeros.data(), 256);
+  CopyIn(db, zeros.data(), 256);
+  CopyIn(dd, zeros.data(), 256);
+  CopyIn(dc, &c, sizeof c);
+  ASSERT_EQ(aclrtlaunch_vec_level0(1, stream_, da.get(), db.get(), dd.get(), dc.get()), ACL_SUCCESS);
+  EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_NE(RecentError().find("Add: continuous mask 65"), std::string::npos) << RecentError();
+}
+
+}  // namespace
+}  // namespace vectest
