@@ -8,18 +8,11 @@
 
 #include "aclrtlaunch_vec_level0.h"
 #include "vec_case.h"
+#include "vec_model.h"
 #include "vec_test_util.h"
 
 namespace vectest {
 namespace {
-
-template <typename T>
-constexpr uint32_t DtypeOf() {
-  if constexpr (std::is_same<T, half>::value) return kVecF16;
-  if constexpr (std::is_same<T, float>::value) return kVecF32;
-  if constexpr (std::is_same<T, int16_t>::value) return kVecI16;
-  return kVecI32;
-}
 
 bool IsBinaryOp(uint32_t op) { return op <= kVecMulAddDst; }
 bool IsScalarOp(uint32_t op) { return op >= kVecAdds && op <= kVecLeakyRelu; }
@@ -27,60 +20,6 @@ bool IsIntOnly(uint32_t op) { return op == kVecAnd || op == kVecOr || op == kVec
 bool IsFloatOnly(uint32_t op) {
   return op == kVecDiv || op == kVecMulAddDst || op == kVecLeakyRelu || (op >= kVecExp && op <= kVecRsqrt) ||
          op == kVecReciprocal;
-}
-
-// The host model's view of a case: which elements of which repeats, where each operand's elements are.
-struct L0Plan {
-  bool counter = false;
-  uint64_t bits[2] = {0, 0};
-  uint64_t count = 0;
-  uint32_t repeats = 0;
-  uint32_t per = 0;
-  bool Active(uint32_t r, uint32_t k) const {
-    if (counter) return uint64_t{r} * per + k < count;
-    return k < 64 ? (bits[0] >> k) & 1 : (bits[1] >> (k - 64)) & 1;
-  }
-};
-
-template <typename T>
-L0Plan PlanOf(const VecCase& c) {
-  L0Plan p;
-  p.per = 256 / sizeof(T);
-  if (c.mask_form == kMaskCounterRegister || c.mask_form == kMaskCounterArg) {
-    p.counter = true;
-    p.count = c.count;
-    p.repeats = static_cast<uint32_t>((c.count + p.per - 1) / p.per);
-    return p;
-  }
-  p.repeats = c.repeat;
-  if (c.mask_form == kMaskContinuous) {
-    for (uint32_t k = 0; k < c.count; ++k) p.bits[k / 64] |= 1ull << (k % 64);
-  } else {
-    p.bits[0] = c.mask[0];
-    p.bits[1] = sizeof(T) == 4 ? 0 : c.mask[1];
-  }
-  return p;
-}
-
-// Offset in elements of element k of repeat r with the strides (in 32-byte blocks).
-template <typename T>
-size_t L0Offset(uint32_t blk, uint32_t rep, uint32_t r, uint32_t k) {
-  const size_t per_block = 32 / sizeof(T);
-  return size_t{r} * rep * per_block + (k / per_block) * blk * per_block + k % per_block;
-}
-
-// Elements an operand needs: past its largest active offset, rounded up to whole blocks, plus one block
-// that nothing may touch.
-template <typename T>
-uint32_t L0Extent(const L0Plan& p, uint32_t blk, uint32_t rep) {
-  size_t max_off = 0;
-  for (uint32_t r = 0; r < p.repeats; ++r) {
-    for (uint32_t k = 0; k < p.per; ++k) {
-      if (p.Active(r, k)) max_off = std::max(max_off, L0Offset<T>(blk, rep, r, k));
-    }
-  }
-  const size_t per_block = 32 / sizeof(T);
-  return static_cast<uint32_t>((max_off / per_block + 2) * per_block);
 }
 
 template <typename T>
@@ -191,6 +130,7 @@ class Level0Test : public VecTest {
     std::vector<T> got(d0.size());
     CopyOut(got.data(), dd, got.size() * sizeof(T));
     const std::vector<T> want = L0Model(c, a, b, d0);
+    EXPECT_NE(Mismatches(want, d0), "") << "the case writes nothing";
     const std::string bad = Mismatches(got, want, ulps);
     EXPECT_TRUE(bad.empty()) << "op " << c.op << " dtype " << c.dtype << " mask form " << c.mask_form << " repeat "
                              << c.repeat << " mask " << std::hex << c.mask[1] << ":" << c.mask[0] << std::dec

@@ -19,6 +19,14 @@ enum VecOp : uint32_t {
   kVecOpCount
 };
 
+// Reductions (vec_reduce kernel): the case's src0 strides, dst_rep = dstRepStride, order = ReduceOrder
+// (WholeReduceMax/Min) or calIndex (ReduceMax/Min).
+enum VecReduceOp : uint32_t {
+  kRedWholeSum = 0, kRedWholeMax, kRedWholeMin, kRedBlockSum, kRedBlockMax, kRedBlockMin, kRedPairSum,
+  kRedSum, kRedMax, kRedMin,
+  kRedOpCount
+};
+
 // How the instruction gets its mask.
 enum VecMaskForm : uint32_t {
   kMaskBits = 0,        // mask[] argument (normal mode)
@@ -39,4 +47,5 @@ struct VecCase {
   uint32_t dst_rep, src0_rep, src1_rep;  // repeat strides (32-byte blocks)
   float scalar;
   uint32_t n_dst, n_src0, n_src1;  // elements of each buffer (staged whole)
+  uint32_t order;
 };

@@ -2,6 +2,7 @@
 // with its mask given the way the case says, on operands staged whole through the unified buffer.
 #include "kernel_operator.h"
 #include "vec_case.h"
+#include "vec_mask_forms.h"
 
 namespace {
 
@@ -10,44 +11,15 @@ using AscendC::LocalTensor;
 template <typename T>
 constexpr bool kVecIsInt = std::is_integral<T>::value;
 
-// Calls f(isSetMask, mask argument) with the case's mask form, setting and restoring the mask register
-// around the register forms.
-template <typename T, typename F>
-__aicore__ inline void WithMask(const VecCase& c, F f) {
-  switch (c.mask_form) {
-    case kMaskBits: f(std::true_type{}, static_cast<const uint64_t*>(c.mask)); break;
-    case kMaskContinuous: f(std::true_type{}, c.count); break;
-    case kMaskRegister:
-      AscendC::SetVectorMask<T>(c.mask[1], c.mask[0]);
-      f(std::false_type{}, AscendC::MASK_PLACEHOLDER);
-      AscendC::ResetMask();
-      break;
-    case kMaskCounterRegister:
-      AscendC::SetMaskCount();
-      AscendC::SetVectorMask<T, AscendC::MaskMode::COUNTER>(0, c.count);
-      f(std::false_type{}, AscendC::MASK_PLACEHOLDER);
-      AscendC::SetMaskNorm();
-      AscendC::ResetMask();
-      break;
-    case kMaskCounterArg:
-      AscendC::SetMaskCount();
-      f(std::true_type{}, c.count);
-      AscendC::SetMaskNorm();
-      AscendC::ResetMask();
-      break;
-    default: trap();
-  }
-}
-
 template <typename T>
 __aicore__ inline void RunOp(const VecCase& c, const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b) {
   const uint8_t rep = static_cast<uint8_t>(c.repeat);
   const AscendC::BinaryRepeatParams bp(c.dst_blk, c.src0_blk, c.src1_blk, c.dst_rep, c.src0_rep, c.src1_rep);
   const AscendC::UnaryRepeatParams up(c.dst_blk, c.src0_blk, c.dst_rep, c.src0_rep);
   const T s = static_cast<T>(c.scalar);
-#define VEC_BINARY(Name) WithMask<T>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, b, m, rep, bp); })
-#define VEC_SCALAR(Name) WithMask<T>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, s, m, rep, up); })
-#define VEC_UNARY(Name) WithMask<T>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, m, rep, up); })
+#define VEC_BINARY(Name) VecWithMask<T, uint64_t>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, b, m, rep, bp); })
+#define VEC_SCALAR(Name) VecWithMask<T, uint64_t>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, s, m, rep, up); })
+#define VEC_UNARY(Name) VecWithMask<T, uint64_t>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, m, rep, up); })
   switch (c.op) {
     case kVecAdd: VEC_BINARY(Add); return;
     case kVecSub: VEC_BINARY(Sub); return;
@@ -61,7 +33,7 @@ __aicore__ inline void RunOp(const VecCase& c, const LocalTensor<T>& d, const Lo
     case kVecAbs: VEC_UNARY(Abs); return;
     case kVecRelu: VEC_UNARY(Relu); return;
     case kVecDuplicate:
-      WithMask<T>(c, [&](auto set, auto m) {
+      VecWithMask<T, uint64_t>(c, [&](auto set, auto m) {
         AscendC::Duplicate<T, decltype(set)::value>(d, s, m, rep, static_cast<uint16_t>(c.dst_blk),
                                                     static_cast<uint8_t>(c.dst_rep));
       });
@@ -69,7 +41,7 @@ __aicore__ inline void RunOp(const VecCase& c, const LocalTensor<T>& d, const Lo
     case kVecCopy: {
       const AscendC::CopyRepeatParams cp(static_cast<uint16_t>(c.dst_blk), static_cast<uint16_t>(c.src0_blk),
                                          static_cast<uint16_t>(c.dst_rep), static_cast<uint16_t>(c.src0_rep));
-      WithMask<T>(c, [&](auto set, auto m) { AscendC::Copy<T, decltype(set)::value>(d, a, m, rep, cp); });
+      VecWithMask<T, uint64_t>(c, [&](auto set, auto m) { AscendC::Copy<T, decltype(set)::value>(d, a, m, rep, cp); });
       return;
     }
     default: break;

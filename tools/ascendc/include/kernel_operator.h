@@ -18,5 +18,6 @@
 #include "npurt_kernel/cast_reduce.h"
 #include "npurt_kernel/vector_mask.h"
 #include "npurt_kernel/vector_level0.h"
+#include "npurt_kernel/vector_reduce.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_

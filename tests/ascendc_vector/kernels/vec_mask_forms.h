@@ -1,0 +1,35 @@
+// The test kernels' way of calling an instruction with the mask form a VecCase names (vec_case.h):
+// f(isSetMask as std::bool_constant, the mask argument), with the mask register set and restored around
+// the register forms. Cont: the type of the instruction's continuous mask (uint64_t, or int32_t for the
+// reductions).
+#pragma once
+
+#include "kernel_operator.h"
+#include "vec_case.h"
+
+template <typename T, typename Cont, typename F>
+__aicore__ inline void VecWithMask(const VecCase& c, F f) {
+  switch (c.mask_form) {
+    case kMaskBits: f(std::true_type{}, static_cast<const uint64_t*>(c.mask)); break;
+    case kMaskContinuous: f(std::true_type{}, static_cast<Cont>(c.count)); break;
+    case kMaskRegister:
+      AscendC::SetVectorMask<T>(c.mask[1], c.mask[0]);
+      f(std::false_type{}, static_cast<Cont>(AscendC::MASK_PLACEHOLDER));
+      AscendC::ResetMask();
+      break;
+    case kMaskCounterRegister:
+      AscendC::SetMaskCount();
+      AscendC::SetVectorMask<T, AscendC::MaskMode::COUNTER>(0, c.count);
+      f(std::false_type{}, static_cast<Cont>(AscendC::MASK_PLACEHOLDER));
+      AscendC::SetMaskNorm();
+      AscendC::ResetMask();
+      break;
+    case kMaskCounterArg:
+      AscendC::SetMaskCount();
+      f(std::true_type{}, static_cast<Cont>(c.count));
+      AscendC::SetMaskNorm();
+      AscendC::ResetMask();
+      break;
+    default: trap();
+  }
+}
