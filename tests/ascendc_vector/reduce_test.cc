@@ -202,22 +202,16 @@ class ReduceTest : public VecTest {
   template <typename T>
   void RunAllForms(uint32_t op, uint64_t seed) {
     std::mt19937_64 rng(seed);
-    const uint32_t per = 256 / sizeof(T);
     const bool whole_repeat_api = op >= kRedSum;  // ReduceSum/Max/Min: no isSetMask, block stride 1
     for (uint32_t form = kMaskBits; form <= kMaskCounterArg; ++form) {
       if (whole_repeat_api && (form == kMaskRegister || form == kMaskCounterRegister)) continue;
       for (int trial = 0; trial < 4; ++trial) {
-        VecCase c{};
-        c.op = op;
-        c.mask_form = form;
-        c.repeat = 1 + static_cast<uint32_t>(rng() % 4);
-        c.mask[0] = rng() | 1;  // WholeReduce needs an element in every repeat
-        c.mask[1] = sizeof(T) == 4 ? 0 : rng();
+        VecCase c = RandomCase<T>(op, form, rng, 1, true);
         if (trial == 3) c.mask[0] = 0x00ff00000000ff01ull;  // whole blocks / pairs left out
-        c.count = form == kMaskContinuous ? 1 + rng() % per : 1 + rng() % (4 * per);
-        const uint32_t blks[] = {1, 2, 1, 3}, reps[] = {8, 16, 9, 4};
-        c.src0_blk = trial == 0 ? 1 : blks[rng() % 4];
-        c.src0_rep = trial == 0 ? 8 : reps[rng() % 4];
+        if (trial == 0) {  // the default strides
+          c.src0_blk = 1;
+          c.src0_rep = 8;
+        }
         c.dst_rep = 1 + static_cast<uint32_t>(rng() % 3);
         c.order = (op == kRedWholeMax || op == kRedWholeMin) ? trial % 4 : trial % 2;
         RunAndCheck<T>(c, rng);

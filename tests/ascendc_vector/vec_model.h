@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <random>
 #include <type_traits>
 
 #include "vec_case.h"
@@ -71,6 +72,29 @@ inline uint32_t L0Extent(const L0Plan& p, uint32_t blk, uint32_t rep) {
   }
   const size_t per_block = 32 / sizeof(T);
   return static_cast<uint32_t>((max_off / per_block + 2) * per_block);
+}
+
+// A case of `op` with the mask form `form`: 1..4 repeats, random mask bits (element 0 always in), a
+// continuous or counter count of at least `min_count`, block strides 1..3 and repeat strides with gaps
+// (and under 8 blocks, overlapping, when `overlap`).
+template <typename T>
+VecCase RandomCase(uint32_t op, uint32_t form, std::mt19937_64& rng, uint32_t min_count, bool overlap) {
+  const uint32_t per = 256 / sizeof(T);
+  VecCase c{};
+  c.op = op;
+  c.mask_form = form;
+  c.repeat = 1 + static_cast<uint32_t>(rng() % 4);
+  c.mask[0] = rng() | 1;
+  c.mask[1] = sizeof(T) == 4 ? 0 : rng();
+  c.count = form == kMaskContinuous ? min_count + rng() % (per + 1 - min_count) : min_count + rng() % (4 * per);
+  const uint32_t blks[] = {1, 2, 1, 3}, reps[] = {8, 16, 9, overlap ? 4u : 24u};
+  c.dst_blk = blks[rng() % 4];
+  c.dst_rep = reps[rng() % 4];
+  c.src0_blk = blks[rng() % 4];
+  c.src0_rep = reps[rng() % 4];
+  c.src1_blk = blks[rng() % 4];
+  c.src1_rep = reps[rng() % 4];
+  return c;
 }
 
 }  // namespace vectest

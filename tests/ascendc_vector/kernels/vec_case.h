@@ -27,6 +27,14 @@ enum VecReduceOp : uint32_t {
   kRedOpCount
 };
 
+// Compare / Select (vec_cmpsel kernel): order = CMPMODE, scalar = the scalar operand; Compare's dst is
+// bits, Select's selMask is the sel buffer.
+enum VecCmpSelOp : uint32_t {
+  kCsCompare = 0, kCsCompareScalar, kCsCompares, kCsSelectTensor, kCsSelectScalar, kCsSelectSpr,
+  kCsRegisterSelect,  // Compare into the CmpMask register (one repeat), then Select<T, VSEL_CMPMASK_SPR>
+  kCsOpCount
+};
+
 // How the instruction gets its mask.
 enum VecMaskForm : uint32_t {
   kMaskBits = 0,        // mask[] argument (normal mode)
@@ -34,6 +42,7 @@ enum VecMaskForm : uint32_t {
   kMaskRegister,        // SetVectorMask(mask[1], mask[0]) then isSetMask = false, MASK_PLACEHOLDER
   kMaskCounterRegister, // SetMaskCount + SetVectorMask<T, COUNTER>(count) then isSetMask = false
   kMaskCounterArg,      // SetMaskCount, then the count as the `mask` argument (isSetMask = true)
+  kMaskCountForm,       // the count form of the API (count elements), where it has one
 };
 
 struct VecCase {

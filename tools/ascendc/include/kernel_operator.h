@@ -19,5 +19,6 @@
 #include "npurt_kernel/vector_mask.h"
 #include "npurt_kernel/vector_level0.h"
 #include "npurt_kernel/vector_reduce.h"
+#include "npurt_kernel/compare_select.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
