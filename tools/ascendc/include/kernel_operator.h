@@ -20,5 +20,6 @@
 #include "npurt_kernel/vector_level0.h"
 #include "npurt_kernel/vector_reduce.h"
 #include "npurt_kernel/compare_select.h"
+#include "npurt_kernel/kernel_assert.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
