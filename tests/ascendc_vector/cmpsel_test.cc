@@ -32,9 +32,7 @@ void CsSetBit(std::vector<uint8_t>& b, uint64_t i, bool v) {
 // The case's plan; the count form is a counter-mode plan.
 template <typename T>
 L0Plan CsPlan(const VecCase& c) {
-  VecCase k = c;
-  if (c.mask_form == kMaskCountForm) k.mask_form = kMaskCounterArg;
-  return PlanOf<T>(k);
+  return PlanOf<T>(c);
 }
 
 bool CsIsSelect(uint32_t op) { return op >= kCsSelectTensor; }

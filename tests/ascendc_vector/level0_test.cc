@@ -14,6 +14,11 @@
 namespace vectest {
 namespace {
 
+// The ops vec_level0_kernels.cpp runs in their count form too.
+bool HasCountForm(uint32_t op) {
+  return op == kVecAdd || op == kVecSub || op == kVecMul || op == kVecMax || op == kVecMin || op == kVecAdds ||
+         op == kVecMuls || op == kVecMaxs || op == kVecMins || op == kVecAbs || op == kVecRelu || op == kVecDuplicate;
+}
 bool IsBinaryOp(uint32_t op) { return op <= kVecMulAddDst; }
 bool IsScalarOp(uint32_t op) { return op >= kVecAdds && op <= kVecLeakyRelu; }
 bool IsIntOnly(uint32_t op) { return op == kVecAnd || op == kVecOr || op == kVecNot; }
@@ -174,12 +179,32 @@ class Level0Test : public VecTest {
     }
   }
 
+  // The count forms, with the count as argument and in the mask register (isSetMask = false).
+  template <typename T>
+  void RunCountForms(uint32_t op, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    const uint32_t per = 256 / sizeof(T);
+    for (uint32_t form = kMaskCountForm; form <= kMaskCountFormRegister; ++form) {
+      for (int trial = 0; trial < 3; ++trial) {
+        VecCase c{};
+        c.op = op;
+        c.mask_form = form;
+        c.count = trial == 0 ? per : 1 + rng() % (5 * per);
+        c.dst_blk = c.src0_blk = c.src1_blk = 1;
+        c.dst_rep = c.src0_rep = c.src1_rep = 8;
+        c.scalar = std::is_integral<T>::value ? 5.0f : 0.625f;
+        RunAndCheck<T>(c, rng);
+      }
+    }
+  }
+
   template <typename T>
   void RunOps(std::initializer_list<uint32_t> ops, uint64_t seed) {
     for (uint32_t op : ops) {
       if (std::is_integral<T>::value && IsFloatOnly(op)) continue;
       if (!std::is_integral<T>::value && IsIntOnly(op)) continue;
       RunAllForms<T>(op, seed + op);
+      if (HasCountForm(op)) RunCountForms<T>(op, seed + 100 + op);
     }
   }
 };

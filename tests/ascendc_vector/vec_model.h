@@ -37,7 +37,8 @@ template <typename T>
 inline L0Plan PlanOf(const VecCase& c) {
   L0Plan p;
   p.per = 256 / sizeof(T);
-  if (c.mask_form == kMaskCounterRegister || c.mask_form == kMaskCounterArg) {
+  if (c.mask_form == kMaskCounterRegister || c.mask_form == kMaskCounterArg || c.mask_form == kMaskCountForm ||
+      c.mask_form == kMaskCountFormRegister) {
     p.counter = true;
     p.count = c.count;
     p.repeats = static_cast<uint32_t>((c.count + p.per - 1) / p.per);

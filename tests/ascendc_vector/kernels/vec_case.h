@@ -43,6 +43,7 @@ enum VecMaskForm : uint32_t {
   kMaskCounterRegister, // SetMaskCount + SetVectorMask<T, COUNTER>(count) then isSetMask = false
   kMaskCounterArg,      // SetMaskCount, then the count as the `mask` argument (isSetMask = true)
   kMaskCountForm,       // the count form of the API (count elements), where it has one
+  kMaskCountFormRegister,  // the count form with isSetMask = false: SetMaskCount + SetVectorMask(count)
 };
 
 struct VecCase {

@@ -11,12 +11,57 @@ using AscendC::LocalTensor;
 template <typename T>
 constexpr bool kVecIsInt = std::is_integral<T>::value;
 
+// The count form (Op(dst, src..., count)) of the case's op; with the register form, isSetMask = false
+// and the count in the mask register (counter mode). Returns false for an op without a count form.
+template <typename T>
+__aicore__ inline bool RunCountForm(const VecCase& c, const LocalTensor<T>& d, const LocalTensor<T>& a,
+                                    const LocalTensor<T>& b) {
+  const bool reg = c.mask_form == kMaskCountFormRegister;
+  const int32_t n = reg ? 1 : static_cast<int32_t>(c.count);  // ignored with the register form
+  if (reg) {
+    AscendC::SetMaskCount();
+    AscendC::SetVectorMask<T, AscendC::MaskMode::COUNTER>(0, c.count);
+  }
+  const T s = static_cast<T>(c.scalar);
+  bool done = true;
+  auto run = [&](auto set) {
+    constexpr bool kSet = decltype(set)::value;
+    switch (c.op) {
+      case kVecAdd: AscendC::Add<T, kSet>(d, a, b, n); break;
+      case kVecSub: AscendC::Sub<T, kSet>(d, a, b, n); break;
+      case kVecMul: AscendC::Mul<T, kSet>(d, a, b, n); break;
+      case kVecMax: AscendC::Max<T, kSet>(d, a, b, n); break;
+      case kVecMin: AscendC::Min<T, kSet>(d, a, b, n); break;
+      case kVecAdds: AscendC::Adds<T, kSet>(d, a, s, n); break;
+      case kVecMuls: AscendC::Muls<T, kSet>(d, a, s, n); break;
+      case kVecMaxs: AscendC::Maxs<T, kSet>(d, a, s, n); break;
+      case kVecMins: AscendC::Mins<T, kSet>(d, a, s, n); break;
+      case kVecAbs: AscendC::Abs<T, kSet>(d, a, n); break;
+      case kVecRelu: AscendC::Relu<T, kSet>(d, a, n); break;
+      case kVecDuplicate: AscendC::Duplicate<T, kSet>(d, s, n); break;
+      default: done = false;
+    }
+  };
+  if (reg) {
+    run(std::false_type{});
+    AscendC::SetMaskNorm();
+    AscendC::ResetMask();
+  } else {
+    run(std::true_type{});
+  }
+  return done;
+}
+
 template <typename T>
 __aicore__ inline void RunOp(const VecCase& c, const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b) {
   const uint8_t rep = static_cast<uint8_t>(c.repeat);
   const AscendC::BinaryRepeatParams bp(c.dst_blk, c.src0_blk, c.src1_blk, c.dst_rep, c.src0_rep, c.src1_rep);
   const AscendC::UnaryRepeatParams up(c.dst_blk, c.src0_blk, c.dst_rep, c.src0_rep);
   const T s = static_cast<T>(c.scalar);
+  if (c.mask_form == kMaskCountForm || c.mask_form == kMaskCountFormRegister) {
+    if (!RunCountForm(c, d, a, b)) trap();  // the count-form cases cover the ops RunCountForm has
+    return;
+  }
 #define VEC_BINARY(Name) VecWithMask<T, uint64_t>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, b, m, rep, bp); })
 #define VEC_SCALAR(Name) VecWithMask<T, uint64_t>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, s, m, rep, up); })
 #define VEC_UNARY(Name) VecWithMask<T, uint64_t>(c, [&](auto set, auto m) { AscendC::Name<T, decltype(set)::value>(d, a, m, rep, up); })

@@ -160,6 +160,16 @@ inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t 
   CheckResults(d, n);
 }
 
+// The element count of a count-form call: its argument, or with isSetMask = false the count that the
+// mask register holds in counter mode (SetMaskCount + SetVectorMask; the argument is ignored), as the
+// hardware API takes it.
+template <bool set_mask>
+inline int32_t CountOf(int32_t count, const char* what) {
+  if (set_mask) return count;
+  if (!g_state.mask_counter) Fail("%s: isSetMask = false in the count form needs counter mode (SetMaskCount)", what);
+  return static_cast<int32_t>(g_state.vector_mask[0]);
+}
+
 // The type a scalar operand is computed in.
 template <typename T>
 using ComputeType = typename std::conditional<kIsNarrowFloat<T>, float, T>::type;
@@ -171,7 +181,8 @@ using ComputeType = typename std::conditional<kIsNarrowFloat<T>, float, T>::type
   template <typename T, bool isSetMask = true>                                                             \
   __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
                               const int32_t& count) {                                                      \
-    npurt_detail::Binary(dst, src0, src1, count, [](auto a, auto b) { return expr; }, #Name);              \
+    npurt_detail::Binary(dst, src0, src1, npurt_detail::CountOf<isSetMask>(count, #Name),                   \
+                         [](auto a, auto b) { return expr; }, #Name);                                      \
   }
 // The operations, X(Name, expression), one list for the count form here and the level-0 form
 // (vector_level0.h).
@@ -200,7 +211,8 @@ __aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>
   __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
                               const npurt_detail::NoDeduce<T>& scalar, const int32_t& count) {             \
     const npurt_detail::ComputeType<T> s = static_cast<npurt_detail::ComputeType<T>>(scalar);              \
-    npurt_detail::Unary(dst, src, count, [s](auto a) { return expr; }, #Name);                             \
+    npurt_detail::Unary(dst, src, npurt_detail::CountOf<isSetMask>(count, #Name), [s](auto a) { return expr; }, \
+                        #Name);                                                                            \
   }
 #define NPURT_ASCENDC_SCALAR_OPS(X) \
   X(Adds, a + s) X(Muls, a * s) X(Maxs, a > s ? a : s) X(Mins, a < s ? a : s) X(LeakyRelu, a >= 0 ? a : a * s)
@@ -211,7 +223,8 @@ NPURT_ASCENDC_SCALAR_OPS(NPURT_ASCENDC_SCALAR)
 #define NPURT_ASCENDC_UNARY(Name, expr)                                                                    \
   template <typename T, bool isSetMask = true>                                                             \
   __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) { \
-    npurt_detail::Unary(dst, src, count, [](auto a) { return expr; }, #Name);                               \
+    npurt_detail::Unary(dst, src, npurt_detail::CountOf<isSetMask>(count, #Name), [](auto a) { return expr; }, \
+                        #Name);                                                                             \
   }
 #define NPURT_ASCENDC_UNARY_OPS(X)                                                                       \
   X(Exp, std::exp(a)) X(Ln, std::log(a)) X(Abs, a < 0 ? -a : a) X(Sqrt, std::sqrt(a)) X(Rsqrt, 1 / std::sqrt(a)) \
@@ -223,10 +236,11 @@ NPURT_ASCENDC_UNARY_OPS(NPURT_ASCENDC_UNARY)
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const npurt_detail::NoDeduce<T>& scalar,
                                  const int32_t& count) {
-  npurt_detail::CheckOperand(dst, count, "Duplicate");
+  const int32_t n = npurt_detail::CountOf<isSetMask>(count, "Duplicate");
+  npurt_detail::CheckOperand(dst, n, "Duplicate");
   T* d = dst.GetPhyAddr();
   const T v = scalar;
-  for (int32_t i = 0; i < count; ++i) d[i] = v;
+  for (int32_t i = 0; i < n; ++i) d[i] = v;
 }
 
 }  // namespace AscendC
