@@ -93,13 +93,8 @@ __aicore__ inline void RunCmpSelCase(const VecCase& c, GM_ADDR src0, GM_ADDR src
 
 extern "C" __global__ __aicore__ void vec_cmpsel(GM_ADDR src0, GM_ADDR src1, GM_ADDR sel, GM_ADDR dst, GM_ADDR tc) {
   const VecCase c = *reinterpret_cast<const VecCase*>(tc);
-  if (c.dtype == kVecF16) {
-    RunCmpSelCase<half>(c, src0, src1, sel, dst);
-  } else if (c.dtype == kVecF32) {
-    RunCmpSelCase<float>(c, src0, src1, sel, dst);
-  } else if (c.dtype == kVecI16) {
-    RunCmpSelCase<int16_t>(c, src0, src1, sel, dst);
-  } else {
-    RunCmpSelCase<int32_t>(c, src0, src1, sel, dst);
-  }
+  VecForDtype(c.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    RunCmpSelCase<T>(c, src0, src1, sel, dst);
+  });
 }

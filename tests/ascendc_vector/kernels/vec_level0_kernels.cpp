@@ -144,11 +144,8 @@ __aicore__ inline void RunCase(const VecCase& c, GM_ADDR src0, GM_ADDR src1, GM_
 // dst holds the destination's initial contents on entry (elements outside the mask must survive).
 extern "C" __global__ __aicore__ void vec_level0(GM_ADDR src0, GM_ADDR src1, GM_ADDR dst, GM_ADDR tc) {
   const VecCase c = *reinterpret_cast<const VecCase*>(tc);
-  switch (c.dtype) {
-    case kVecF16: RunCase<half>(c, src0, src1, dst); break;
-    case kVecF32: RunCase<float>(c, src0, src1, dst); break;
-    case kVecI16: RunCase<int16_t>(c, src0, src1, dst); break;
-    case kVecI32: RunCase<int32_t>(c, src0, src1, dst); break;
-    default: trap();
-  }
+  VecForDtype(c.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    RunCase<T>(c, src0, src1, dst);
+  });
 }

@@ -1,4 +1,5 @@
-// The test kernels' way of calling an instruction with the mask form a VecCase names (vec_case.h):
+// The test kernels' helpers. VecForDtype calls f with a value of the case's element type. VecWithMask
+// calls an instruction with the mask form a VecCase names (vec_case.h):
 // f(isSetMask as std::bool_constant, the mask argument), with the mask register set and restored around
 // the register forms. Cont: the type of the instruction's continuous mask (uint64_t, or int32_t for the
 // reductions).
@@ -30,6 +31,17 @@ __aicore__ inline void VecWithMask(const VecCase& c, F f) {
       AscendC::SetMaskNorm();
       AscendC::ResetMask();
       break;
+    default: trap();
+  }
+}
+
+template <typename F>
+__aicore__ inline void VecForDtype(uint32_t dtype, F f) {
+  switch (dtype) {
+    case kVecF16: f(half(0)); break;
+    case kVecF32: f(0.0f); break;
+    case kVecI16: f(int16_t(0)); break;
+    case kVecI32: f(int32_t(0)); break;
     default: trap();
   }
 }

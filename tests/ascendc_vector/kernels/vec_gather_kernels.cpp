@@ -1,0 +1,50 @@
+// Test kernel of GatherMask: a VecCase (vec_case.h) with order = the built-in pattern (1..7, 0: the user
+// pattern in `pattern`), mask_form kMaskBits = reduceMode false (repeat = repeatTimes), kMaskCounterArg =
+// reduceMode true (count = mask), src0_blk / src0_rep / src1_rep the GatherMaskParams strides. dst holds its
+// initial contents; cnt[0] receives rsvdCnt.
+#include "kernel_operator.h"
+#include "vec_case.h"
+#include "vec_mask_forms.h"
+
+namespace {
+
+template <typename T>
+__aicore__ inline void RunGather(const VecCase& c, GM_ADDR src0, GM_ADDR pattern, GM_ADDR dst, GM_ADDR cnt) {
+  using U = typename std::conditional<sizeof(T) == 2, uint16_t, uint32_t>::type;
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bd, b0, bp;
+  pipe.InitBuffer(bd, (c.n_dst * sizeof(T) + 31) / 32 * 32);
+  pipe.InitBuffer(b0, (c.n_src0 * sizeof(T) + 31) / 32 * 32);
+  pipe.InitBuffer(bp, (c.n_src1 * sizeof(U) + 31) / 32 * 32);
+  AscendC::GlobalTensor<T> gd, g0;
+  AscendC::GlobalTensor<U> gp;
+  gd.SetGlobalBuffer((__gm__ T*)dst, c.n_dst);
+  g0.SetGlobalBuffer((__gm__ T*)src0, c.n_src0);
+  gp.SetGlobalBuffer((__gm__ U*)pattern, c.n_src1);
+  AscendC::LocalTensor<T> ld = bd.Get<T>(), l0 = b0.Get<T>();
+  AscendC::LocalTensor<U> lp = bp.Get<U>();
+  AscendC::DataCopy(ld, gd, c.n_dst);
+  AscendC::DataCopy(l0, g0, c.n_src0);
+  AscendC::DataCopy(lp, gp, c.n_src1);
+  const bool reduce = c.mask_form == kMaskCounterArg;
+  const AscendC::GatherMaskParams params(static_cast<uint8_t>(c.src0_blk), static_cast<uint16_t>(c.repeat),
+                                         static_cast<uint16_t>(c.src0_rep), static_cast<uint8_t>(c.src1_rep));
+  uint64_t kept = 0;
+  if (c.order == 0) {
+    AscendC::GatherMask(ld, l0, lp, reduce, static_cast<uint32_t>(c.count), params, kept);
+  } else {
+    AscendC::GatherMask(ld, l0, static_cast<uint8_t>(c.order), reduce, static_cast<uint32_t>(c.count), params, kept);
+  }
+  AscendC::DataCopy(gd, ld, c.n_dst);
+  *reinterpret_cast<__gm__ uint64_t*>(cnt) = kept;
+}
+
+}  // namespace
+
+extern "C" __global__ __aicore__ void vec_gather(GM_ADDR src0, GM_ADDR pattern, GM_ADDR dst, GM_ADDR cnt, GM_ADDR tc) {
+  const VecCase c = *reinterpret_cast<const VecCase*>(tc);
+  VecForDtype(c.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    RunGather<T>(c, src0, pattern, dst, cnt);
+  });
+}
