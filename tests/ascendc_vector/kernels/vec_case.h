@@ -35,6 +35,9 @@ enum VecCmpSelOp : uint32_t {
   kCsOpCount
 };
 
+// Level-0 Cast (vec_cast kernel): op = the conversion, order = the RoundMode; src0 strides for the source.
+enum VecCastOp : uint32_t { kCastF32ToF16 = 0, kCastF16ToF32, kCastF32ToI32, kCastI32ToF32, kCastOpCount };
+
 // How the instruction gets its mask.
 enum VecMaskForm : uint32_t {
   kMaskBits = 0,        // mask[] argument (normal mode)

@@ -19,6 +19,7 @@
 #include "npurt_kernel/vector_mask.h"
 #include "npurt_kernel/vector_level0.h"
 #include "npurt_kernel/vector_reduce.h"
+#include "npurt_kernel/cast_level0.h"
 #include "npurt_kernel/compare_select.h"
 #include "npurt_kernel/gather_mask.h"
 #include "npurt_kernel/kernel_assert.h"

@@ -90,8 +90,8 @@ inline MaskPlan CountPlan(uint32_t elem_bytes, uint32_t count) {
 template <typename T, typename U>
 inline void CompareImpl(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE mode,
                         const MaskPlan& p, Stride s0, Stride s1, const char* what) {
-  CheckPlanned(src0.GetPhyAddr(), p, s0, sizeof(T), what);
-  CheckPlanned(src1.GetPhyAddr(), p, s1, sizeof(T), what);
+  CheckPlanned(src0.GetPhyAddr(), p, s0, what);
+  CheckPlanned(src1.GetPhyAddr(), p, s1, what);
   using C = ComputeType<T>;
   Level0Bits(p, dst, [&](uint32_t r, uint32_t k) {
     return CompareValues(static_cast<C>(SrcAt(src0, s0, r, k)), static_cast<C>(SrcAt(src1, s1, r, k)), mode);
@@ -101,7 +101,7 @@ inline void CompareImpl(const LocalTensor<U>& dst, const LocalTensor<T>& src0, c
 template <typename T, typename U>
 inline void CompareScalarImpl(const LocalTensor<U>& dst, const LocalTensor<T>& src0, T scalar, CMPMODE mode,
                               const MaskPlan& p, Stride s0, const char* what) {
-  CheckPlanned(src0.GetPhyAddr(), p, s0, sizeof(T), what);
+  CheckPlanned(src0.GetPhyAddr(), p, s0, what);
   using C = ComputeType<T>;
   const C s = static_cast<C>(scalar);
   Level0Bits(p, dst, [&](uint32_t r, uint32_t k) { return CompareValues(static_cast<C>(SrcAt(src0, s0, r, k)), s, mode); },
@@ -119,10 +119,10 @@ inline const uint8_t* SelBits(const LocalTensor<U>& sel, SELMODE mode, const Mas
 template <typename T, typename Second>
 inline void SelectImpl(const LocalTensor<T>& dst, const uint8_t* sel, const LocalTensor<T>& src0, SELMODE mode,
                        const MaskPlan& p, Stride ds, Stride s0, Second second, const char* what) {
-  CheckPlanned(dst.GetPhyAddr(), p, ds, sizeof(T), what);
-  CheckPlanned(src0.GetPhyAddr(), p, s0, sizeof(T), what);
+  CheckPlanned(dst.GetPhyAddr(), p, ds, what);
+  CheckPlanned(src0.GetPhyAddr(), p, s0, what);
   const bool same_bits = mode == SELMODE::VSEL_CMPMASK_SPR;
-  Level0Write<T, false>(p, dst, ds, sizeof(T), [&](uint32_t r, uint32_t k) {
+  Level0Write<T, false>(p, dst, ds, [&](uint32_t r, uint32_t k) {
     const uint64_t i = same_bits ? k : uint64_t{r} * p.per_repeat + k;
     return GetBit(sel, i) ? SrcAt(src0, s0, r, k) : second(r, k);
   });
@@ -151,8 +151,8 @@ __aicore__ inline void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& 
   __aicore__ inline void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,       \
                                  MaskParam, const BinaryRepeatParams& rp) {                                     \
     const npurt_detail::MaskPlan p = npurt_detail::PlanFor<T>(isSetMask, npurt_detail::MaskOf(mask), 1, "Compare"); \
-    npurt_detail::CheckPlanned(src0.GetPhyAddr(), p, {rp.src0BlkStride, rp.src0RepStride}, sizeof(T), "Compare"); \
-    npurt_detail::CheckPlanned(src1.GetPhyAddr(), p, {rp.src1BlkStride, rp.src1RepStride}, sizeof(T), "Compare"); \
+    npurt_detail::CheckPlanned(src0.GetPhyAddr(), p, {rp.src0BlkStride, rp.src0RepStride}, "Compare"); \
+    npurt_detail::CheckPlanned(src1.GetPhyAddr(), p, {rp.src1BlkStride, rp.src1RepStride}, "Compare"); \
     using C = npurt_detail::ComputeType<T>;                                                                     \
     npurt_detail::g_cmp_mask[0] = npurt_detail::g_cmp_mask[1] = 0;                                              \
     for (uint32_t k = 0; k < p.per_repeat; ++k) {                                                               \
@@ -213,7 +213,7 @@ template <typename T, typename U>
 __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
                               const LocalTensor<T>& src1, SELMODE selMode, uint32_t count) {
   const npurt_detail::Stride c{1, 8};
-  npurt_detail::CheckPlanned(src1.GetPhyAddr(), npurt_detail::CountPlan(sizeof(T), count), c, sizeof(T), "Select");
+  npurt_detail::CheckPlanned(src1.GetPhyAddr(), npurt_detail::CountPlan(sizeof(T), count), c, "Select");
   const npurt_detail::MaskPlan p = npurt_detail::CountPlan(sizeof(T), count);
   npurt_detail::SelectImpl(dst, npurt_detail::SelBits(selMask, selMode, p, "Select"), src0, selMode, p, c, c,
                            [&](uint32_t r, uint32_t k) { return npurt_detail::SrcAt(src1, c, r, k); }, "Select");
@@ -235,7 +235,7 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<U>& s
                                 const BinaryRepeatParams& rp) {                                                 \
     const npurt_detail::MaskPlan p = npurt_detail::PlanFor<T>(isSetMask, npurt_detail::MaskOf(mask), repeatTimes, "Select"); \
     const npurt_detail::Stride s1{rp.src1BlkStride, rp.src1RepStride};                                          \
-    npurt_detail::CheckPlanned(src1.GetPhyAddr(), p, s1, sizeof(T), "Select");                                  \
+    npurt_detail::CheckPlanned(src1.GetPhyAddr(), p, s1, "Select");                                  \
     npurt_detail::SelectImpl(dst, npurt_detail::SelBits(selMask, selMode, p, "Select"), src0, selMode, p,       \
                              {rp.dstBlkStride, rp.dstRepStride},                                                \
                              {rp.src0BlkStride, rp.src0RepStride},                                              \
@@ -262,7 +262,7 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& s
                 "Select without selMask: only SELMODE::VSEL_CMPMASK_SPR is supported on the sim");
   const npurt_detail::MaskPlan p = npurt_detail::PlanFor<T>(false, npurt_detail::MaskOf(uint64_t{0}), repeatTimes, "Select");
   const npurt_detail::Stride s1{rp.src1BlkStride, rp.src1RepStride};
-  npurt_detail::CheckPlanned(src1.GetPhyAddr(), p, s1, sizeof(T), "Select");
+  npurt_detail::CheckPlanned(src1.GetPhyAddr(), p, s1, "Select");
   npurt_detail::SelectImpl(dst, reinterpret_cast<const uint8_t*>(npurt_detail::g_cmp_mask), src0, selMode, p, {rp.dstBlkStride, rp.dstRepStride},
                            {rp.src0BlkStride, rp.src0RepStride},
                            [&](uint32_t r, uint32_t k) { return npurt_detail::SrcAt(src1, s1, r, k); }, "Select");

@@ -63,7 +63,7 @@ inline void GatherMaskImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src0
     p.repeats = gp.repeatTimes;
   }
   const Stride s0{gp.src0BlockStride, gp.src0RepeatStride};
-  CheckPlanned(src0.GetPhyAddr(), p, s0, sizeof(T), what);
+  CheckPlanned(src0.GetPhyAddr(), p, s0, what);
   // Count first, so that dst's check covers every write.
   uint64_t n = 0;
   for (uint32_t r = 0; r < p.repeats; ++r) {

@@ -88,12 +88,11 @@ inline MaskPlan PlanFor(bool set_mask, MaskArg m, int32_t repeat_times, const ch
   return PlanMask(sizeof(T), set_mask, m.arr, m.continuous, repeat_times, what);
 }
 
-// Runs an element-wise instruction writing dst (elements of D; the mask counts elements of `mask_bytes`
-// bytes): value(r, k) gives element k of repeat r. A repeat's values are all computed before any is
+// Runs an element-wise instruction writing dst: value(r, k) gives element k of repeat r. A repeat's values are all computed before any is
 // written. Float results of arithmetic (`arith`) that are Inf/NaN raise the overflow status (vector_ops.h);
 // moves (Copy, Duplicate) raise nothing.
 template <typename D, bool arith = true, typename F>
-inline void Level0Write(const MaskPlan& p, const LocalTensor<D>& dst, Stride ds, uint32_t mask_bytes, F value) {
+inline void Level0Write(const MaskPlan& p, const LocalTensor<D>& dst, Stride ds, F value) {
   D* d = dst.GetPhyAddr();
   D vals[128];
   uint64_t offs[128];
@@ -102,7 +101,7 @@ inline void Level0Write(const MaskPlan& p, const LocalTensor<D>& dst, Stride ds,
     for (uint32_t k = 0; k < p.per_repeat; ++k) {
       if (!Active(p, r, k)) continue;
       vals[n] = value(r, k);
-      offs[n++] = ElemOffset(ds, r, k, sizeof(D), mask_bytes);
+      offs[n++] = ElemOffset(ds, r, k, sizeof(D));
     }
     for (uint32_t i = 0; i < n; ++i) d[offs[i]] = vals[i];
     if (arith) CheckResults(vals, n);
@@ -112,7 +111,7 @@ inline void Level0Write(const MaskPlan& p, const LocalTensor<D>& dst, Stride ds,
 // Element k of repeat r of a source operand.
 template <typename T>
 inline T SrcAt(const LocalTensor<T>& t, Stride s, uint32_t r, uint32_t k) {
-  return t.GetPhyAddr()[ElemOffset(s, r, k, sizeof(T), sizeof(T))];
+  return t.GetPhyAddr()[ElemOffset(s, r, k, sizeof(T))];
 }
 
 template <typename T, typename Op>
@@ -121,11 +120,11 @@ inline void Level0Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0, 
   const MaskPlan p = PlanFor<T>(set_mask, m, repeat_times, what);
   const Stride ds{rp.dstBlkStride, rp.dstRepStride}, s0{rp.src0BlkStride, rp.src0RepStride},
       s1{rp.src1BlkStride, rp.src1RepStride};
-  CheckPlanned(dst.GetPhyAddr(), p, ds, sizeof(T), what);
-  CheckPlanned(src0.GetPhyAddr(), p, s0, sizeof(T), what);
-  CheckPlanned(src1.GetPhyAddr(), p, s1, sizeof(T), what);
+  CheckPlanned(dst.GetPhyAddr(), p, ds, what);
+  CheckPlanned(src0.GetPhyAddr(), p, s0, what);
+  CheckPlanned(src1.GetPhyAddr(), p, s1, what);
   using C = ComputeType<T>;
-  Level0Write(p, dst, ds, sizeof(T), [&](uint32_t r, uint32_t k) {
+  Level0Write(p, dst, ds, [&](uint32_t r, uint32_t k) {
     return static_cast<T>(op(static_cast<C>(SrcAt(src0, s0, r, k)), static_cast<C>(SrcAt(src1, s1, r, k))));
   });
 }
@@ -135,10 +134,10 @@ inline void Level0Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, bo
                         uint8_t repeat_times, const UnaryRepeatParams& rp, Op op, const char* what) {
   const MaskPlan p = PlanFor<T>(set_mask, m, repeat_times, what);
   const Stride ds{rp.dstBlkStride, rp.dstRepStride}, ss{rp.srcBlkStride, rp.srcRepStride};
-  CheckPlanned(dst.GetPhyAddr(), p, ds, sizeof(T), what);
-  CheckPlanned(src.GetPhyAddr(), p, ss, sizeof(T), what);
+  CheckPlanned(dst.GetPhyAddr(), p, ds, what);
+  CheckPlanned(src.GetPhyAddr(), p, ss, what);
   using C = ComputeType<T>;
-  Level0Write(p, dst, ds, sizeof(T),
+  Level0Write(p, dst, ds,
               [&](uint32_t r, uint32_t k) { return static_cast<T>(op(static_cast<C>(SrcAt(src, ss, r, k)))); });
 }
 
@@ -182,11 +181,11 @@ inline C MulAdd(C a, C b, C c) {
     const npurt_detail::MaskPlan p = npurt_detail::PlanFor<T>(isSetMask, npurt_detail::MaskOf(mask), repeatTimes, "MulAddDst"); \
     const npurt_detail::Stride ds{repeatParams.dstBlkStride, repeatParams.dstRepStride},                           \
         s0{repeatParams.src0BlkStride, repeatParams.src0RepStride}, s1{repeatParams.src1BlkStride, repeatParams.src1RepStride}; \
-    npurt_detail::CheckPlanned(dst.GetPhyAddr(), p, ds, sizeof(T), "MulAddDst");                                   \
-    npurt_detail::CheckPlanned(src0.GetPhyAddr(), p, s0, sizeof(T), "MulAddDst");                                  \
-    npurt_detail::CheckPlanned(src1.GetPhyAddr(), p, s1, sizeof(T), "MulAddDst");                                  \
+    npurt_detail::CheckPlanned(dst.GetPhyAddr(), p, ds, "MulAddDst");                                   \
+    npurt_detail::CheckPlanned(src0.GetPhyAddr(), p, s0, "MulAddDst");                                  \
+    npurt_detail::CheckPlanned(src1.GetPhyAddr(), p, s1, "MulAddDst");                                  \
     using C = npurt_detail::ComputeType<T>;                                                                        \
-    npurt_detail::Level0Write(p, dst, ds, sizeof(T), [&](uint32_t r, uint32_t k) {                                 \
+    npurt_detail::Level0Write(p, dst, ds, [&](uint32_t r, uint32_t k) {                                 \
       return static_cast<T>(npurt_detail::MulAdd(static_cast<C>(npurt_detail::SrcAt(src0, s0, r, k)),              \
                                                  static_cast<C>(npurt_detail::SrcAt(src1, s1, r, k)),              \
                                                  static_cast<C>(npurt_detail::SrcAt(dst, ds, r, k))));             \
@@ -237,9 +236,9 @@ NPURT_ASCENDC_UNARY_OPS(NPURT_ASCENDC_L0_UNARY)
     const npurt_detail::MaskPlan p =                                                                         \
         npurt_detail::PlanFor<T>(isSetMask, npurt_detail::MaskOf(mask), repeatTimes, "Duplicate");           \
     const npurt_detail::Stride ds{dstBlockStride, dstRepeatStride};                                          \
-    npurt_detail::CheckPlanned(dst.GetPhyAddr(), p, ds, sizeof(T), "Duplicate");                             \
+    npurt_detail::CheckPlanned(dst.GetPhyAddr(), p, ds, "Duplicate");                             \
     const T v = scalarValue;                                                                                 \
-    npurt_detail::Level0Write<T, false>(p, dst, ds, sizeof(T), [v](uint32_t, uint32_t) { return v; });                 \
+    npurt_detail::Level0Write<T, false>(p, dst, ds, [v](uint32_t, uint32_t) { return v; });                 \
   }
 NPURT_ASCENDC_L0_DUPLICATE(const uint64_t mask[])
 NPURT_ASCENDC_L0_DUPLICATE(uint64_t mask)
@@ -253,9 +252,9 @@ NPURT_ASCENDC_L0_DUPLICATE(uint64_t mask)
     const npurt_detail::MaskPlan p = npurt_detail::PlanFor<T>(isSetMask, npurt_detail::MaskOf(mask), repeatTimes, "Copy"); \
     const npurt_detail::Stride ds{repeatParams.dstStride, repeatParams.dstRepeatSize},                        \
         ss{repeatParams.srcStride, repeatParams.srcRepeatSize};                                               \
-    npurt_detail::CheckPlanned(dst.GetPhyAddr(), p, ds, sizeof(T), "Copy");                                   \
-    npurt_detail::CheckPlanned(src.GetPhyAddr(), p, ss, sizeof(T), "Copy");                                   \
-    npurt_detail::Level0Write<T, false>(p, dst, ds, sizeof(T),                                                \
+    npurt_detail::CheckPlanned(dst.GetPhyAddr(), p, ds, "Copy");                                   \
+    npurt_detail::CheckPlanned(src.GetPhyAddr(), p, ss, "Copy");                                   \
+    npurt_detail::Level0Write<T, false>(p, dst, ds,                                                \
                                         [&](uint32_t r, uint32_t k) { return npurt_detail::SrcAt(src, ss, r, k); }); \
   }
 NPURT_ASCENDC_L0_COPY(const uint64_t mask[])

@@ -122,19 +122,19 @@ struct Stride {
   uint32_t repeat;
 };
 
-// Offset in elements (of `bytes` bytes) of element k of repeat r; the element's block is k / (elements
-// per block of `mask_bytes`), so an operand wider than the mask's type (Cast) spans more bytes a block.
-inline uint64_t ElemOffset(Stride s, uint32_t r, uint32_t k, uint32_t bytes, uint32_t mask_bytes) {
-  const uint32_t per_block = BlockElems(mask_bytes);
-  const uint64_t block_bytes = 32ull * bytes / mask_bytes;  // bytes of this operand a mask block covers
-  const uint64_t byte_off = static_cast<uint64_t>(r) * s.repeat * 32ull + (k / per_block) * s.block * block_bytes;
+// Offset in elements (of `bytes` bytes) of element k of repeat r: its block is k / (elements of a
+// 32-byte block of this operand), so in a Cast between half and float the half operand's 64 elements of
+// a repeat lie in 4 of its blocks and the float operand's in 8.
+inline uint64_t ElemOffset(Stride s, uint32_t r, uint32_t k, uint32_t bytes) {
+  const uint32_t per_block = BlockElems(bytes);
+  const uint64_t byte_off = static_cast<uint64_t>(r) * s.repeat * 32ull + (k / per_block) * s.block * 32ull;
   return byte_off / bytes + k % per_block;
 }
 
 // Fails the kernel unless every element the plan touches of an operand at `base` lies in the unified
 // buffer (the largest offset: the last repeat that has elements, its last active element's block).
 template <typename T>
-inline void CheckPlanned(const T* base, const MaskPlan& p, Stride s, uint32_t mask_bytes, const char* what) {
+inline void CheckPlanned(const T* base, const MaskPlan& p, Stride s, const char* what) {
   if (p.repeats == 0 || (p.counter && p.count == 0)) return;
   uint64_t max_off = 0;
   bool any = false;
@@ -144,7 +144,7 @@ inline void CheckPlanned(const T* base, const MaskPlan& p, Stride s, uint32_t ma
   for (uint32_t r = first; r < p.repeats; ++r) {
     for (uint32_t k = 0; k < p.per_repeat; ++k) {
       if (!Active(p, r, k)) continue;
-      const uint64_t off = ElemOffset(s, r, k, sizeof(T), mask_bytes);
+      const uint64_t off = ElemOffset(s, r, k, sizeof(T));
       if (!any || off > max_off) max_off = off;
       any = true;
     }

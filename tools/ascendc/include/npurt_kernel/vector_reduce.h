@@ -82,7 +82,7 @@ inline void WholeReduceSumImpl(const LocalTensor<T>& dst, const LocalTensor<T>& 
   CheckReduceType<T>(what);
   const MaskPlan p = PlanFor<T>(set_mask, m, repeat_times, what);
   const Stride ss{static_cast<uint32_t>(src_blk_stride), static_cast<uint32_t>(src_rep_stride)};
-  CheckPlanned(src.GetPhyAddr(), p, ss, sizeof(T), what);
+  CheckPlanned(src.GetPhyAddr(), p, ss, what);
   if (p.repeats > 0) CheckLocal(dst.GetPhyAddr(), (uint64_t{p.repeats - 1} * dst_rep_stride + 1) * sizeof(T), what);
   T vals[128];
   bool act[128];
@@ -110,7 +110,7 @@ inline void WholeReduceExtremeImpl(const LocalTensor<T>& dst, const LocalTensor<
   CheckReduceType<T>(what);
   const MaskPlan p = PlanFor<T>(set_mask, m, repeat_times, what);
   const Stride ss{static_cast<uint32_t>(src_blk_stride), static_cast<uint32_t>(src_rep_stride)};
-  CheckPlanned(src.GetPhyAddr(), p, ss, sizeof(T), what);
+  CheckPlanned(src.GetPhyAddr(), p, ss, what);
   // Bytes of one repeat's result: value and index, value only, or a uint32 index only.
   const uint64_t unit = order == ReduceOrder::ORDER_ONLY_VALUE ? sizeof(T) : order == ReduceOrder::ORDER_ONLY_INDEX ? 4 : 2 * sizeof(T);
   if (p.repeats > 0) CheckLocal(dst.GetPhyAddr(), (uint64_t{p.repeats - 1} * dst_rep_stride + 1) * unit, what);
@@ -143,7 +143,7 @@ inline void GroupReduceImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src
   CheckReduceType<T>(what);
   const MaskPlan p = PlanFor<T>(set_mask, m, repeat_times, what);
   const Stride ss{static_cast<uint32_t>(src_blk_stride), static_cast<uint32_t>(src_rep_stride)};
-  CheckPlanned(src.GetPhyAddr(), p, ss, sizeof(T), what);
+  CheckPlanned(src.GetPhyAddr(), p, ss, what);
   const uint32_t groups = p.per_repeat / group;
   if (p.repeats > 0) CheckLocal(dst.GetPhyAddr(), (uint64_t{p.repeats - 1} * dst_rep_elems + groups) * sizeof(T), what);
   T vals[128];
@@ -222,7 +222,7 @@ inline void ReduceAllImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
   CheckReduceType<T>(what);
   const MaskPlan p = PlanFor<T>(true, m, repeat_times, what);
   const Stride ss{1, static_cast<uint32_t>(src_rep_stride)};
-  CheckPlanned(src.GetPhyAddr(), p, ss, sizeof(T), what);
+  CheckPlanned(src.GetPhyAddr(), p, ss, what);
   CheckLocal(dst.GetPhyAddr(), (cal_index ? 2 : 1) * sizeof(T), what);
   T vals[128];
   bool act[128];
