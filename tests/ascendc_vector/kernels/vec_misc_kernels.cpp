@@ -21,3 +21,32 @@ extern "C" __global__ __aicore__ void vec_assert(GM_ADDR data, uint32_t limit) {
   ascendc_assert((v != 777), "v is %u, limit %u\n", v, limit);
   p[0] = v + 1;
 }
+
+// gm[0 .. n) = value with InitGlobalMemory (use_fill 0) or Fill (1).
+extern "C" __global__ __aicore__ void vec_fill_gm(GM_ADDR gm, uint32_t n, float value, uint32_t use_fill) {
+  AscendC::GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(gm), n);
+  if (use_fill != 0) {
+    AscendC::Fill(g, n, value);
+  } else {
+    AscendC::InitGlobalMemory(g, n, value);
+  }
+}
+
+// Brcb of n_src floats from src into dst (n_dst floats, holding dst's initial contents).
+extern "C" __global__ __aicore__ void vec_brcb(GM_ADDR src, GM_ADDR dst, uint32_t n_src, uint32_t n_dst, uint32_t repeat,
+                                               uint32_t blk_stride, uint32_t rep_stride) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bs, bd;
+  pipe.InitBuffer(bs, (n_src * 4 + 31) / 32 * 32);
+  pipe.InitBuffer(bd, (n_dst * 4 + 31) / 32 * 32);
+  AscendC::GlobalTensor<float> gs, gd;
+  gs.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src), n_src);
+  gd.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(dst), n_dst);
+  AscendC::LocalTensor<float> ls = bs.Get<float>(), ld = bd.Get<float>();
+  AscendC::DataCopy(ls, gs, n_src);
+  AscendC::DataCopy(ld, gd, n_dst);
+  AscendC::Brcb(ld, ls, static_cast<uint8_t>(repeat),
+                AscendC::BrcbRepeatParams(static_cast<uint16_t>(blk_stride), static_cast<uint16_t>(rep_stride)));
+  AscendC::DataCopy(gd, ld, n_dst);
+}

@@ -22,6 +22,7 @@
 #include "npurt_kernel/cast_level0.h"
 #include "npurt_kernel/compare_select.h"
 #include "npurt_kernel/gather_mask.h"
+#include "npurt_kernel/fill_brcb.h"
 #include "npurt_kernel/kernel_assert.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
