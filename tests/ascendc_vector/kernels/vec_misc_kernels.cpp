@@ -50,3 +50,56 @@ extern "C" __global__ __aicore__ void vec_brcb(GM_ADDR src, GM_ADDR dst, uint32_
                 AscendC::BrcbRepeatParams(static_cast<uint16_t>(blk_stride), static_cast<uint16_t>(rep_stride)));
   AscendC::DataCopy(gd, ld, n_dst);
 }
+
+// Sort32 of n = 32 * repeat scores (is_half: half scores, else float) with indices, then, when
+// merge_lists > 1, MrgSort of the first merge_lists sorted 32-element lists (validBit from the count,
+// exhausted suspension when `suspend`) into merged; sorted_num[0..3] receives sortedNum.
+template <typename T>
+__aicore__ inline void SortCase(GM_ADDR scores, GM_ADDR indices, GM_ADDR sorted, GM_ADDR merged, GM_ADDR sorted_num,
+                                uint32_t repeat, uint32_t merge_lists, uint32_t suspend) {
+  const uint32_t n = 32 * repeat;
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bs, bi, bo, bm;
+  pipe.InitBuffer(bs, (n * sizeof(T) + 31) / 32 * 32);
+  pipe.InitBuffer(bi, n * 4);
+  pipe.InitBuffer(bo, n * 8);
+  pipe.InitBuffer(bm, n * 8);
+  AscendC::GlobalTensor<T> gs, go, gm;
+  AscendC::GlobalTensor<uint32_t> gi;
+  gs.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(scores), n);
+  gi.SetGlobalBuffer(reinterpret_cast<__gm__ uint32_t*>(indices), n);
+  go.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(sorted), n * 8 / sizeof(T));
+  gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(merged), n * 8 / sizeof(T));
+  AscendC::LocalTensor<T> ls = bs.Get<T>(), lo = bo.Get<T>(), lm = bm.Get<T>();
+  AscendC::LocalTensor<uint32_t> li = bi.Get<uint32_t>();
+  AscendC::DataCopy(ls, gs, n);
+  AscendC::DataCopy(li, gi, n);
+  AscendC::DataCopy(lo, go, n * 8 / sizeof(T));  // the reserved bytes of half structures keep these
+  AscendC::DataCopy(lm, gm, n * 8 / sizeof(T));
+  AscendC::Sort32(lo, ls, li, static_cast<int32_t>(repeat));
+  AscendC::DataCopy(go, lo, n * 8 / sizeof(T));
+  if (merge_lists > 1) {
+    const uint32_t per_list = 32 * 8 / sizeof(T);  // elements of T in one sorted 32-structure list
+    AscendC::MrgSortSrcList<T> lists(lo[0], lo[per_list], lo[2 * per_list], lo[3 * per_list]);
+    const uint16_t counts[4] = {32, 32, 32, 32};
+    uint32_t done[4] = {0, 0, 0, 0};
+    const uint16_t valid = static_cast<uint16_t>((1u << merge_lists) - 1);
+    if (suspend != 0) {
+      AscendC::MrgSort<T, true>(lm, lists, counts, done, valid, 1);
+    } else {
+      AscendC::MrgSort<T, false>(lm, lists, counts, done, valid, 1);
+    }
+    AscendC::DataCopy(gm, lm, n * 8 / sizeof(T));
+    for (int q = 0; q < 4; ++q) reinterpret_cast<__gm__ uint32_t*>(sorted_num)[q] = done[q];
+  }
+}
+
+extern "C" __global__ __aicore__ void vec_sort(GM_ADDR scores, GM_ADDR indices, GM_ADDR sorted, GM_ADDR merged,
+                                               GM_ADDR sorted_num, uint32_t repeat, uint32_t merge_lists,
+                                               uint32_t suspend, uint32_t is_half) {
+  if (is_half != 0) {
+    SortCase<half>(scores, indices, sorted, merged, sorted_num, repeat, merge_lists, suspend);
+  } else {
+    SortCase<float>(scores, indices, sorted, merged, sorted_num, repeat, merge_lists, suspend);
+  }
+}

@@ -23,6 +23,7 @@
 #include "npurt_kernel/compare_select.h"
 #include "npurt_kernel/gather_mask.h"
 #include "npurt_kernel/fill_brcb.h"
+#include "npurt_kernel/sort.h"
 #include "npurt_kernel/kernel_assert.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
