@@ -76,9 +76,10 @@ inline void Level0Bits(const MaskPlan& p, const LocalTensor<U>& dst, F bit, cons
   }
 }
 
-// A count-form call as a counter-mode plan (the hardware API runs it so), leaving the mask register as
-// it was.
+// A count-form call as a counter-mode plan (the hardware API runs it so, then restores normal mode and
+// the full mask: CountOf in vector_ops.h).
 inline MaskPlan CountPlan(uint32_t elem_bytes, uint32_t count) {
+  CountOf<true>(static_cast<int32_t>(count), "");
   MaskPlan p;
   p.counter = true;
   p.per_repeat = RepeatElems(elem_bytes);

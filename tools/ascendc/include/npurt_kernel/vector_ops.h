@@ -162,10 +162,15 @@ inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t 
 
 // The element count of a count-form call: its argument, or with isSetMask = false the count that the
 // mask register holds in counter mode (SetMaskCount + SetVectorMask; the argument is ignored), as the
-// hardware API takes it.
+// hardware API takes it. With isSetMask = true the API runs the instruction in counter mode and then
+// restores normal mode and the full mask, which is the register's state after the call.
 template <bool set_mask>
 inline int32_t CountOf(int32_t count, const char* what) {
-  if (set_mask) return count;
+  if (set_mask) {
+    g_state.mask_counter = false;
+    g_state.vector_mask[0] = g_state.vector_mask[1] = ~0ull;
+    return count;
+  }
   if (!g_state.mask_counter) Fail("%s: isSetMask = false in the count form needs counter mode (SetMaskCount)", what);
   return static_cast<int32_t>(g_state.vector_mask[0]);
 }
