@@ -1,8 +1,10 @@
-// GatherMask against a host model: every built-in pattern and random user patterns, reduceMode false
-// (repeatTimes repeats) and true (mask elements in all, a partial last repeat), source block and repeat
-// strides, user-pattern repeat strides (0: one pattern for every repeat), for half, float, int16, int32.
-// dst starts random: the elements past rsvdCnt must keep their values.
+// GatherMask and Gather against host models. GatherMask: every built-in pattern and random user
+// patterns, reduceMode false (repeatTimes repeats) and true (mask elements in all, a partial last repeat),
+// source block and repeat strides, user-pattern repeat strides (0: one pattern for every repeat), for
+// half, float, int16, int32; dst starts random: the elements past rsvdCnt must keep their values.
+// Gather: random byte offsets from a base, count form and level-0 forms with masks and repeat strides.
 #include "aclrtlaunch_vec_gather.h"
+#include "aclrtlaunch_vec_gather_elems.h"
 #include "vec_case.h"
 #include "vec_model.h"
 #include "vec_test_util.h"
@@ -95,6 +97,58 @@ TEST_F(GatherMaskTest, Half) { RunAll<half>(41); }
 TEST_F(GatherMaskTest, Float) { RunAll<float>(42); }
 TEST_F(GatherMaskTest, Int16) { RunAll<int16_t>(43); }
 TEST_F(GatherMaskTest, Int32) { RunAll<int32_t>(44); }
+
+
+// Gather (element offsets in bytes from a base) in its count form and level-0 forms.
+class GatherTest : public VecTest {
+ protected:
+  template <typename T>
+  void RunAndCheck(VecCase c, std::mt19937_64& rng) {
+    c.dtype = DtypeOf<T>();
+    const L0Plan p = PlanOf<T>(c);
+    c.n_src0 = 300;
+    const uint64_t end = uint64_t{p.repeats} * p.per;
+    c.n_src1 = static_cast<uint32_t>(end + 8);
+    c.n_dst = L0Extent<T>(p, 1, c.dst_rep);
+    c.order = 8 * sizeof(T);  // the base: 8 elements into src
+    const std::vector<T> src = RandomValues<T>(c.n_src0, rng, -100, 100);
+    std::vector<uint32_t> offsets(c.n_src1);
+    for (auto& o : offsets) o = static_cast<uint32_t>(rng() % (c.n_src0 - 8)) * sizeof(T);
+    const std::vector<T> dst0 = RandomValues<T>(c.n_dst, rng, -100, 100);
+    DevMem ds(src.size() * sizeof(T)), dof(offsets.size() * 4), dd(dst0.size() * sizeof(T)), dc(sizeof(VecCase));
+    CopyIn(ds, src.data(), src.size() * sizeof(T));
+    CopyIn(dof, offsets.data(), offsets.size() * 4);
+    CopyIn(dd, dst0.data(), dst0.size() * sizeof(T));
+    CopyIn(dc, &c, sizeof c);
+    ASSERT_EQ(aclrtlaunch_vec_gather_elems(1, stream_, ds.get(), dof.get(), dd.get(), dc.get()), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+    std::vector<T> got(dst0.size());
+    CopyOut(got.data(), dd, got.size() * sizeof(T));
+    std::vector<T> want = dst0;
+    for (uint32_t r = 0; r < p.repeats; ++r) {
+      for (uint32_t k = 0; k < p.per; ++k) {
+        if (p.Active(r, k)) want[L0Offset<T>(1, c.dst_rep, r, k)] = src[8 + offsets[r * p.per + k] / sizeof(T)];
+      }
+    }
+    EXPECT_EQ(Mismatches(got, want), "") << "form " << c.mask_form << " repeat " << c.repeat << " count " << c.count;
+  }
+
+  template <typename T>
+  void RunAll(uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    for (uint32_t form : {kMaskBits, kMaskContinuous, kMaskCountForm}) {
+      for (int trial = 0; trial < 3; ++trial) {
+        VecCase c = RandomCase<T>(0, form, rng, 1, false);
+        if (form == kMaskCountForm) c.dst_rep = 8;  // the count form's output is contiguous
+        RunAndCheck<T>(c, rng);
+      }
+    }
+  }
+};
+
+TEST_F(GatherTest, Half) { RunAll<half>(81); }
+TEST_F(GatherTest, Float) { RunAll<float>(82); }
+TEST_F(GatherTest, Int32) { RunAll<int32_t>(83); }
 
 }  // namespace
 }  // namespace vectest

@@ -48,3 +48,41 @@ extern "C" __global__ __aicore__ void vec_gather(GM_ADDR src0, GM_ADDR pattern, 
     RunGather<T>(c, src0, pattern, dst, cnt);
   });
 }
+
+// Gather: count form (mask_form kMaskCountForm, count elements) or level-0 (kMaskBits / kMaskContinuous,
+// repeat, dst_rep), byte base offset in `order`; offsets holds n_src1 uint32 byte offsets.
+template <typename T>
+__aicore__ inline void RunGatherElems(const VecCase& c, GM_ADDR src, GM_ADDR offsets, GM_ADDR dst) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bd, bs, bo;
+  pipe.InitBuffer(bd, (c.n_dst * sizeof(T) + 31) / 32 * 32);
+  pipe.InitBuffer(bs, (c.n_src0 * sizeof(T) + 31) / 32 * 32);
+  pipe.InitBuffer(bo, (c.n_src1 * 4 + 31) / 32 * 32);
+  AscendC::GlobalTensor<T> gd, gs;
+  AscendC::GlobalTensor<uint32_t> go;
+  gd.SetGlobalBuffer((__gm__ T*)dst, c.n_dst);
+  gs.SetGlobalBuffer((__gm__ T*)src, c.n_src0);
+  go.SetGlobalBuffer((__gm__ uint32_t*)offsets, c.n_src1);
+  AscendC::LocalTensor<T> ld = bd.Get<T>(), ls = bs.Get<T>();
+  AscendC::LocalTensor<uint32_t> lo = bo.Get<uint32_t>();
+  AscendC::DataCopy(ld, gd, c.n_dst);
+  AscendC::DataCopy(ls, gs, c.n_src0);
+  AscendC::DataCopy(lo, go, c.n_src1);
+  if (c.mask_form == kMaskCountForm) {
+    AscendC::Gather(ld, ls, lo, c.order, static_cast<uint32_t>(c.count));
+  } else if (c.mask_form == kMaskBits) {
+    AscendC::Gather(ld, ls, lo, c.order, static_cast<const uint64_t*>(c.mask), static_cast<uint8_t>(c.repeat),
+                    static_cast<uint16_t>(c.dst_rep));
+  } else {
+    AscendC::Gather(ld, ls, lo, c.order, c.count, static_cast<uint8_t>(c.repeat), static_cast<uint16_t>(c.dst_rep));
+  }
+  AscendC::DataCopy(gd, ld, c.n_dst);
+}
+
+extern "C" __global__ __aicore__ void vec_gather_elems(GM_ADDR src, GM_ADDR offsets, GM_ADDR dst, GM_ADDR tc) {
+  const VecCase c = *reinterpret_cast<const VecCase*>(tc);
+  VecForDtype(c.dtype, [&](auto zero) {
+    using T = decltype(zero);
+    RunGatherElems<T>(c, src, offsets, dst);
+  });
+}

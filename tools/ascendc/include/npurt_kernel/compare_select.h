@@ -53,15 +53,6 @@ inline void PutBit(void* base, uint64_t i, bool v) {
   byte = static_cast<uint8_t>(v ? byte | (1u << (i % 8)) : byte & ~(1u << (i % 8)));
 }
 
-// The largest element index (r * per_repeat + k) a plan touches, +1 (0: none).
-inline uint64_t PlanBitEnd(const MaskPlan& p) {
-  if (p.counter) return p.count;
-  for (uint32_t k = p.per_repeat; k > 0; --k) {
-    if (p.repeats > 0 && Active(p, p.repeats - 1, k - 1)) return uint64_t{p.repeats - 1} * p.per_repeat + k;
-  }
-  return 0;
-}
-
 // Writes bit r * per_repeat + k of dst for every active element: bit(r, k). A repeat's bits are all
 // computed before any is written.
 template <typename U, typename F>

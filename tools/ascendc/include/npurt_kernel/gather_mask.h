@@ -1,5 +1,7 @@
-// Ascend C GatherMask for the sim: picks the elements of src0 whose gather-mask bit is 1 and writes
-// them one after the other to dst; rsvdCnt returns how many. Part of kernel_operator.h.
+// Ascend C GatherMask and Gather for the sim. Part of kernel_operator.h.
+//
+// GatherMask picks the elements of src0 whose gather-mask bit is 1 and writes them one after the other
+// to dst; rsvdCnt returns how many.
 //
 // The gather mask of a repeat (256 bytes of src0: 128 16-bit or 64 32-bit elements) is
 //   a built-in pattern (src1Pattern 1..7), the same for every repeat: 1 even elements, 2 odd elements,
@@ -115,5 +117,61 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
                                [src1Pattern](uint32_t, uint32_t k) { return npurt_detail::BuiltinPatternBit(src1Pattern, k); },
                                "GatherMask");
 }
+
+}  // namespace AscendC
+
+// ---- Gather ----------------------------------------------------------------------------------------------
+// dst[i] = the element of src at byte offset srcBaseAddr + srcOffset[i] (offsets must keep the element's
+// alignment). Count form: i < count. Level-0 form: element k of repeat r uses srcOffset[r * per + k]
+// (per = elements of a 256-byte repeat) and goes to dst at r * dstRepStride 32-byte blocks + k; the mask
+// picks the elements; the others keep their values.
+namespace AscendC {
+namespace npurt_detail {
+
+template <typename T>
+inline void GatherImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& offsets,
+                       uint32_t base, const MaskPlan& p, uint32_t dst_rep_stride) {
+  const auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+  const uint32_t* off = offsets.GetPhyAddr();
+  const uint64_t end = PlanBitEnd(p);  // 1 + the largest element index r * per + k the plan touches
+  CheckLocal(off, end * 4, "Gather");
+  const Stride ds{1, dst_rep_stride};
+  CheckPlanned(dst.GetPhyAddr(), p, ds, "Gather");
+  for (uint64_t i = 0; i < end; ++i) {
+    const uint32_t r = static_cast<uint32_t>(i / p.per_repeat), k = static_cast<uint32_t>(i % p.per_repeat);
+    if (Active(p, r, k)) CheckLocal(s + base + uint64_t{off[i]}, sizeof(T), "Gather");
+  }
+  Level0Write<T, false>(p, dst, ds, [&](uint32_t r, uint32_t k) {
+    T v;
+    std::memcpy(&v, s + base + uint64_t{off[uint64_t{r} * p.per_repeat + k]}, sizeof(T));
+    return v;
+  });
+}
+
+}  // namespace npurt_detail
+
+template <typename T>
+__aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
+                              const uint32_t srcBaseAddr, const uint32_t count) {
+  npurt_detail::MaskPlan p;
+  p.counter = true;
+  p.per_repeat = npurt_detail::RepeatElems(sizeof(T));
+  p.count = count;
+  p.repeats = (count + p.per_repeat - 1) / p.per_repeat;
+  npurt_detail::GatherImpl(dst, src, srcOffset, srcBaseAddr, p, 8);
+}
+
+#define NPURT_ASCENDC_GATHER_L0(MaskParam)                                                                       \
+  template <typename T>                                                                                         \
+  __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,                           \
+                                const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr, MaskParam,  \
+                                const uint8_t repeatTimes, const uint16_t dstRepStride) {                       \
+    npurt_detail::GatherImpl(dst, src, srcOffset, srcBaseAddr,                                                  \
+                             npurt_detail::PlanFor<T>(true, npurt_detail::MaskOf(mask), repeatTimes, "Gather"), \
+                             dstRepStride);                                                                     \
+  }
+NPURT_ASCENDC_GATHER_L0(const uint64_t mask[])
+NPURT_ASCENDC_GATHER_L0(const uint64_t mask)
+#undef NPURT_ASCENDC_GATHER_L0
 
 }  // namespace AscendC

@@ -116,6 +116,15 @@ inline bool Active(const MaskPlan& p, uint32_t r, uint32_t k) {
   return ((k < 64 ? p.bits[0] >> k : p.bits[1] >> (k - 64)) & 1u) != 0;
 }
 
+// The largest element index (r * per_repeat + k) a plan touches, +1 (0: none).
+inline uint64_t PlanBitEnd(const MaskPlan& p) {
+  if (p.counter) return p.count;
+  for (uint32_t k = p.per_repeat; k > 0; --k) {
+    if (p.repeats > 0 && Active(p, p.repeats - 1, k - 1)) return uint64_t{p.repeats - 1} * p.per_repeat + k;
+  }
+  return 0;
+}
+
 // Where an operand's elements are: strides in 32-byte blocks.
 struct Stride {
   uint32_t block;
