@@ -12,20 +12,9 @@ template <typename T>
 __aicore__ inline void RunGather(const VecCase& c, GM_ADDR src0, GM_ADDR pattern, GM_ADDR dst, GM_ADDR cnt) {
   using U = typename std::conditional<sizeof(T) == 2, uint16_t, uint32_t>::type;
   AscendC::TPipe pipe;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> bd, b0, bp;
-  pipe.InitBuffer(bd, (c.n_dst * sizeof(T) + 31) / 32 * 32);
-  pipe.InitBuffer(b0, (c.n_src0 * sizeof(T) + 31) / 32 * 32);
-  pipe.InitBuffer(bp, (c.n_src1 * sizeof(U) + 31) / 32 * 32);
-  AscendC::GlobalTensor<T> gd, g0;
-  AscendC::GlobalTensor<U> gp;
-  gd.SetGlobalBuffer((__gm__ T*)dst, c.n_dst);
-  g0.SetGlobalBuffer((__gm__ T*)src0, c.n_src0);
-  gp.SetGlobalBuffer((__gm__ U*)pattern, c.n_src1);
-  AscendC::LocalTensor<T> ld = bd.Get<T>(), l0 = b0.Get<T>();
-  AscendC::LocalTensor<U> lp = bp.Get<U>();
-  AscendC::DataCopy(ld, gd, c.n_dst);
-  AscendC::DataCopy(l0, g0, c.n_src0);
-  AscendC::DataCopy(lp, gp, c.n_src1);
+  VecBuf bd, b0, bp;
+  AscendC::LocalTensor<T> ld = VecStage<T>(pipe, bd, dst, c.n_dst), l0 = VecStage<T>(pipe, b0, src0, c.n_src0);
+  AscendC::LocalTensor<U> lp = VecStage<U>(pipe, bp, pattern, c.n_src1);
   const bool reduce = c.mask_form == kMaskCounterArg;
   const AscendC::GatherMaskParams params(static_cast<uint8_t>(c.src0_blk), static_cast<uint16_t>(c.repeat),
                                          static_cast<uint16_t>(c.src0_rep), static_cast<uint8_t>(c.src1_rep));
@@ -35,7 +24,7 @@ __aicore__ inline void RunGather(const VecCase& c, GM_ADDR src0, GM_ADDR pattern
   } else {
     AscendC::GatherMask(ld, l0, static_cast<uint8_t>(c.order), reduce, static_cast<uint32_t>(c.count), params, kept);
   }
-  AscendC::DataCopy(gd, ld, c.n_dst);
+  VecUnstage(dst, ld, c.n_dst);
   *reinterpret_cast<__gm__ uint64_t*>(cnt) = kept;
 }
 
@@ -54,20 +43,9 @@ extern "C" __global__ __aicore__ void vec_gather(GM_ADDR src0, GM_ADDR pattern, 
 template <typename T>
 __aicore__ inline void RunGatherElems(const VecCase& c, GM_ADDR src, GM_ADDR offsets, GM_ADDR dst) {
   AscendC::TPipe pipe;
-  AscendC::TBuf<AscendC::TPosition::VECCALC> bd, bs, bo;
-  pipe.InitBuffer(bd, (c.n_dst * sizeof(T) + 31) / 32 * 32);
-  pipe.InitBuffer(bs, (c.n_src0 * sizeof(T) + 31) / 32 * 32);
-  pipe.InitBuffer(bo, (c.n_src1 * 4 + 31) / 32 * 32);
-  AscendC::GlobalTensor<T> gd, gs;
-  AscendC::GlobalTensor<uint32_t> go;
-  gd.SetGlobalBuffer((__gm__ T*)dst, c.n_dst);
-  gs.SetGlobalBuffer((__gm__ T*)src, c.n_src0);
-  go.SetGlobalBuffer((__gm__ uint32_t*)offsets, c.n_src1);
-  AscendC::LocalTensor<T> ld = bd.Get<T>(), ls = bs.Get<T>();
-  AscendC::LocalTensor<uint32_t> lo = bo.Get<uint32_t>();
-  AscendC::DataCopy(ld, gd, c.n_dst);
-  AscendC::DataCopy(ls, gs, c.n_src0);
-  AscendC::DataCopy(lo, go, c.n_src1);
+  VecBuf bd, bs, bo;
+  AscendC::LocalTensor<T> ld = VecStage<T>(pipe, bd, dst, c.n_dst), ls = VecStage<T>(pipe, bs, src, c.n_src0);
+  AscendC::LocalTensor<uint32_t> lo = VecStage<uint32_t>(pipe, bo, offsets, c.n_src1);
   if (c.mask_form == kMaskCountForm) {
     AscendC::Gather(ld, ls, lo, c.order, static_cast<uint32_t>(c.count));
   } else if (c.mask_form == kMaskBits) {
@@ -76,7 +54,7 @@ __aicore__ inline void RunGatherElems(const VecCase& c, GM_ADDR src, GM_ADDR off
   } else {
     AscendC::Gather(ld, ls, lo, c.order, c.count, static_cast<uint8_t>(c.repeat), static_cast<uint16_t>(c.dst_rep));
   }
-  AscendC::DataCopy(gd, ld, c.n_dst);
+  VecUnstage(dst, ld, c.n_dst);
 }
 
 extern "C" __global__ __aicore__ void vec_gather_elems(GM_ADDR src, GM_ADDR offsets, GM_ADDR dst, GM_ADDR tc) {

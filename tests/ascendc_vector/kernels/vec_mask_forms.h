@@ -1,4 +1,5 @@
-// The test kernels' helpers. VecForDtype calls f with a value of the case's element type. VecWithMask
+// The test kernels' helpers. VecStage copies n elements of global memory into a unified-buffer tensor of
+// its own. VecForDtype calls f with a value of the case's element type. VecWithMask
 // calls an instruction with the mask form a VecCase names (vec_case.h):
 // f(isSetMask as std::bool_constant, the mask argument), with the mask register set and restored around
 // the register forms. Cont: the type of the instruction's continuous mask (uint64_t, or int32_t for the
@@ -44,4 +45,23 @@ __aicore__ inline void VecForDtype(uint32_t dtype, F f) {
     case kVecI32: f(int32_t(0)); break;
     default: trap();
   }
+}
+
+using VecBuf = AscendC::TBuf<AscendC::TPosition::VECCALC>;
+
+template <typename T>
+__aicore__ inline AscendC::LocalTensor<T> VecStage(AscendC::TPipe& pipe, VecBuf& buf, GM_ADDR gm, uint32_t n) {
+  pipe.InitBuffer(buf, (n * sizeof(T) + 31) / 32 * 32);
+  AscendC::GlobalTensor<T> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gm), n);
+  AscendC::LocalTensor<T> l = buf.Get<T>();
+  AscendC::DataCopy(l, g, n);
+  return l;
+}
+
+template <typename T>
+__aicore__ inline void VecUnstage(GM_ADDR gm, const AscendC::LocalTensor<T>& l, uint32_t n) {
+  AscendC::GlobalTensor<T> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gm), n);
+  AscendC::DataCopy(g, l, n);
 }
