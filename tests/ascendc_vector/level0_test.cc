@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "aclrtlaunch_vec_leave_counter_mode.h"
 #include "aclrtlaunch_vec_level0.h"
 #include "vec_case.h"
 #include "vec_model.h"
@@ -232,6 +233,44 @@ TEST_F(Level0Test, DuplicateAndCopyHalf) { RunOps<half>(kL0Moves, 1300); }
 TEST_F(Level0Test, DuplicateAndCopyFloat) { RunOps<float>(kL0Moves, 1400); }
 TEST_F(Level0Test, DuplicateAndCopyInt16) { RunOps<int16_t>(kL0Moves, 1500); }
 TEST_F(Level0Test, DuplicateAndCopyInt32) { RunOps<int32_t>(kL0Moves, 1600); }
+
+// Each block starts in normal mode with the full mask, whatever the block before it on the core left.
+TEST_F(Level0Test, EachBlockStartsWithTheNormalFullMask) {
+  for (int i = 0; i < 4; ++i) ASSERT_EQ(aclrtlaunch_vec_leave_counter_mode(8, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+  std::mt19937_64 rng(5);
+  VecCase c{};
+  c.op = kVecAdd;
+  c.mask_form = kMaskRegister;  // SetVectorMask only: the mode must be normal already
+  c.repeat = 2;
+  c.mask[0] = 0xf0f0f0f0f0f0f0f0ull;
+  c.dst_blk = c.src0_blk = c.src1_blk = 1;
+  c.dst_rep = c.src0_rep = c.src1_rep = 8;
+  RunAndCheck<float>(c, rng);
+}
+
+// An instruction whose strides reach past the unified buffer fails the kernel, naming the instruction.
+TEST_F(Level0Test, StridesPastTheUnifiedBufferFailTheKernel) {
+  VecCase c{};
+  c.op = kVecAdd;
+  c.dtype = kVecF32;
+  c.mask_form = kMaskContinuous;
+  c.count = 64;
+  c.repeat = 255;
+  c.dst_blk = c.src0_blk = c.src1_blk = 1;
+  c.dst_rep = 255;  // 255 repeats of 255 blocks: ~2 MB past dst
+  c.src0_rep = c.src1_rep = 0;
+  c.n_dst = c.n_src0 = c.n_src1 = 64;
+  std::vector<float> ones(64, 1.0f);
+  DevMem da(256), db(256), dd(256), dc(sizeof(VecCase));
+  CopyIn(da, ones.data(), 256);
+  CopyIn(db, ones.data(), 256);
+  CopyIn(dd, ones.data(), 256);
+  CopyIn(dc, &c, sizeof c);
+  ASSERT_EQ(aclrtlaunch_vec_level0(1, stream_, da.get(), db.get(), dd.get(), dc.get()), ACL_SUCCESS);
+  EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_NE(RecentError().find("Add: local tensor"), std::string::npos) << RecentError();
+}
 
 // A continuous mask outside [1, elements per repeat] fails the kernel, naming the instruction.
 TEST_F(Level0Test, ContinuousMaskOutOfRangeFailsTheKernel) {

@@ -103,3 +103,9 @@ extern "C" __global__ __aicore__ void vec_sort(GM_ADDR scores, GM_ADDR indices, 
     SortCase<float>(scores, indices, sorted, merged, sorted_num, repeat, merge_lists, suspend);
   }
 }
+
+// Leaves the mask register in counter mode with a count of 3: the next block must not see it.
+extern "C" __global__ __aicore__ void vec_leave_counter_mode() {
+  AscendC::SetMaskCount();
+  AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(0, 3);
+}
