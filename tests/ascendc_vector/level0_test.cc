@@ -249,17 +249,11 @@ TEST_F(Level0Test, EachBlockStartsWithTheNormalFullMask) {
   RunAndCheck<float>(c, rng);
 }
 
-// An instruction whose strides reach past the unified buffer fails the kernel, naming the instruction.
-TEST_F(Level0Test, StridesPastTheUnifiedBufferFailTheKernel) {
-  VecCase c{};
+// Runs a float Add case of 64-element buffers that must fail the kernel with `message`.
+void ExpectAddFails(aclrtStream stream, VecCase c, const char* message) {
   c.op = kVecAdd;
   c.dtype = kVecF32;
-  c.mask_form = kMaskContinuous;
-  c.count = 64;
-  c.repeat = 255;
   c.dst_blk = c.src0_blk = c.src1_blk = 1;
-  c.dst_rep = 255;  // 255 repeats of 255 blocks: ~2 MB past dst
-  c.src0_rep = c.src1_rep = 0;
   c.n_dst = c.n_src0 = c.n_src1 = 64;
   std::vector<float> ones(64, 1.0f);
   DevMem da(256), db(256), dd(256), dc(sizeof(VecCase));
@@ -267,31 +261,30 @@ TEST_F(Level0Test, StridesPastTheUnifiedBufferFailTheKernel) {
   CopyIn(db, ones.data(), 256);
   CopyIn(dd, ones.data(), 256);
   CopyIn(dc, &c, sizeof c);
-  ASSERT_EQ(aclrtlaunch_vec_level0(1, stream_, da.get(), db.get(), dd.get(), dc.get()), ACL_SUCCESS);
-  EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  EXPECT_NE(RecentError().find("Add: local tensor"), std::string::npos) << RecentError();
+  ASSERT_EQ(aclrtlaunch_vec_level0(1, stream, da.get(), db.get(), dd.get(), dc.get()), ACL_SUCCESS);
+  EXPECT_NE(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  EXPECT_NE(RecentError().find(message), std::string::npos) << RecentError();
+}
+
+// An instruction whose strides reach past the unified buffer fails the kernel, naming the instruction.
+TEST_F(Level0Test, StridesPastTheUnifiedBufferFailTheKernel) {
+  VecCase c{};
+  c.mask_form = kMaskContinuous;
+  c.count = 64;
+  c.repeat = 255;
+  c.dst_rep = 255;  // 255 repeats of 255 blocks: ~2 MB past dst
+  c.src0_rep = c.src1_rep = 0;
+  ExpectAddFails(stream_, c, "Add: local tensor");
 }
 
 // A continuous mask outside [1, elements per repeat] fails the kernel, naming the instruction.
 TEST_F(Level0Test, ContinuousMaskOutOfRangeFailsTheKernel) {
   VecCase c{};
-  c.op = kVecAdd;
-  c.dtype = kVecF32;
   c.mask_form = kMaskContinuous;
   c.count = 65;  // 64 floats in a repeat
   c.repeat = 1;
-  c.dst_blk = c.src0_blk = c.src1_blk = 1;
   c.dst_rep = c.src0_rep = c.src1_rep = 8;
-  c.n_dst = c.n_src0 = c.n_src1 = 64;
-  std::vector<float> zeros(64, 1.0f);
-  DevMem da(256), db(256), dd(256), dc(sizeof(VecCase));
-  CopyIn(da, zeros.data(), 256);
-  CopyIn(db, zeros.data(), 256);
-  CopyIn(dd, zeros.data(), 256);
-  CopyIn(dc, &c, sizeof c);
-  ASSERT_EQ(aclrtlaunch_vec_level0(1, stream_, da.get(), db.get(), dd.get(), dc.get()), ACL_SUCCESS);
-  EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  EXPECT_NE(RecentError().find("Add: continuous mask 65"), std::string::npos) << RecentError();
+  ExpectAddFails(stream_, c, "Add: continuous mask 65");
 }
 
 }  // namespace
