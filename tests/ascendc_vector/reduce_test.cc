@@ -54,7 +54,7 @@ std::vector<uint8_t> RedModel(const VecCase& c, const std::vector<T>& src, std::
   const L0Plan p = PlanOf<T>(c);
   RedDst d(std::move(dst0));
   const bool is_max = c.op == kRedWholeMax || c.op == kRedBlockMax || c.op == kRedMax;
-  const uint32_t blk = c.op >= kRedSum ? 1 : c.src0_blk;
+  const uint32_t blk = (c.op >= kRedSum && c.op <= kRedMin) ? 1 : c.src0_blk;
   auto lanes = [&](uint32_t r, std::vector<T>& v, std::vector<bool>& a) {
     v.assign(p.per, T(0));
     a.assign(p.per, false);
@@ -75,7 +75,7 @@ std::vector<uint8_t> RedModel(const VecCase& c, const std::vector<T>& src, std::
   };
   std::vector<T> v;
   std::vector<bool> a;
-  if (c.op >= kRedSum) {
+  if (c.op >= kRedSum && c.op <= kRedMin) {
     std::vector<T> sums;
     int best = -1;
     T best_v{};
@@ -111,7 +111,8 @@ std::vector<uint8_t> RedModel(const VecCase& c, const std::vector<T>& src, std::
   for (uint32_t r = 0; r < p.repeats; ++r) {
     lanes(r, v, a);
     switch (c.op) {
-      case kRedWholeSum: d.Put(size_t{r} * c.dst_rep * sizeof(T), RedTree(v)); break;
+      case kRedWholeSum:
+      case kRedRepeatSum: d.Put(size_t{r} * c.dst_rep * sizeof(T), RedTree(v)); break;
       case kRedWholeMax:
       case kRedWholeMin: {
         const int k = extreme(v, a, 0, p.per);
@@ -155,7 +156,8 @@ template <typename T>
 size_t RedDstBytes(const VecCase& c, const L0Plan& p) {
   size_t per_repeat = 0, unit = 0;
   switch (c.op) {
-    case kRedWholeSum: unit = sizeof(T); per_repeat = sizeof(T); break;
+    case kRedWholeSum:
+    case kRedRepeatSum: unit = sizeof(T); per_repeat = sizeof(T); break;
     case kRedWholeMax:
     case kRedWholeMin:
       unit = c.order == 2 ? sizeof(T) : c.order == 3 ? 4 : 2 * sizeof(T);
@@ -175,7 +177,7 @@ class ReduceTest : public VecTest {
   void RunAndCheck(VecCase c, std::mt19937_64& rng, std::vector<T> src = {}) {
     c.dtype = DtypeOf<T>();
     const L0Plan p = PlanOf<T>(c);
-    const uint32_t blk = c.op >= kRedSum ? 1 : c.src0_blk;
+    const uint32_t blk = (c.op >= kRedSum && c.op <= kRedMin) ? 1 : c.src0_blk;
     c.n_src0 = L0Extent<T>(p, blk, c.src0_rep);
     const size_t dst_bytes = RedDstBytes<T>(c, p);
     c.n_dst = static_cast<uint32_t>(dst_bytes / sizeof(T));
@@ -202,9 +204,10 @@ class ReduceTest : public VecTest {
   template <typename T>
   void RunAllForms(uint32_t op, uint64_t seed) {
     std::mt19937_64 rng(seed);
-    const bool whole_repeat_api = op >= kRedSum;  // ReduceSum/Max/Min: no isSetMask, block stride 1
+    const bool whole_repeat_api = op >= kRedSum && op <= kRedMin;  // ReduceSum/Max/Min: no isSetMask, block stride 1
     for (uint32_t form = kMaskBits; form <= kMaskCounterArg; ++form) {
       if (whole_repeat_api && (form == kMaskRegister || form == kMaskCounterRegister)) continue;
+      if (op == kRedRepeatSum && form == kMaskBits) continue;  // a continuous mask only
       for (int trial = 0; trial < 4; ++trial) {
         VecCase c = RandomCase<T>(op, form, rng, 1, true);
         if (trial == 3) c.mask[0] = 0x00ff00000000ff01ull;  // whole blocks / pairs left out

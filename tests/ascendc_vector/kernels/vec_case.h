@@ -23,7 +23,7 @@ enum VecOp : uint32_t {
 // (WholeReduceMax/Min) or calIndex (ReduceMax/Min).
 enum VecReduceOp : uint32_t {
   kRedWholeSum = 0, kRedWholeMax, kRedWholeMin, kRedBlockSum, kRedBlockMax, kRedBlockMin, kRedPairSum,
-  kRedSum, kRedMax, kRedMin,
+  kRedSum, kRedMax, kRedMin, kRedRepeatSum,
   kRedOpCount
 };
 

@@ -27,6 +27,13 @@ __aicore__ inline void RunReduce(const VecCase& c, const LocalTensor<T>& d, cons
       case kRedSum: AscendC::ReduceSum<T>(d, s, w, m, rep, sr); break;
       case kRedMax: AscendC::ReduceMax<T>(d, s, w, m, rep, sr, c.order != 0); break;
       case kRedMin: AscendC::ReduceMin<T>(d, s, w, m, rep, sr, c.order != 0); break;
+      case kRedRepeatSum:
+        if constexpr (std::is_same<decltype(m), int32_t>::value) {
+          AscendC::RepeatReduceSum<T, kSet>(d, s, rep, m, 1, sb, dr, sr);
+        } else {
+          trap();  // no bit-mask form
+        }
+        break;
       default: trap();
     }
   });

@@ -1,5 +1,6 @@
 // Ascend C reductions in their level-0 (mask / repeat) form for the sim (half and float):
-//   WholeReduceSum / WholeReduceMax / WholeReduceMin   one result per repeat (Max/Min with the element's
+//   WholeReduceSum / WholeReduceMax / WholeReduceMin   one result per repeat (RepeatReduceSum: WholeReduceSum
+//                                                       with a continuous mask) (Max/Min with the element's
 //                                                       index inside the repeat, laid out as ReduceOrder says)
 //   BlockReduceSum / BlockReduceMax / BlockReduceMin   one result per 32-byte block: 8 per repeat
 //   PairReduceSum                                      one result per pair of elements: half a repeat
@@ -190,6 +191,15 @@ NPURT_ASCENDC_WHOLE_REDUCE(const uint64_t mask[])
 NPURT_ASCENDC_WHOLE_REDUCE(const int32_t mask)
 #undef NPURT_ASCENDC_WHOLE_REDUCE
 #undef NPURT_ASCENDC_WHOLE_EXTREME
+
+// WholeReduceSum with a continuous mask only (dstBlkStride unused, as the reference says).
+template <typename T, bool isSetMask = true>
+__aicore__ inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                                       const int32_t mask, const int32_t /*dstBlkStride*/, const int32_t srcBlkStride,
+                                       const int32_t dstRepStride, const int32_t srcRepStride) {
+  npurt_detail::WholeReduceSumImpl(dst, src, isSetMask, npurt_detail::MaskOf(static_cast<uint64_t>(mask)), repeatTime,
+                                   dstRepStride, srcBlkStride, srcRepStride);
+}
 
 // ---- BlockReduce and PairReduceSum (repeat before mask, as the API has them) ------------------------------
 // dstRepStride: BlockReduce* in 8-element units (one repeat's results), PairReduceSum in 128 bytes.
