@@ -18,14 +18,15 @@ namespace {
 // The ops vec_level0_kernels.cpp runs in their count form too.
 bool HasCountForm(uint32_t op) {
   return op == kVecAdd || op == kVecSub || op == kVecMul || op == kVecMax || op == kVecMin || op == kVecAdds ||
-         op == kVecMuls || op == kVecMaxs || op == kVecMins || op == kVecAbs || op == kVecRelu || op == kVecDuplicate;
+         op == kVecMuls || op == kVecMaxs || op == kVecMins || op == kVecAbs || op == kVecRelu || op == kVecDuplicate ||
+         op == kVecAddRelu || op == kVecSubRelu;
 }
-bool IsBinaryOp(uint32_t op) { return op <= kVecMulAddDst; }
+bool IsBinaryOp(uint32_t op) { return op <= kVecMulAddDst || op >= kVecAddRelu; }
 bool IsScalarOp(uint32_t op) { return op >= kVecAdds && op <= kVecLeakyRelu; }
 bool IsIntOnly(uint32_t op) { return op == kVecAnd || op == kVecOr || op == kVecNot; }
 bool IsFloatOnly(uint32_t op) {
   return op == kVecDiv || op == kVecMulAddDst || op == kVecLeakyRelu || (op >= kVecExp && op <= kVecRsqrt) ||
-         op == kVecReciprocal;
+         op == kVecReciprocal || op == kVecFusedMulAdd || op == kVecFusedMulAddRelu;
 }
 
 template <typename T>
@@ -46,6 +47,8 @@ T L0Reference(uint32_t op, T x, T y, T old, float scalar) {
     case kVecRelu: return static_cast<T>(a > 0 ? a : C(0));
     case kVecDuplicate: return static_cast<T>(scalar);
     case kVecCopy: return x;
+    case kVecAddRelu: return static_cast<T>(a + b > 0 ? a + b : C(0));
+    case kVecSubRelu: return static_cast<T>(a - b > 0 ? a - b : C(0));
     default: break;
   }
   if constexpr (std::is_integral<T>::value) {
@@ -59,6 +62,11 @@ T L0Reference(uint32_t op, T x, T y, T old, float scalar) {
     switch (op) {
       case kVecDiv: return static_cast<T>(a / b);
       case kVecMulAddDst: return static_cast<T>(std::fma(a, b, static_cast<C>(old)));
+      case kVecFusedMulAdd: return static_cast<T>(std::fma(a, static_cast<C>(old), b));
+      case kVecFusedMulAddRelu: {
+        const C v = std::fma(a, static_cast<C>(old), b);
+        return static_cast<T>(v > 0 ? v : C(0));
+      }
       case kVecLeakyRelu: return static_cast<T>(a >= 0 ? a : a * s);
       case kVecExp: return static_cast<T>(std::exp(a));
       case kVecLn: return static_cast<T>(std::log(a));
@@ -216,6 +224,7 @@ const std::initializer_list<uint32_t> kL0Scalar = {kVecAdds, kVecMuls, kVecMaxs,
 const std::initializer_list<uint32_t> kL0Unary = {kVecExp, kVecLn, kVecAbs, kVecSqrt, kVecRsqrt,
                                                   kVecRelu, kVecReciprocal, kVecNot};
 const std::initializer_list<uint32_t> kL0Moves = {kVecDuplicate, kVecCopy};
+const std::initializer_list<uint32_t> kL0Fused = {kVecAddRelu, kVecSubRelu, kVecFusedMulAdd, kVecFusedMulAddRelu};
 
 TEST_F(Level0Test, BinaryHalf) { RunOps<half>(kL0Binary, 100); }
 TEST_F(Level0Test, BinaryFloat) { RunOps<float>(kL0Binary, 200); }
@@ -233,6 +242,9 @@ TEST_F(Level0Test, DuplicateAndCopyHalf) { RunOps<half>(kL0Moves, 1300); }
 TEST_F(Level0Test, DuplicateAndCopyFloat) { RunOps<float>(kL0Moves, 1400); }
 TEST_F(Level0Test, DuplicateAndCopyInt16) { RunOps<int16_t>(kL0Moves, 1500); }
 TEST_F(Level0Test, DuplicateAndCopyInt32) { RunOps<int32_t>(kL0Moves, 1600); }
+TEST_F(Level0Test, FusedHalf) { RunOps<half>(kL0Fused, 1700); }
+TEST_F(Level0Test, FusedFloat) { RunOps<float>(kL0Fused, 1800); }
+TEST_F(Level0Test, FusedInt16) { RunOps<int16_t>(kL0Fused, 1900); }
 
 // Each block starts in normal mode with the full mask, whatever the block before it on the core left.
 TEST_F(Level0Test, EachBlockStartsWithTheNormalFullMask) {

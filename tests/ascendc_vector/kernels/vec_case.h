@@ -16,6 +16,8 @@ enum VecOp : uint32_t {
   kVecExp, kVecLn, kVecAbs, kVecSqrt, kVecRsqrt, kVecRelu, kVecReciprocal, kVecNot,
   // moves
   kVecDuplicate, kVecCopy,
+  // fused (BinaryRepeatParams; FusedMulAdd* read dst too)
+  kVecAddRelu, kVecSubRelu, kVecFusedMulAdd, kVecFusedMulAddRelu,
   kVecOpCount
 };
 

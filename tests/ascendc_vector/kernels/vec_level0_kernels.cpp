@@ -39,6 +39,8 @@ __aicore__ inline bool RunCountForm(const VecCase& c, const LocalTensor<T>& d, c
       case kVecAbs: AscendC::Abs<T, kSet>(d, a, n); break;
       case kVecRelu: AscendC::Relu<T, kSet>(d, a, n); break;
       case kVecDuplicate: AscendC::Duplicate<T, kSet>(d, s, n); break;
+      case kVecAddRelu: AscendC::AddRelu<T, kSet>(d, a, b, n); break;
+      case kVecSubRelu: AscendC::SubRelu<T, kSet>(d, a, b, n); break;
       default: done = false;
     }
   };
@@ -83,6 +85,8 @@ __aicore__ inline void RunOp(const VecCase& c, const LocalTensor<T>& d, const Lo
                                                     static_cast<uint8_t>(c.dst_rep));
       });
       return;
+    case kVecAddRelu: VEC_BINARY(AddRelu); return;
+    case kVecSubRelu: VEC_BINARY(SubRelu); return;
     case kVecCopy: {
       const AscendC::CopyRepeatParams cp(static_cast<uint16_t>(c.dst_blk), static_cast<uint16_t>(c.src0_blk),
                                          static_cast<uint16_t>(c.dst_rep), static_cast<uint16_t>(c.src0_rep));
@@ -102,6 +106,8 @@ __aicore__ inline void RunOp(const VecCase& c, const LocalTensor<T>& d, const Lo
     switch (c.op) {
       case kVecDiv: VEC_BINARY(Div); return;
       case kVecMulAddDst: VEC_BINARY(MulAddDst); return;
+      case kVecFusedMulAdd: VEC_BINARY(FusedMulAdd); return;
+      case kVecFusedMulAddRelu: VEC_BINARY(FusedMulAddRelu); return;
       case kVecLeakyRelu: VEC_SCALAR(LeakyRelu); return;
       case kVecExp: VEC_UNARY(Exp); return;
       case kVecLn: VEC_UNARY(Ln); return;

@@ -21,6 +21,7 @@
 #include "npurt_kernel/vector_reduce.h"
 #include "npurt_kernel/cast_level0.h"
 #include "npurt_kernel/compare_select.h"
+#include "npurt_kernel/vector_fused.h"
 #include "npurt_kernel/gather_mask.h"
 #include "npurt_kernel/fill_brcb.h"
 #include "npurt_kernel/sort.h"
