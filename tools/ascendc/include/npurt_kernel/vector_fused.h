@@ -12,22 +12,6 @@
 namespace AscendC {
 namespace npurt_detail {
 
-// op(a, b, d): a from src0, b from src1, d the destination's old value, in ComputeType<T>.
-template <typename T, typename Op>
-inline void FusedImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                      const MaskPlan& p, const BinaryRepeatParams& rp, Op op, const char* what) {
-  const Stride ds{rp.dstBlkStride, rp.dstRepStride}, s0{rp.src0BlkStride, rp.src0RepStride},
-      s1{rp.src1BlkStride, rp.src1RepStride};
-  CheckPlanned(dst.GetPhyAddr(), p, ds, what);
-  CheckPlanned(src0.GetPhyAddr(), p, s0, what);
-  CheckPlanned(src1.GetPhyAddr(), p, s1, what);
-  using C = ComputeType<T>;
-  Level0Write(p, dst, ds, [&](uint32_t r, uint32_t k) {
-    return static_cast<T>(op(static_cast<C>(SrcAt(src0, s0, r, k)), static_cast<C>(SrcAt(src1, s1, r, k)),
-                             static_cast<C>(SrcAt(dst, ds, r, k))));
-  });
-}
-
 template <typename C>
 inline C ReluOf(C v) {
   return v > C(0) ? v : C(0);
@@ -42,20 +26,20 @@ inline C ReluOf(C v) {
     const int32_t n = npurt_detail::CountOf<isSetMask>(count, #Name);                                          \
     if (n < 0) npurt_detail::Fail("%s: negative element count %d", #Name, n);                                  \
     npurt_detail::MaskPlan p = npurt_detail::CountPlan(sizeof(T), static_cast<uint32_t>(n));                   \
-    npurt_detail::FusedImpl(dst, src0, src1, p, BinaryRepeatParams(),                                          \
+    npurt_detail::Level0Ternary(dst, src0, src1, p, BinaryRepeatParams(),                                          \
                             [](auto a, auto b, auto d) { (void)d; return expr; }, #Name);                       \
   }                                                                                                            \
   template <typename T, bool isSetMask = true>                                                                 \
   __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
                               const uint64_t mask[], const uint8_t repeatTimes, const BinaryRepeatParams& rp) { \
-    npurt_detail::FusedImpl(dst, src0, src1,                                                                   \
+    npurt_detail::Level0Ternary(dst, src0, src1,                                                                   \
                             npurt_detail::PlanFor<T>(isSetMask, npurt_detail::MaskOf(mask), repeatTimes, #Name), rp, \
                             [](auto a, auto b, auto d) { (void)d; return expr; }, #Name);                       \
   }                                                                                                            \
   template <typename T, bool isSetMask = true>                                                                 \
   __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
                               const uint64_t mask, const uint8_t repeatTimes, const BinaryRepeatParams& rp) {  \
-    npurt_detail::FusedImpl(dst, src0, src1,                                                                   \
+    npurt_detail::Level0Ternary(dst, src0, src1,                                                                   \
                             npurt_detail::PlanFor<T>(isSetMask, npurt_detail::MaskOf(mask), repeatTimes, #Name), rp, \
                             [](auto a, auto b, auto d) { (void)d; return expr; }, #Name);                       \
   }

@@ -114,10 +114,11 @@ inline T SrcAt(const LocalTensor<T>& t, Stride s, uint32_t r, uint32_t k) {
   return t.GetPhyAddr()[ElemOffset(s, r, k, sizeof(T))];
 }
 
+// A binary instruction whose op may also read the destination's old value: op(a, b, d) with a from
+// src0, b from src1, d from dst, all in ComputeType<T>.
 template <typename T, typename Op>
-inline void Level0Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, bool set_mask,
-                         MaskArg m, uint8_t repeat_times, const BinaryRepeatParams& rp, Op op, const char* what) {
-  const MaskPlan p = PlanFor<T>(set_mask, m, repeat_times, what);
+inline void Level0Ternary(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                          const MaskPlan& p, const BinaryRepeatParams& rp, Op op, const char* what) {
   const Stride ds{rp.dstBlkStride, rp.dstRepStride}, s0{rp.src0BlkStride, rp.src0RepStride},
       s1{rp.src1BlkStride, rp.src1RepStride};
   CheckPlanned(dst.GetPhyAddr(), p, ds, what);
@@ -125,8 +126,16 @@ inline void Level0Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0, 
   CheckPlanned(src1.GetPhyAddr(), p, s1, what);
   using C = ComputeType<T>;
   Level0Write(p, dst, ds, [&](uint32_t r, uint32_t k) {
-    return static_cast<T>(op(static_cast<C>(SrcAt(src0, s0, r, k)), static_cast<C>(SrcAt(src1, s1, r, k))));
+    return static_cast<T>(op(static_cast<C>(SrcAt(src0, s0, r, k)), static_cast<C>(SrcAt(src1, s1, r, k)),
+                             static_cast<C>(SrcAt(dst, ds, r, k))));
   });
+}
+
+template <typename T, typename Op>
+inline void Level0Binary(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, bool set_mask,
+                         MaskArg m, uint8_t repeat_times, const BinaryRepeatParams& rp, Op op, const char* what) {
+  Level0Ternary(dst, src0, src1, PlanFor<T>(set_mask, m, repeat_times, what), rp,
+                [op](auto a, auto b, auto) { return op(a, b); }, what);
 }
 
 template <typename T, typename Op>
@@ -178,18 +187,10 @@ inline C MulAdd(C a, C b, C c) {
   template <typename T, bool isSetMask = true>                                                                     \
   __aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
                                    MaskParam, const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams) {  \
-    const npurt_detail::MaskPlan p = npurt_detail::PlanFor<T>(isSetMask, npurt_detail::MaskOf(mask), repeatTimes, "MulAddDst"); \
-    const npurt_detail::Stride ds{repeatParams.dstBlkStride, repeatParams.dstRepStride},                           \
-        s0{repeatParams.src0BlkStride, repeatParams.src0RepStride}, s1{repeatParams.src1BlkStride, repeatParams.src1RepStride}; \
-    npurt_detail::CheckPlanned(dst.GetPhyAddr(), p, ds, "MulAddDst");                                   \
-    npurt_detail::CheckPlanned(src0.GetPhyAddr(), p, s0, "MulAddDst");                                  \
-    npurt_detail::CheckPlanned(src1.GetPhyAddr(), p, s1, "MulAddDst");                                  \
-    using C = npurt_detail::ComputeType<T>;                                                                        \
-    npurt_detail::Level0Write(p, dst, ds, [&](uint32_t r, uint32_t k) {                                 \
-      return static_cast<T>(npurt_detail::MulAdd(static_cast<C>(npurt_detail::SrcAt(src0, s0, r, k)),              \
-                                                 static_cast<C>(npurt_detail::SrcAt(src1, s1, r, k)),              \
-                                                 static_cast<C>(npurt_detail::SrcAt(dst, ds, r, k))));             \
-    });                                                                                                            \
+    npurt_detail::Level0Ternary(dst, src0, src1,                                                                   \
+                                npurt_detail::PlanFor<T>(isSetMask, npurt_detail::MaskOf(mask), repeatTimes, "MulAddDst"), \
+                                repeatParams, [](auto a, auto b, auto d) { return npurt_detail::MulAdd(a, b, d); }, \
+                                "MulAddDst");                                                                      \
   }
 NPURT_ASCENDC_L0_MULADDDST(const uint64_t mask[])
 NPURT_ASCENDC_L0_MULADDDST(uint64_t mask)
