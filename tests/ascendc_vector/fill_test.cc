@@ -1,5 +1,6 @@
-// InitGlobalMemory / Fill of global memory and Brcb against host models on random data.
+// InitGlobalMemory / Fill of global memory, Brcb and Broadcast against host models on random data.
 #include "aclrtlaunch_vec_brcb.h"
+#include "aclrtlaunch_vec_broadcast.h"
 #include "aclrtlaunch_vec_fill_gm.h"
 #include "vec_test_util.h"
 
@@ -49,6 +50,28 @@ TEST_F(FillTest, BrcbFillsEachBlockWithOneSourceElement) {
       }
     }
     EXPECT_EQ(Mismatches(got, want), "") << "repeat " << k.repeat << " blk " << k.blk << " rep " << k.rep;
+  }
+}
+
+TEST_F(FillTest, BroadcastAlongEachAxis) {
+  std::mt19937_64 rng(63);
+  for (uint32_t mode = 0; mode < 3; ++mode) {
+    const uint32_t rows = mode == 0 ? 1 : 5, cols = 37;
+    const uint32_t n_src = mode == 0 ? 1 : (mode == 1 ? rows : cols), n_dst = rows * cols + 8;
+    const std::vector<float> src = RandomValues<float>(n_src, rng, -5, 5);
+    const std::vector<float> dst0 = RandomValues<float>(n_dst, rng, -5, 5);
+    DevMem ds(n_src * 4), dd(n_dst * 4);
+    CopyIn(ds, src.data(), n_src * 4);
+    CopyIn(dd, dst0.data(), n_dst * 4);
+    ASSERT_EQ(aclrtlaunch_vec_broadcast(1, stream_, ds.get(), dd.get(), mode, rows, cols), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+    std::vector<float> got(n_dst);
+    CopyOut(got.data(), dd, n_dst * 4);
+    std::vector<float> want = dst0;
+    for (uint32_t i = 0; i < rows; ++i) {
+      for (uint32_t j = 0; j < cols; ++j) want[i * cols + j] = mode == 0 ? src[0] : (mode == 1 ? src[i] : src[j]);
+    }
+    EXPECT_EQ(Mismatches(got, want), "") << "mode " << mode;
   }
 }
 

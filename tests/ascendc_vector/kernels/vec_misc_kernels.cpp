@@ -109,3 +109,32 @@ extern "C" __global__ __aicore__ void vec_leave_counter_mode() {
   AscendC::SetMaskCount();
   AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(0, 3);
 }
+
+// Broadcast of floats: mode 0 = dim 1 ([1] -> [cols]), 1 = dim 2 axis 1 ([rows, 1] -> [rows, cols]),
+// 2 = dim 2 axis 0 ([1, cols] -> [rows, cols]). dst holds rows * cols + 8 floats (its initial contents).
+extern "C" __global__ __aicore__ void vec_broadcast(GM_ADDR src, GM_ADDR dst, uint32_t mode, uint32_t rows, uint32_t cols) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bs, bd, bt;
+  const uint32_t n_src = mode == 0 ? 1 : (mode == 1 ? rows : cols), n_dst = rows * cols + 8;
+  pipe.InitBuffer(bs, (n_src * 4 + 31) / 32 * 32);
+  pipe.InitBuffer(bd, (n_dst * 4 + 31) / 32 * 32);
+  pipe.InitBuffer(bt, 1024);
+  AscendC::GlobalTensor<float> gs, gd;
+  gs.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src), n_src);
+  gd.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(dst), n_dst);
+  AscendC::LocalTensor<float> ls = bs.Get<float>(), ld = bd.Get<float>();
+  AscendC::LocalTensor<uint8_t> tmp = bt.Get<uint8_t>();
+  AscendC::DataCopy(ls, gs, n_src);
+  AscendC::DataCopy(ld, gd, n_dst);
+  if (mode == 0) {
+    const uint32_t d[1] = {cols}, s[1] = {1};
+    AscendC::Broadcast<float, 1, 0>(ld, ls, d, s);
+  } else if (mode == 1) {
+    const uint32_t d[2] = {rows, cols}, s[2] = {rows, 1};
+    AscendC::Broadcast<float, 2, 1>(ld, ls, d, s, tmp);
+  } else {
+    const uint32_t d[2] = {rows, cols}, s[2] = {1, cols};
+    AscendC::BroadCast<float, 2, 0>(ld, ls, d, s);
+  }
+  AscendC::DataCopy(gd, ld, n_dst);
+}
