@@ -31,28 +31,21 @@ inline void BroadcastImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src, 
 
 }  // namespace npurt_detail
 
-template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
-__aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
-                                 const uint32_t srcShape[dim], LocalTensor<uint8_t>& /*sharedTmpBuffer*/) {
-  npurt_detail::BroadcastImpl<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape);
-}
-
-template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
-__aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
-                                 const uint32_t srcShape[dim]) {
-  npurt_detail::BroadcastImpl<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape);
-}
-
-template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
-__aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
-                                 const uint32_t srcShape[dim], LocalTensor<uint8_t>& /*sharedTmpBuffer*/) {
-  npurt_detail::BroadcastImpl<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape);
-}
-
-template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
-__aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dstShape[dim],
-                                 const uint32_t srcShape[dim]) {
-  npurt_detail::BroadcastImpl<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape);
-}
+// With or without the caller's temporary buffer, under both spellings.
+#define NPURT_ASCENDC_BROADCAST(Name)                                                                        \
+  template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>                              \
+  __aicore__ inline void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,               \
+                              const uint32_t dstShape[dim], const uint32_t srcShape[dim],                   \
+                              LocalTensor<uint8_t>& /*sharedTmpBuffer*/) {                                  \
+    npurt_detail::BroadcastImpl<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape);                      \
+  }                                                                                                         \
+  template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>                              \
+  __aicore__ inline void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,               \
+                              const uint32_t dstShape[dim], const uint32_t srcShape[dim]) {                 \
+    npurt_detail::BroadcastImpl<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape);                      \
+  }
+NPURT_ASCENDC_BROADCAST(Broadcast)
+NPURT_ASCENDC_BROADCAST(BroadCast)
+#undef NPURT_ASCENDC_BROADCAST
 
 }  // namespace AscendC
