@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "aclrtlaunch_vec_count_form_resets_mask.h"
 #include "aclrtlaunch_vec_leave_counter_mode.h"
 #include "aclrtlaunch_vec_level0.h"
 #include "vec_case.h"
@@ -259,6 +260,21 @@ TEST_F(Level0Test, EachBlockStartsWithTheNormalFullMask) {
   c.dst_blk = c.src0_blk = c.src1_blk = 1;
   c.dst_rep = c.src0_rep = c.src1_rep = 8;
   RunAndCheck<float>(c, rng);
+}
+
+// A count form with isSetMask = true leaves normal mode and the full mask in the register, as the
+// hardware API does: a level-0 instruction with isSetMask = false after it covers all 64 floats.
+TEST_F(Level0Test, CountFormLeavesTheNormalFullMask) {
+  std::mt19937_64 rng(6);
+  const std::vector<float> before = RandomValues<float>(128, rng, -4, 4);
+  DevMem d(128 * 4);
+  CopyIn(d, before.data(), 128 * 4);
+  ASSERT_EQ(aclrtlaunch_vec_count_form_resets_mask(1, stream_, d.get()), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+  std::vector<float> got(128), want(128);
+  CopyOut(got.data(), d, 128 * 4);
+  for (int i = 0; i < 128; ++i) want[i] = before[i] + (i < 64 ? 1.0f : 2.0f);
+  EXPECT_EQ(Mismatches(got, want), "");
 }
 
 // Runs a float Add case of 64-element buffers that must fail the kernel with `message`.

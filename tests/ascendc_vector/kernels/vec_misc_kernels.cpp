@@ -138,3 +138,21 @@ extern "C" __global__ __aicore__ void vec_broadcast(GM_ADDR src, GM_ADDR dst, ui
   }
   AscendC::DataCopy(gd, ld, n_dst);
 }
+
+// After SetMaskCount + SetVectorMask(3), a count-form Adds (isSetMask = true) on data[0..64) leaves normal
+// mode and the full mask, so a level-0 Adds with isSetMask = false then covers all of data[64..128).
+extern "C" __global__ __aicore__ void vec_count_form_resets_mask(GM_ADDR data) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+  pipe.InitBuffer(b, 128 * 4);
+  AscendC::GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(data), 128);
+  AscendC::LocalTensor<float> l = b.Get<float>();
+  AscendC::DataCopy(l, g, 128);
+  AscendC::SetMaskCount();
+  AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(0, 3);
+  AscendC::Adds(l, l, 1.0f, 64);
+  AscendC::LocalTensor<float> upper = l[64];
+  AscendC::Adds<float, false>(upper, upper, 2.0f, AscendC::MASK_PLACEHOLDER, 1, AscendC::UnaryRepeatParams());
+  AscendC::DataCopy(g, l, 128);
+}
