@@ -16,6 +16,17 @@
 #include "npurt_kernel/data_copy.h"
 #include "npurt_kernel/vector_ops.h"
 #include "npurt_kernel/cast_reduce.h"
+#include "npurt_kernel/vector_mask.h"
+#include "npurt_kernel/vector_level0.h"
+#include "npurt_kernel/vector_reduce.h"
+#include "npurt_kernel/cast_level0.h"
+#include "npurt_kernel/compare_select.h"
+#include "npurt_kernel/vector_fused.h"
+#include "npurt_kernel/gather_mask.h"
+#include "npurt_kernel/fill_brcb.h"
+#include "npurt_kernel/sort.h"
+#include "npurt_kernel/broadcast.h"
+#include "npurt_kernel/kernel_assert.h"
 #include "npurt_kernel/softmax_pad.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_

@@ -85,6 +85,9 @@ struct bfloat16_t {
   }
 };
 
+enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
+enum event_t : uint8_t { EVENT_ID0 = 0, EVENT_ID1, EVENT_ID2, EVENT_ID3, EVENT_ID4, EVENT_ID5, EVENT_ID6, EVENT_ID7 };
+
 namespace AscendC {
 
 // Where a tensor lives (TPosition) and the queue positions of TQue.
@@ -95,7 +98,13 @@ using QuePosition = TPosition;
 
 enum class RoundMode : uint8_t { CAST_NONE = 0, CAST_RINT, CAST_FLOOR, CAST_CEIL, CAST_ROUND, CAST_TRUNC, CAST_ODD };
 
-enum pipe_t : uint8_t { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4, PIPE_MTE5, PIPE_V2, PIPE_FIX };
+// The pipes and event ids are global names, as CANN's compiler provides them (PipeBarrier<PIPE_V>() and
+// SetFlag<...>(EVENT_ID0) compile without `using namespace AscendC`); AscendC:: spells them too.
+using ::pipe_t;
+using ::event_t;
+using ::PIPE_S, ::PIPE_V, ::PIPE_M, ::PIPE_MTE1, ::PIPE_MTE2, ::PIPE_MTE3, ::PIPE_ALL, ::PIPE_MTE4, ::PIPE_MTE5,
+    ::PIPE_V2, ::PIPE_FIX;
+using ::EVENT_ID0, ::EVENT_ID1, ::EVENT_ID2, ::EVENT_ID3, ::EVENT_ID4, ::EVENT_ID5, ::EVENT_ID6, ::EVENT_ID7;
 enum class HardEvent : uint8_t { MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V, MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3, S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MAX };
 
 constexpr int32_t ONE_BLK_SIZE = 32;          // bytes in a data block (the DataCopy unit)
@@ -110,6 +119,9 @@ namespace npurt_detail {
 struct BlockState {
   const npurt_kernel_block* block = nullptr;
   uint64_t ub_used = 0;
+  // The vector unit's mask register (vector_mask.h): normal mode, all elements, at the start of a block.
+  uint64_t vector_mask[2] = {~0ull, ~0ull};  // [0]: elements 0..63, [1]: 64..127 (counter mode: [0] = count)
+  bool mask_counter = false;
 };
 inline thread_local BlockState g_state;
 
@@ -234,8 +246,8 @@ inline void dcci(T* /*addr*/, cache_line_t /*line*/, dcci_dst_t /*dst*/ = dcci_d
 namespace AscendC::npurt_detail {
 // Called by the generated entry before the kernel body runs.
 inline void EnterBlock(const npurt_kernel_block* b) {
+  g_state = BlockState{};
   g_state.block = b;
-  g_state.ub_used = 0;
   ::block_idx = b->block_idx;
   ::block_num = b->block_num;
 }

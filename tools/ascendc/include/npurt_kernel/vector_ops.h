@@ -160,6 +160,21 @@ inline void Unary(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t 
   CheckResults(d, n);
 }
 
+// The element count of a count-form call: its argument, or with isSetMask = false the count that the
+// mask register holds in counter mode (SetMaskCount + SetVectorMask; the argument is ignored), as the
+// hardware API takes it. With isSetMask = true the API runs the instruction in counter mode and then
+// restores normal mode and the full mask, which is the register's state after the call.
+template <bool set_mask>
+inline int32_t CountOf(int32_t count, const char* what) {
+  if (set_mask) {
+    g_state.mask_counter = false;
+    g_state.vector_mask[0] = g_state.vector_mask[1] = ~0ull;
+    return count;
+  }
+  if (!g_state.mask_counter) Fail("%s: isSetMask = false in the count form needs counter mode (SetMaskCount)", what);
+  return static_cast<int32_t>(g_state.vector_mask[0]);
+}
+
 // The type a scalar operand is computed in.
 template <typename T>
 using ComputeType = typename std::conditional<kIsNarrowFloat<T>, float, T>::type;
@@ -171,16 +186,14 @@ using ComputeType = typename std::conditional<kIsNarrowFloat<T>, float, T>::type
   template <typename T, bool isSetMask = true>                                                             \
   __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
                               const int32_t& count) {                                                      \
-    npurt_detail::Binary(dst, src0, src1, count, [](auto a, auto b) { return expr; }, #Name);              \
+    npurt_detail::Binary(dst, src0, src1, npurt_detail::CountOf<isSetMask>(count, #Name),                   \
+                         [](auto a, auto b) { return expr; }, #Name);                                      \
   }
-NPURT_ASCENDC_BINARY(Add, a + b)
-NPURT_ASCENDC_BINARY(Sub, a - b)
-NPURT_ASCENDC_BINARY(Mul, a * b)
-NPURT_ASCENDC_BINARY(Div, a / b)
-NPURT_ASCENDC_BINARY(Max, a > b ? a : b)
-NPURT_ASCENDC_BINARY(Min, a < b ? a : b)
-NPURT_ASCENDC_BINARY(And, a & b)
-NPURT_ASCENDC_BINARY(Or, a | b)
+// The operations, X(Name, expression), one list for the count form here and the level-0 form
+// (vector_level0.h).
+#define NPURT_ASCENDC_BINARY_OPS(X) \
+  X(Add, a + b) X(Sub, a - b) X(Mul, a * b) X(Div, a / b) X(Max, a > b ? a : b) X(Min, a < b ? a : b) X(And, a & b) X(Or, a | b)
+NPURT_ASCENDC_BINARY_OPS(NPURT_ASCENDC_BINARY)
 #undef NPURT_ASCENDC_BINARY
 
 // dst = src0 * src1 + dst
@@ -203,39 +216,36 @@ __aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<T>
   __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,                        \
                               const npurt_detail::NoDeduce<T>& scalar, const int32_t& count) {             \
     const npurt_detail::ComputeType<T> s = static_cast<npurt_detail::ComputeType<T>>(scalar);              \
-    npurt_detail::Unary(dst, src, count, [s](auto a) { return expr; }, #Name);                             \
+    npurt_detail::Unary(dst, src, npurt_detail::CountOf<isSetMask>(count, #Name), [s](auto a) { return expr; }, \
+                        #Name);                                                                            \
   }
-NPURT_ASCENDC_SCALAR(Adds, a + s)
-NPURT_ASCENDC_SCALAR(Muls, a * s)
-NPURT_ASCENDC_SCALAR(Maxs, a > s ? a : s)
-NPURT_ASCENDC_SCALAR(Mins, a < s ? a : s)
-NPURT_ASCENDC_SCALAR(LeakyRelu, a >= 0 ? a : a * s)
+#define NPURT_ASCENDC_SCALAR_OPS(X) \
+  X(Adds, a + s) X(Muls, a * s) X(Maxs, a > s ? a : s) X(Mins, a < s ? a : s) X(LeakyRelu, a >= 0 ? a : a * s)
+NPURT_ASCENDC_SCALAR_OPS(NPURT_ASCENDC_SCALAR)
 #undef NPURT_ASCENDC_SCALAR
 
 // ---- unary -----------------------------------------------------------------------------------------------
 #define NPURT_ASCENDC_UNARY(Name, expr)                                                                    \
   template <typename T, bool isSetMask = true>                                                             \
   __aicore__ inline void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) { \
-    npurt_detail::Unary(dst, src, count, [](auto a) { return expr; }, #Name);                               \
+    npurt_detail::Unary(dst, src, npurt_detail::CountOf<isSetMask>(count, #Name), [](auto a) { return expr; }, \
+                        #Name);                                                                             \
   }
-NPURT_ASCENDC_UNARY(Exp, std::exp(a))
-NPURT_ASCENDC_UNARY(Ln, std::log(a))
-NPURT_ASCENDC_UNARY(Abs, a < 0 ? -a : a)
-NPURT_ASCENDC_UNARY(Sqrt, std::sqrt(a))
-NPURT_ASCENDC_UNARY(Rsqrt, 1 / std::sqrt(a))
-NPURT_ASCENDC_UNARY(Relu, a > 0 ? a : decltype(a)(0))
-NPURT_ASCENDC_UNARY(Reciprocal, 1 / a)
-NPURT_ASCENDC_UNARY(Not, ~a)
+#define NPURT_ASCENDC_UNARY_OPS(X)                                                                       \
+  X(Exp, std::exp(a)) X(Ln, std::log(a)) X(Abs, a < 0 ? -a : a) X(Sqrt, std::sqrt(a)) X(Rsqrt, 1 / std::sqrt(a)) \
+  X(Relu, a > 0 ? a : decltype(a)(0)) X(Reciprocal, 1 / a) X(Not, ~a)
+NPURT_ASCENDC_UNARY_OPS(NPURT_ASCENDC_UNARY)
 #undef NPURT_ASCENDC_UNARY
 
 // ---- fill ------------------------------------------------------------------------------------------------
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const npurt_detail::NoDeduce<T>& scalar,
                                  const int32_t& count) {
-  npurt_detail::CheckOperand(dst, count, "Duplicate");
+  const int32_t n = npurt_detail::CountOf<isSetMask>(count, "Duplicate");
+  npurt_detail::CheckOperand(dst, n, "Duplicate");
   T* d = dst.GetPhyAddr();
   const T v = scalar;
-  for (int32_t i = 0; i < count; ++i) d[i] = v;
+  for (int32_t i = 0; i < n; ++i) d[i] = v;
 }
 
 }  // namespace AscendC

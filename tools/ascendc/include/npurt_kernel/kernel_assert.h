@@ -1,0 +1,74 @@
+// Kernel assertions for the sim: assert(expr), assert(expr, fmt, args...), ascendc_assert (the same) and
+// ASSERT. Part of kernel_operator.h.
+//
+// A failed assertion prints "[ASSERT] file:line: Assertion `expr' message" from the block, as CANN's
+// kernel assert prints it, and fails the kernel: the launch fails with the vector-core (AI-core)
+// exception and that message, instead of aborting the process as the C library's assert would, on every
+// device at once. As with CANN, -DASCENDC_DUMP=0 compiles assertions out; NDEBUG does not. A kernel
+// source that includes <cassert> after kernel_operator.h gets the C library's assert back.
+#pragma once
+
+#include "npurt_kernel/base.h"
+
+namespace AscendC::npurt_detail {
+
+// `text` is the macro's arguments as written ("expr" or "expr, fmt, args"): the expression is the text
+// before the first comma outside parentheses, brackets, braces and quotes.
+inline size_t AssertExprLength(const char* text) {
+  int depth = 0;
+  char quote = 0;
+  size_t i = 0;
+  for (; text[i] != '\0'; ++i) {
+    const char ch = text[i];
+    if (quote != 0) {
+      if (ch == '\\' && text[i + 1] != '\0') ++i;
+      else if (ch == quote) quote = 0;
+    } else if (ch == '"' || ch == '\'') {
+      quote = ch;
+    } else if (ch == '(' || ch == '[' || ch == '{') {
+      ++depth;
+    } else if (ch == ')' || ch == ']' || ch == '}') {
+      --depth;
+    } else if (ch == ',' && depth == 0) {
+      break;
+    }
+  }
+  return i;
+}
+
+template <typename... Args>
+[[noreturn]] inline void AssertFailed(const char* file, int line, const char* text, const char* fmt, Args... args) {
+  char detail[512] = "";
+  if (fmt != nullptr) {
+    if constexpr (sizeof...(Args) == 0) {
+      std::snprintf(detail, sizeof detail, " %s", fmt);
+    } else {
+      detail[0] = ' ';
+      std::snprintf(detail + 1, sizeof detail - 1, fmt, args...);
+    }
+  }
+  size_t n = std::strlen(detail);
+  while (n > 0 && detail[n - 1] == '\n') detail[--n] = '\0';
+  const int expr_len = static_cast<int>(AssertExprLength(text));
+  PrintV("[ASSERT] %s:%d: Assertion `%.*s'%s\n", file, line, expr_len, text, detail);
+  Fail("[ASSERT] %s:%d: Assertion `%.*s'%s", file, line, expr_len, text, detail);
+}
+
+template <typename... Args>
+inline void AssertCheck(const char* file, int line, const char* text, bool cond, Args... args) {
+  if (!cond) AssertFailed(file, line, text, args...);
+}
+inline void AssertCheck(const char* file, int line, const char* text, bool cond) {
+  if (!cond) AssertFailed(file, line, text, nullptr);
+}
+
+}  // namespace AscendC::npurt_detail
+
+#undef assert
+#if defined(ASCENDC_DUMP) && ASCENDC_DUMP == 0
+#define assert(...) static_cast<void>(0)
+#else
+#define assert(...) ::AscendC::npurt_detail::AssertCheck(__FILE__, __LINE__, #__VA_ARGS__, __VA_ARGS__)
+#endif
+#define ascendc_assert(...) assert(__VA_ARGS__)
+#define ASSERT(...) assert(__VA_ARGS__)
