@@ -16,5 +16,6 @@
 #include "npurt_kernel/data_copy.h"
 #include "npurt_kernel/vector_ops.h"
 #include "npurt_kernel/cast_reduce.h"
+#include "npurt_kernel/cube.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
