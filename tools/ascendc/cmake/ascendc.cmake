@@ -156,6 +156,11 @@ function(_npurt_ascendc_kernel_compile target source_dirs)
   # Quote includes of the kernel sources ("kernel_ops.h") resolve next to the original files.
   target_include_directories(${target} PRIVATE ${source_dirs} "${_NPURT_ASCENDC_INCLUDE}"
                              "${_NPURT_PACKAGE_ROOT}/include")
+  # In the source tree the tiling SDK's headers (kernel_tiling/kernel_tiling.h, which lib/matmul_intf.h
+  # includes) are beside the module; the package installs them into <P>/include.
+  if(EXISTS "${_NPURT_ASCENDC_ROOT}/host/include")
+    target_include_directories(${target} PRIVATE "${_NPURT_ASCENDC_ROOT}/host/include")
+  endif()
 endfunction()
 
 # The kernel binary (a MODULE: a shared object nobody links against).

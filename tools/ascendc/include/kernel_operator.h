@@ -17,5 +17,6 @@
 #include "npurt_kernel/vector_ops.h"
 #include "npurt_kernel/cast_reduce.h"
 #include "npurt_kernel/cube.h"
+#include "npurt_kernel/workspace.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
