@@ -8,9 +8,8 @@
 //                             -> f32 of the same values (half converts to float exactly, so the products are the
 //                             same); the counter onednn_f16 says which (1: f16).
 // collect.py: ascendc_matmul_over_onednn = ascendc_matmul_1024_gflops / onednn_matmul_1024_gflops.
-#include <oneapi/dnnl/dnnl.hpp>
-
 #include <cstring>
+#include <oneapi/dnnl/dnnl.hpp>
 #include <random>
 #include <vector>
 

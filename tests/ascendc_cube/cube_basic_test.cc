@@ -1,7 +1,7 @@
 // The basic cube API (kernels/cube_basic_kernels.cpp): DataCopy GM -> A1/B1 with Nd2NzParams, LoadData to
 // L0A/L0B (with and without ifTranspose), Mmad (zero, accumulating, bias-table start), Fixpipe to GM (ND,
-// relu, F322F16 / DEQF16), on random data with shapes that are not multiples of 16, against a host GEMM;
-// and the cube memories' sizes enforced by TPipe::InitBuffer.
+// relu, F322F16 / DEQF16) or DataCopy CO1 -> CO2 in fractals, on random data with shapes that are not
+// multiples of 16, against a host GEMM; and the cube memories' sizes enforced by TPipe::InitBuffer.
 #include <string>
 
 #include "cube_basic_kernels.h"
@@ -21,7 +21,8 @@ class CubeBasicTest : public CubeTest {
   void RunFloatOut(int32_t (*launch)(void*, void*, void*, void*, void*, CubeMmArgs), bool bf16, CubeMmArgs args) {
     SCOPED_TRACE(std::to_string(args.m) + "x" + std::to_string(args.n) + "x" + std::to_string(args.k) +
                  " transB=" + std::to_string(args.transB) + " bias=" + std::to_string(args.bias) +
-                 " relu=" + std::to_string(args.relu) + " twice=" + std::to_string(args.twice));
+                 " relu=" + std::to_string(args.relu) + " twice=" + std::to_string(args.twice) +
+                 " co2=" + std::to_string(args.co2));
     auto round = bf16 ? RoundBf16 : RoundHalf;
     const auto a = RandomValues(size_t{args.m} * args.k, args.m * 7 + args.k, round);
     const auto b = RandomValues(size_t{args.k} * args.n, args.n * 11 + args.k, round);
@@ -39,30 +40,36 @@ class CubeBasicTest : public CubeTest {
       const auto once = RefGemm(a, b, nullptr, args.m, args.n, args.k, false, args.transB != 0);
       for (size_t i = 0; i < want.size(); ++i) want[i] += once[i];
     }
-    if (args.relu) for (double& w : want) w = std::max(w, 0.0);
+    if (args.relu)
+      for (double& w : want) w = std::max(w, 0.0);
     const auto got = Download<float>(dc, want.size());
     EXPECT_LE(MaxRelError(got, want), 1e-3);
   }
 };
 
 TEST_F(CubeBasicTest, HalfToFloatNotTransposed) {
-  for (const Shape& s : kBasicShapes) RunFloatOut(CubeMmF16, false, {s.m, s.n, s.k, 0, 0, 0, 0, 0});
+  for (const Shape& s : kBasicShapes) RunFloatOut(CubeMmF16, false, {s.m, s.n, s.k, 0, 0, 0, 0, 0, 0});
 }
 
 TEST_F(CubeBasicTest, HalfToFloatTransposedB) {
-  for (const Shape& s : kBasicShapes) RunFloatOut(CubeMmF16, false, {s.m, s.n, s.k, 1, 0, 0, 0, 0});
+  for (const Shape& s : kBasicShapes) RunFloatOut(CubeMmF16, false, {s.m, s.n, s.k, 1, 0, 0, 0, 0, 0});
 }
 
 TEST_F(CubeBasicTest, HalfBiasReluAccumulate) {
-  RunFloatOut(CubeMmF16, false, {37, 53, 29, 0, 1, 0, 0, 0});
-  RunFloatOut(CubeMmF16, false, {37, 53, 29, 1, 0, 1, 0, 0});
-  RunFloatOut(CubeMmF16, false, {37, 53, 29, 0, 0, 0, 1, 0});
-  RunFloatOut(CubeMmF16, false, {100, 90, 130, 1, 1, 1, 1, 0});
+  RunFloatOut(CubeMmF16, false, {37, 53, 29, 0, 1, 0, 0, 0, 0});
+  RunFloatOut(CubeMmF16, false, {37, 53, 29, 1, 0, 1, 0, 0, 0});
+  RunFloatOut(CubeMmF16, false, {37, 53, 29, 0, 0, 0, 1, 0, 0});
+  RunFloatOut(CubeMmF16, false, {100, 90, 130, 1, 1, 1, 1, 0, 0});
+}
+
+TEST_F(CubeBasicTest, OutThroughCo2) {
+  RunFloatOut(CubeMmF16, false, {40, 48, 50, 0, 0, 0, 0, 0, 1});
+  RunFloatOut(CubeMmF16, false, {7, 32, 130, 1, 1, 1, 1, 0, 1});
 }
 
 TEST_F(CubeBasicTest, Bf16ToFloat) {
-  RunFloatOut(CubeMmBf16, true, {37, 53, 29, 0, 0, 0, 0, 0});
-  RunFloatOut(CubeMmBf16, true, {100, 90, 130, 1, 1, 0, 0, 0});
+  RunFloatOut(CubeMmBf16, true, {37, 53, 29, 0, 0, 0, 0, 0, 0});
+  RunFloatOut(CubeMmBf16, true, {100, 90, 130, 1, 1, 0, 0, 0, 0});
 }
 
 TEST_F(CubeBasicTest, HalfToHalfF322F16) {
@@ -71,7 +78,7 @@ TEST_F(CubeBasicTest, HalfToHalfF322F16) {
   const auto b = RandomValues(size_t{k} * n, 2, RoundHalf);
   void* dc = Alloc(size_t{m} * n * 2);
   ASSERT_EQ(CubeMmF16ToF16(stream_, Upload(HalfBits(a)), Upload(HalfBits(b)), Upload(std::vector<float>(n)), dc,
-                           {m, n, k, 0, 0, 0, 0, 0}),
+                           {m, n, k, 0, 0, 0, 0, 0, 0}),
             ACL_SUCCESS);
   ASSERT_EQ(Sync(), ACL_SUCCESS);
   const auto want = RefGemm(a, b, nullptr, m, n, k, false, false);
@@ -81,7 +88,8 @@ TEST_F(CubeBasicTest, HalfToHalfF322F16) {
   EXPECT_LE(MaxRelError(got, want), 1e-3);
   // Each element is the float result rounded to half once.
   size_t off = 0;
-  for (size_t i = 0; i < want.size(); ++i) off += std::fabs(got[i] - RoundHalf(static_cast<float>(want[i]))) > 2e-3 ? 1 : 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    off += std::fabs(got[i] - RoundHalf(static_cast<float>(want[i]))) > 2e-3 ? 1 : 0;
   EXPECT_EQ(off, 0u);
 }
 
@@ -92,9 +100,11 @@ TEST_F(CubeBasicTest, FloatToFloat) {
     const auto bias = RandomValues(s.n, 7, RoundNone);
     std::vector<double> bias_d(bias.begin(), bias.end());
     void* dc = Alloc(size_t{s.m} * s.n * 4);
-    ASSERT_EQ(CubeMmF32(stream_, Upload(a), Upload(bt), Upload(bias), dc, {s.m, s.n, s.k, 1, 1, 0, 0, 0}), ACL_SUCCESS);
+    ASSERT_EQ(CubeMmF32(stream_, Upload(a), Upload(bt), Upload(bias), dc, {s.m, s.n, s.k, 1, 1, 0, 0, 0, 0}),
+              ACL_SUCCESS);
     ASSERT_EQ(Sync(), ACL_SUCCESS);
-    EXPECT_LE(MaxRelError(Download<float>(dc, size_t{s.m} * s.n), RefGemm(a, bt, &bias_d, s.m, s.n, s.k, false, true)), 1e-5);
+    EXPECT_LE(MaxRelError(Download<float>(dc, size_t{s.m} * s.n), RefGemm(a, bt, &bias_d, s.m, s.n, s.k, false, true)),
+              1e-5);
   }
 }
 
@@ -108,7 +118,8 @@ TEST_F(CubeBasicTest, Int8ToInt32Exact) {
     for (auto& v : bias) v = static_cast<int32_t>(rng() % 20001) - 10000;
     std::vector<double> bias_d(bias.begin(), bias.end());
     void* dc = Alloc(size_t{s.m} * s.n * 4);
-    ASSERT_EQ(CubeMmS8(stream_, Upload(a), Upload(bt), Upload(bias), dc, {s.m, s.n, s.k, 1, 1, 0, 1, 0}), ACL_SUCCESS);
+    ASSERT_EQ(CubeMmS8(stream_, Upload(a), Upload(bt), Upload(bias), dc, {s.m, s.n, s.k, 1, 1, 0, 1, 0, 0}),
+              ACL_SUCCESS);
     ASSERT_EQ(Sync(), ACL_SUCCESS);
     auto want = RefGemm(a, bt, &bias_d, s.m, s.n, s.k, false, true);
     const auto once = RefGemm(a, bt, nullptr, s.m, s.n, s.k, false, true);
@@ -125,8 +136,9 @@ TEST_F(CubeBasicTest, Int8DequantToHalf) {
   const auto bt = RandomInt8(size_t{n} * k, 12);
   void* dc = Alloc(size_t{m} * n * 2);
   const float scale = 1.0f / 1024;
-  ASSERT_EQ(CubeMmS8Deq(stream_, Upload(a), Upload(bt), Upload(std::vector<int32_t>(n)), dc, {m, n, k, 1, 0, 1, 0, scale}),
-            ACL_SUCCESS);
+  ASSERT_EQ(
+      CubeMmS8Deq(stream_, Upload(a), Upload(bt), Upload(std::vector<int32_t>(n)), dc, {m, n, k, 1, 0, 1, 0, scale, 0}),
+      ACL_SUCCESS);
   ASSERT_EQ(Sync(), ACL_SUCCESS);
   const auto want = RefGemm(a, bt, nullptr, m, n, k, false, true);
   const auto got = Download<uint16_t>(dc, want.size());

@@ -21,14 +21,14 @@ struct MmCase {
   bool transA, transB, bias;
   uint32_t mode;
   int fixM = -1, fixN = -1;  // SetFixSplit base M/N (-1: the SDK's choice)
-  bool firstN = false;        // SetTraverse(FIRSTN): iterateOrder 1
+  bool firstN = false;       // SetTraverse(FIRSTN): iterateOrder 1
 };
 
 std::string Describe(const MmCase& c) {
-  return std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k) + " cores=" +
-         std::to_string(c.cores) + " transA=" + std::to_string(c.transA) + " transB=" + std::to_string(c.transB) +
-         " bias=" + std::to_string(c.bias) + " mode=" + std::to_string(c.mode) + " fix=" + std::to_string(c.fixM) +
-         "/" + std::to_string(c.fixN) + " firstN=" + std::to_string(c.firstN);
+  return std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k) +
+         " cores=" + std::to_string(c.cores) + " transA=" + std::to_string(c.transA) +
+         " transB=" + std::to_string(c.transB) + " bias=" + std::to_string(c.bias) + " mode=" + std::to_string(c.mode) +
+         " fix=" + std::to_string(c.fixM) + "/" + std::to_string(c.fixN) + " firstN=" + std::to_string(c.firstN);
 }
 
 class CubeMatmulTest : public CubeTest {
@@ -86,7 +86,8 @@ class CubeMatmulTest : public CubeTest {
       got = Run<float>(launch, c, t, a, b, bias, static_cast<size_t>(c.m) * c.n);
     }
     auto want = RefGemm(a, b, c.bias ? &bias_d : nullptr, c.m, c.n, c.k, c.transA, c.transB);
-    if (c.mode == 3) for (double& w : want) w *= 2;
+    if (c.mode == 3)
+      for (double& w : want) w *= 2;
     EXPECT_LE(MaxRelError(got, want), tol);
   }
 };
@@ -132,15 +133,17 @@ TEST_F(CubeMatmulTest, HalfToHalf) {
   const auto b = RandomValues(static_cast<size_t>(c.k) * c.n, 4, RoundHalf);
   const auto bias = RandomValues(c.n, 5, RoundNone);
   std::vector<double> bias_d(bias.begin(), bias.end());
-  const auto bits = Run<uint16_t>(CubeMatmulF16ToF16, c, t, HalfBits(a), HalfBits(b), bias, static_cast<size_t>(c.m) * c.n);
+  const auto bits =
+      Run<uint16_t>(CubeMatmulF16ToF16, c, t, HalfBits(a), HalfBits(b), bias, static_cast<size_t>(c.m) * c.n);
   std::vector<float> got(bits.size());
   for (size_t i = 0; i < bits.size(); ++i) got[i] = FromHalfBits(bits[i]);
   EXPECT_LE(MaxRelError(got, RefGemm(a, b, &bias_d, c.m, c.n, c.k, false, true)), 1e-3);
 }
 
 TEST_F(CubeMatmulTest, Int8Exact) {
-  for (const MmCase& c : {MmCase{45, 77, 100, 2, false, false, true, 0}, MmCase{130, 50, 300, 3, true, true, true, 1, 32, 32},
-                          MmCase{33, 40, 64, 1, false, true, false, 2, 16, 32}}) {
+  for (const MmCase& c :
+       {MmCase{45, 77, 100, 2, false, false, true, 0}, MmCase{130, 50, 300, 3, true, true, true, 1, 32, 32},
+        MmCase{33, 40, 64, 1, false, true, false, 2, 16, 32}}) {
     SCOPED_TRACE(Describe(c));
     const auto t = Tiling(c, DataType::DT_INT8, DataType::DT_INT32, DataType::DT_INT32);
     const auto a = RandomInt8(static_cast<size_t>(c.m) * c.k, 1);
@@ -168,7 +171,8 @@ TEST_F(CubeMatmulTest, HalfNz) {
   auto to_nz = [&](const std::vector<float>& v, int rows, int cols) {
     std::vector<float> nz(static_cast<size_t>(align(rows)) * align(cols), 0.0f);
     for (int i = 0; i < rows; ++i)
-      for (int j = 0; j < cols; ++j) nz[(static_cast<size_t>(j / 16) * align(rows) + i) * 16 + j % 16] = v[static_cast<size_t>(i) * cols + j];
+      for (int j = 0; j < cols; ++j)
+        nz[(static_cast<size_t>(j / 16) * align(rows) + i) * 16 + j % 16] = v[static_cast<size_t>(i) * cols + j];
     return nz;
   };
   const auto got = Run<float>(CubeMatmulF16Nz, c, t, HalfBits(to_nz(a, c.m, c.k)), HalfBits(to_nz(b, c.k, c.n)), bias,
@@ -176,7 +180,8 @@ TEST_F(CubeMatmulTest, HalfNz) {
   const auto want = RefGemm(a, b, &bias_d, c.m, c.n, c.k, false, false);
   std::vector<float> nd(want.size());
   for (int i = 0; i < c.m; ++i)
-    for (int j = 0; j < c.n; ++j) nd[static_cast<size_t>(i) * c.n + j] = got[(static_cast<size_t>(j / 16) * align(c.m) + i) * 16 + j % 16];
+    for (int j = 0; j < c.n; ++j)
+      nd[static_cast<size_t>(i) * c.n + j] = got[(static_cast<size_t>(j / 16) * align(c.m) + i) * 16 + j % 16];
   EXPECT_LE(MaxRelError(nd, want), 1e-3);
 }
 

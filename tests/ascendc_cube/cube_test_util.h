@@ -122,8 +122,10 @@ std::vector<double> RefGemm(const std::vector<T>& a, const std::vector<T>& b, co
     for (int j = 0; j < n; ++j) {
       double s = bias != nullptr ? (*bias)[j] : 0.0;
       for (int q = 0; q < k; ++q) {
-        const double av = static_cast<double>(transA ? a[static_cast<size_t>(q) * m + i] : a[static_cast<size_t>(i) * k + q]);
-        const double bv = static_cast<double>(transB ? b[static_cast<size_t>(j) * k + q] : b[static_cast<size_t>(q) * n + j]);
+        const double av =
+            static_cast<double>(transA ? a[static_cast<size_t>(q) * m + i] : a[static_cast<size_t>(i) * k + q]);
+        const double bv =
+            static_cast<double>(transB ? b[static_cast<size_t>(j) * k + q] : b[static_cast<size_t>(q) * n + j]);
         s += av * bv;
       }
       c[static_cast<size_t>(i) * n + j] = s;

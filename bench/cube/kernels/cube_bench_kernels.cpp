@@ -11,7 +11,8 @@ extern "C" __global__ __aicore__ void bench_cube_matmul(GM_ADDR a, GM_ADDR b, GM
   SetSysWorkspace(workspace);
   TCubeTiling tiling;
   auto* words = reinterpret_cast<int32_t*>(&tiling);
-  for (size_t i = 0; i < sizeof(TCubeTiling) / sizeof(int32_t); ++i) words[i] = reinterpret_cast<__gm__ int32_t*>(tilingGm)[i];
+  for (size_t i = 0; i < sizeof(TCubeTiling) / sizeof(int32_t); ++i)
+    words[i] = reinterpret_cast<__gm__ int32_t*>(tilingGm)[i];
   if (GetBlockIdx() >= tiling.usedCoreNum) return;
   GlobalTensor<half> aGm, bGm;
   GlobalTensor<float> cGm;
@@ -24,7 +25,8 @@ extern "C" __global__ __aicore__ void bench_cube_matmul(GM_ADDR a, GM_ADDR b, GM
       mm;
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
   const int32_t mBlocks = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
-  const int32_t mIdx = static_cast<int32_t>(GetBlockIdx()) % mBlocks, nIdx = static_cast<int32_t>(GetBlockIdx()) / mBlocks;
+  const int32_t mIdx = static_cast<int32_t>(GetBlockIdx()) % mBlocks,
+                nIdx = static_cast<int32_t>(GetBlockIdx()) / mBlocks;
   const int32_t m0 = mIdx * tiling.singleCoreM, n0 = nIdx * tiling.singleCoreN;
   mm.SetTail(tiling.M - m0 < tiling.singleCoreM ? tiling.M - m0 : tiling.singleCoreM,
              tiling.N - n0 < tiling.singleCoreN ? tiling.N - n0 : tiling.singleCoreN);
@@ -36,6 +38,6 @@ extern "C" __global__ __aicore__ void bench_cube_matmul(GM_ADDR a, GM_ADDR b, GM
 
 int32_t BenchCubeMatmul(uint32_t blocks, void* stream, void* a, void* b, void* c, void* workspace, void* tiling) {
   return bench_cube_matmul<<<blocks, nullptr, stream>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
-                                                         static_cast<uint8_t*>(c), static_cast<uint8_t*>(workspace),
-                                                         static_cast<uint8_t*>(tiling));
+                                                        static_cast<uint8_t*>(c), static_cast<uint8_t*>(workspace),
+                                                        static_cast<uint8_t*>(tiling));
 }

@@ -34,7 +34,8 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
   pipe.InitBuffer(qA1, 1, mA * kC0 * sizeof(In));
   pipe.InitBuffer(qB1, 1, (p.transB ? nA * kC0 : k16 * nA) * sizeof(In));
   pipe.InitBuffer(qA2, 1, mA * kC0 * sizeof(In));
-  pipe.InitBuffer(qB2, 1, nA * kC0 * sizeof(In) > k16 * nA * sizeof(In) ? nA * kC0 * sizeof(In) : k16 * nA * sizeof(In));
+  pipe.InitBuffer(qB2, 1,
+                  nA * kC0 * sizeof(In) > k16 * nA * sizeof(In) ? nA * kC0 * sizeof(In) : k16 * nA * sizeof(In));
   pipe.InitBuffer(qCO1, 1, mA * nA * sizeof(Acc));
   pipe.InitBuffer(qBiasL1, 1, nA * sizeof(BiasT));
   pipe.InitBuffer(qBiasBt, 1, nA * sizeof(BiasT));
@@ -55,7 +56,8 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
   a1 = qA1.DeQue<In>();
   LocalTensor<In> a2 = qA2.AllocTensor<In>();
   for (uint32_t i = 0; i < m1; ++i) {
-    LoadData(a2[i * 16 * kC0], a1[i * 16 * c0], LoadData2DParams(0, static_cast<uint8_t>(k1), static_cast<uint16_t>(m1), 0, 0, false, 0));
+    LoadData(a2[i * 16 * kC0], a1[i * 16 * c0],
+             LoadData2DParams(0, static_cast<uint8_t>(k1), static_cast<uint16_t>(m1), 0, 0, false, 0));
   }
   qA2.EnQue(a2);
   qA1.FreeTensor(a1);
@@ -64,12 +66,14 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
   if (p.transB) {
     // The NZ of B^T is already B's L0B layout: fractal (j, l) at j * n1 + l, columns of B stored together.
     for (uint32_t j = 0; j < k1; ++j) {
-      LoadData(b2[j * n1 * 16 * c0], b1[j * n1 * 16 * c0], LoadData2DParams(0, static_cast<uint8_t>(n1), 1, 0, 0, false, 0));
+      LoadData(b2[j * n1 * 16 * c0], b1[j * n1 * 16 * c0],
+               LoadData2DParams(0, static_cast<uint8_t>(n1), 1, 0, 0, false, 0));
     }
   } else {
     // Per 16-row block of K: its n1 fractals, k16/16 apart, each transposed.
     for (uint32_t j = 0; j < k16 / 16; ++j) {
-      LoadData(b2[j * n1 * 256], b1[j * 256], LoadData2DParams(0, static_cast<uint8_t>(n1), static_cast<uint16_t>(k16 / 16), 0, 0, true, 0));
+      LoadData(b2[j * n1 * 256], b1[j * 256],
+               LoadData2DParams(0, static_cast<uint8_t>(n1), static_cast<uint16_t>(k16 / 16), 0, 0, true, 0));
     }
   }
   qB2.EnQue(b2);
@@ -102,7 +106,26 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
   qB2.FreeTensor(b2);
 
   co1 = qCO1.DeQue<Acc>();
-  FixpipeParamsV220 fp(static_cast<uint16_t>(p.n), static_cast<uint16_t>(p.m), static_cast<uint16_t>(mA), p.n, p.relu != 0);
+  if (p.co2) {
+    TQue<TPosition::CO2, 1> qCO2;
+    pipe.InitBuffer(qCO2, 1, mA * nA * sizeof(Out));
+    LocalTensor<Out> co2 = qCO2.AllocTensor<Out>();
+    DataCopyEnhancedParams enhanced;
+    enhanced.blockMode = BlockMode::BLOCK_MODE_MATRIX;
+    enhanced.isRelu = p.relu != 0;
+    DataCopy(co2, co1, DataCopyParams(1, static_cast<uint16_t>(m1 * n1), 0, 0), enhanced);
+    qCO1.FreeTensor(co1);
+    // NZ -> ND: column block l holds mA rows of 16 values.
+    for (uint32_t l = 0; l < n1; ++l) {
+      DataCopy(cGm[l * 16], co2[l * mA * 16],
+               DataCopyParams(static_cast<uint16_t>(p.m), 16 * sizeof(Out) / 32, 0,
+                              static_cast<uint16_t>((p.n - 16) * sizeof(Out) / 32)));
+    }
+    qCO2.FreeTensor(co2);
+    return;
+  }
+  FixpipeParamsV220 fp(static_cast<uint16_t>(p.n), static_cast<uint16_t>(p.m), static_cast<uint16_t>(mA), p.n,
+                       p.relu != 0);
   fp.quantPre = quant;
   float scale = p.scale;
   uint32_t bits = 0;
@@ -150,21 +173,27 @@ extern "C" __global__ __aicore__ void cube_oversize(uint32_t which, uint32_t byt
 }
 
 int32_t CubeMmF16(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
-  return cube_mm_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
+  return cube_mm_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias),
+                                        static_cast<uint8_t*>(c), p);
 }
 int32_t CubeMmF16ToF16(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
-  return cube_mm_f16_to_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
+  return cube_mm_f16_to_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                               static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
 }
 int32_t CubeMmBf16(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
-  return cube_mm_bf16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
+  return cube_mm_bf16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                         static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
 }
 int32_t CubeMmF32(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
-  return cube_mm_f32<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
+  return cube_mm_f32<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias),
+                                        static_cast<uint8_t*>(c), p);
 }
 int32_t CubeMmS8(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
-  return cube_mm_s8<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
+  return cube_mm_s8<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias),
+                                       static_cast<uint8_t*>(c), p);
 }
 int32_t CubeMmS8Deq(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
-  return cube_mm_s8_deq<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
+  return cube_mm_s8_deq<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                           static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
 }
 int32_t CubeOversize(void* s, uint32_t which, uint32_t bytes) { return cube_oversize<<<1, nullptr, s>>>(which, bytes); }

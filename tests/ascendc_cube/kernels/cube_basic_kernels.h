@@ -15,14 +15,16 @@ struct CubeMmArgs {
   uint32_t relu;   // Fixpipe reluEn
   uint32_t twice;  // a second Mmad with cmatrixInitVal false: C = 2 A x B (+ bias)
   float scale;     // DEQF16 scale (int8 -> half kernel)
+  uint32_t co2;    // out through DataCopy CO1 -> CO2 (DataCopyEnhancedParams, fractals) and strided UB -> GM
+                   // copies per 16-column block, as CANN's basic matmul sample (n a multiple of 16, no quant)
 };
 
 // a, b, bias, c: device pointers of the kernel's types.
-int32_t CubeMmF16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);        // half -> float
-int32_t CubeMmF16ToF16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);   // half -> half
-int32_t CubeMmBf16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);       // bf16 -> float
-int32_t CubeMmF32(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);        // float -> float
-int32_t CubeMmS8(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);         // int8 -> int32
-int32_t CubeMmS8Deq(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);      // int8 -> half
+int32_t CubeMmF16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);       // half -> float
+int32_t CubeMmF16ToF16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);  // half -> half
+int32_t CubeMmBf16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);      // bf16 -> float
+int32_t CubeMmF32(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);       // float -> float
+int32_t CubeMmS8(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);        // int8 -> int32
+int32_t CubeMmS8Deq(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);     // int8 -> half
 // Asks TPipe for `bytes` of the memory behind position `which` (0 A1, 1 A2, 2 B2, 3 CO1, 4 C2) in one queue.
 int32_t CubeOversize(void* stream, uint32_t which, uint32_t bytes);

@@ -17,7 +17,9 @@ __aicore__ inline void CopyTiling(TCubeTiling* tiling, GM_ADDR tilingGm) {
 }
 
 template <typename T>
-constexpr int32_t C0Of() { return 32 / static_cast<int32_t>(sizeof(T)); }
+constexpr int32_t C0Of() {
+  return 32 / static_cast<int32_t>(sizeof(T));
+}
 inline int32_t Align16(int32_t v) { return (v + 15) / 16 * 16; }
 
 template <typename AT, typename CT, typename BiasT, CubeFormat AF = CubeFormat::ND, CubeFormat CF = CubeFormat::ND>
@@ -44,7 +46,8 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
 
   const int32_t mBlocks = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
-  const int32_t mIdx = static_cast<int32_t>(GetBlockIdx()) % mBlocks, nIdx = static_cast<int32_t>(GetBlockIdx()) / mBlocks;
+  const int32_t mIdx = static_cast<int32_t>(GetBlockIdx()) % mBlocks,
+                nIdx = static_cast<int32_t>(GetBlockIdx()) / mBlocks;
   const int32_t mStart = mIdx * tiling.singleCoreM, nStart = nIdx * tiling.singleCoreN;
   constexpr int32_t c0 = C0Of<AT>();
   uint64_t offA, offB, offC;
@@ -67,8 +70,10 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
   mm.SetTail(tailM, tailN);
   mm.SetTensorA(aGm[offA], args.transA != 0);
   mm.SetTensorB(bGm[offB], args.transB != 0);
-  if (args.bias) mm.SetBias(biasGm[nStart]);
-  else mm.DisableBias();
+  if (args.bias)
+    mm.SetBias(biasGm[nStart]);
+  else
+    mm.DisableBias();
 
   if (args.mode == 0) {
     mm.IterateAll(cGm[offC]);
@@ -102,7 +107,8 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
       } else {
         mm.GetTensorC(ws, 0, true);
         for (int32_t r = 0; r < rows; ++r) {
-          for (int32_t j = 0; j < cols; ++j) cGm.SetValue(at + static_cast<uint64_t>(r) * tiling.N + j, ws.GetValue(r * tiling.baseN + j));
+          for (int32_t j = 0; j < cols; ++j)
+            cGm.SetValue(at + static_cast<uint64_t>(r) * tiling.N + j, ws.GetValue(r * tiling.baseN + j));
         }
       }
       if (tiling.iterateOrder == 1) {
@@ -118,32 +124,32 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
 }  // namespace
 
 extern "C" __global__ __aicore__ void cube_matmul_f16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
-                                              GM_ADDR tiling, CubeMatmulArgs args) {
+                                                      GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<half, float, float>(a, b, bias, c, workspace, tiling, args);
 }
 
-extern "C" __global__ __aicore__ void cube_matmul_f16_to_f16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
-                                              GM_ADDR tiling, CubeMatmulArgs args) {
+extern "C" __global__ __aicore__ void cube_matmul_f16_to_f16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                             GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<half, half, float>(a, b, bias, c, workspace, tiling, args);
 }
 
 extern "C" __global__ __aicore__ void cube_matmul_bf16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
-                                              GM_ADDR tiling, CubeMatmulArgs args) {
+                                                       GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<bfloat16_t, float, float>(a, b, bias, c, workspace, tiling, args);
 }
 
 extern "C" __global__ __aicore__ void cube_matmul_f32(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
-                                              GM_ADDR tiling, CubeMatmulArgs args) {
+                                                      GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<float, float, float>(a, b, bias, c, workspace, tiling, args);
 }
 
 extern "C" __global__ __aicore__ void cube_matmul_s8(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
-                                              GM_ADDR tiling, CubeMatmulArgs args) {
+                                                     GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<int8_t, int32_t, int32_t>(a, b, bias, c, workspace, tiling, args);
 }
 
-extern "C" __global__ __aicore__ void cube_matmul_f16_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
-                                              GM_ADDR tiling, CubeMatmulArgs args) {
+extern "C" __global__ __aicore__ void cube_matmul_f16_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                         GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<half, float, float, CubeFormat::NZ, CubeFormat::NZ>(a, b, bias, c, workspace, tiling, args);
 }
 
@@ -152,31 +158,31 @@ uint8_t* U8(void* p) { return static_cast<uint8_t*>(p); }
 }  // namespace
 
 int32_t CubeMatmulF16(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
-                CubeMatmulArgs args) {
+                      CubeMatmulArgs args) {
   return cube_matmul_f16<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }
 
 int32_t CubeMatmulF16ToF16(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
-                CubeMatmulArgs args) {
+                           CubeMatmulArgs args) {
   return cube_matmul_f16_to_f16<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }
 
 int32_t CubeMatmulBf16(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
-                CubeMatmulArgs args) {
+                       CubeMatmulArgs args) {
   return cube_matmul_bf16<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }
 
 int32_t CubeMatmulF32(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
-                CubeMatmulArgs args) {
+                      CubeMatmulArgs args) {
   return cube_matmul_f32<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }
 
 int32_t CubeMatmulS8(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
-                CubeMatmulArgs args) {
+                     CubeMatmulArgs args) {
   return cube_matmul_s8<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }
 
 int32_t CubeMatmulF16Nz(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
-                CubeMatmulArgs args) {
+                        CubeMatmulArgs args) {
   return cube_matmul_f16_nz<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }

@@ -17,9 +17,10 @@ struct CubeMatmulArgs {
 using CubeMatmulLaunch = int32_t (*)(uint32_t blocks, void* stream, void* a, void* b, void* bias, void* c,
                                      void* workspace, void* tiling, CubeMatmulArgs args);
 
-int32_t CubeMatmulF16(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);     // half -> float
+int32_t CubeMatmulF16(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);       // half -> float
 int32_t CubeMatmulF16ToF16(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);  // half -> half
-int32_t CubeMatmulBf16(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);    // bf16 -> float
-int32_t CubeMatmulF32(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);     // float -> float
-int32_t CubeMatmulS8(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);      // int8 -> int32
-int32_t CubeMatmulF16Nz(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);   // NZ half -> NZ float
+int32_t CubeMatmulBf16(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);      // bf16 -> float
+int32_t CubeMatmulF32(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);  // float -> float
+int32_t CubeMatmulS8(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);   // int8 -> int32
+int32_t CubeMatmulF16Nz(uint32_t, void*, void*, void*, void*, void*, void*, void*,
+                        CubeMatmulArgs);  // NZ half -> NZ float

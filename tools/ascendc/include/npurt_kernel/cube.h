@@ -4,5 +4,5 @@
 #pragma once
 
 #include "npurt_kernel/cube_copy.h"
-#include "npurt_kernel/mmad.h"
 #include "npurt_kernel/fixpipe.h"
+#include "npurt_kernel/mmad.h"

@@ -131,8 +131,10 @@ inline void FixpipeRun(Out* dst, bool dst_global, const In* src, const FixpipePa
       Out* row = nullptr;
       if (layout == CO2Layout::ROW_MAJOR) {
         row = d + static_cast<size_t>(r) * p.dstStride;
-        if (dst_global) CheckGlobal(row, p.nSize * sizeof(Out), true, "Fixpipe");
-        else CheckLocal(row, p.nSize * sizeof(Out), "Fixpipe");
+        if (dst_global)
+          CheckGlobal(row, p.nSize * sizeof(Out), true, "Fixpipe");
+        else
+          CheckLocal(row, p.nSize * sizeof(Out), "Fixpipe");
       }
       for (uint32_t c = 0; c < p.nSize; ++c) {
         In v = s[((static_cast<size_t>(c) / 16) * p.srcStride + r) * 16 + c % 16];
@@ -142,10 +144,13 @@ inline void FixpipeRun(Out* dst, bool dst_global, const In* src, const FixpipePa
         if (layout == CO2Layout::ROW_MAJOR) {
           row[c] = o;
         } else {
-          Out* at = reinterpret_cast<Out*>(reinterpret_cast<uint8_t*>(d) + static_cast<size_t>(c / 16) * p.dstStride * 32) +
-                    static_cast<size_t>(r) * 16 + c % 16;
-          if (dst_global) CheckGlobal(at, sizeof(Out), true, "Fixpipe");
-          else CheckLocal(at, sizeof(Out), "Fixpipe");
+          Out* at =
+              reinterpret_cast<Out*>(reinterpret_cast<uint8_t*>(d) + static_cast<size_t>(c / 16) * p.dstStride * 32) +
+              static_cast<size_t>(r) * 16 + c % 16;
+          if (dst_global)
+            CheckGlobal(at, sizeof(Out), true, "Fixpipe");
+          else
+            CheckLocal(at, sizeof(Out), "Fixpipe");
           *at = o;
         }
       }
@@ -162,9 +167,10 @@ __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>&
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,
           typename std::enable_if<std::is_same<S, uint64_t>::value, bool>::type = true>
-__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
-                               const FixpipeParamsV220& p) {
-  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), true, src.GetPhyAddr(), p, cbufWorkspace.GetPhyAddr());
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+                               const LocalTensor<S>& cbufWorkspace, const FixpipeParamsV220& p) {
+  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), true, src.GetPhyAddr(), p,
+                                                cbufWorkspace.GetPhyAddr());
 }
 
 // CO1 -> L1 (A1/B1/C1) or the unified buffer (VECIN/VECCALC).
@@ -175,9 +181,10 @@ __aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& 
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,
           typename std::enable_if<std::is_same<S, uint64_t>::value, bool>::type = true>
-__aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<S>& cbufWorkspace,
-                               const FixpipeParamsV220& p) {
-  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), false, src.GetPhyAddr(), p, cbufWorkspace.GetPhyAddr());
+__aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                               const LocalTensor<S>& cbufWorkspace, const FixpipeParamsV220& p) {
+  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), false, src.GetPhyAddr(), p,
+                                                cbufWorkspace.GetPhyAddr());
 }
 
 }  // namespace AscendC

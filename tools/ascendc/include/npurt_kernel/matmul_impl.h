@@ -122,7 +122,9 @@ class MatmulImpl {
   __aicore__ inline void ClearBias() { bias_ = nullptr; }
   // int32 -> half results (int8 operands): the scale, a float in the low 32 bits (as Fixpipe's deqScalar).
   __aicore__ inline void SetQuantScalar(uint64_t quantScalar) { quantScalar_ = npurt_detail::ScaleOf(quantScalar); }
-  __aicore__ inline void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) { quantVector_ = quantTensor.GetPhyAddr(); }
+  __aicore__ inline void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
+    quantVector_ = quantTensor.GetPhyAddr();
+  }
 
   // Computes the next base block of C; false when every block was computed (the next call starts over).
   // enPartialSum: add this block's product to the accumulators of the previous Iterate instead of starting anew.
@@ -149,12 +151,14 @@ class MatmulImpl {
   // The block of the last Iterate into C in global memory: at its place in C (row stride N), or, with
   // enSequentialWrite, as a baseM x baseN block at gm. enAtomic: 0 store, 1 add, 2 max, 3 min.
   template <bool sync = true>
-  __aicore__ inline void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+  __aicore__ inline void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                                    bool enSequentialWrite = false) {
     WriteBlock(gm.GetPhyAddr(), true, enAtomic, enSequentialWrite);
   }
   // The block into a local tensor: baseM rows of baseN elements (ND).
   template <bool sync = true>
-  __aicore__ inline void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+  __aicore__ inline void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
+                                    bool enSequentialWrite = false) {
     (void)enSequentialWrite;
     WriteBlock(co2Local.GetPhyAddr(), false, enAtomic, true);
   }
@@ -299,11 +303,16 @@ class MatmulImpl {
       const Acc* src = ctile_ + i * ldc;
       if (!nz) {
         DstT* row = nullptr;
-        if (seq_ld > 0) row = dst + static_cast<size_t>(m0_ + i) * seq_ld + n0_;
-        else if (sequential) row = dst + static_cast<size_t>(i) * tiling_.baseN;
-        else row = dst + static_cast<size_t>(m0_ + i) * orgN_ + n0_;
-        if (global) CheckGlobal(row, bn_ * sizeof(DstT), true, "Matmul::GetTensorC");
-        else CheckLocal(row, bn_ * sizeof(DstT), "Matmul::GetTensorC");
+        if (seq_ld > 0)
+          row = dst + static_cast<size_t>(m0_ + i) * seq_ld + n0_;
+        else if (sequential)
+          row = dst + static_cast<size_t>(i) * tiling_.baseN;
+        else
+          row = dst + static_cast<size_t>(m0_ + i) * orgN_ + n0_;
+        if (global)
+          CheckGlobal(row, bn_ * sizeof(DstT), true, "Matmul::GetTensorC");
+        else
+          CheckLocal(row, bn_ * sizeof(DstT), "Matmul::GetTensorC");
         if (atomic == 0 && std::is_same<DstT, Acc>::value) {
           std::memcpy(static_cast<void*>(row), src, bn_ * sizeof(DstT));
         } else if (atomic == 0 && std::is_same<DstT, half>::value && std::is_same<Acc, float>::value) {
@@ -316,8 +325,10 @@ class MatmulImpl {
         for (int32_t j = 0; j < bn_; ++j) {
           const int64_t c = sequential ? j : n0_ + j;
           DstT* at = dst + static_cast<size_t>(((c / 16) * alignM + r) * 16 + c % 16);
-          if (global) CheckGlobal(at, sizeof(DstT), true, "Matmul::GetTensorC");
-          else CheckLocal(at, sizeof(DstT), "Matmul::GetTensorC");
+          if (global)
+            CheckGlobal(at, sizeof(DstT), true, "Matmul::GetTensorC");
+          else
+            CheckLocal(at, sizeof(DstT), "Matmul::GetTensorC");
           *at = Combine(*at, Convert(src[j], j), atomic);
         }
       }
@@ -357,8 +368,8 @@ inline void RegistMatmulObjs(TPipe* pipe, MM& mm, Tiling tiling, Rest&&... rest)
 
 }  // namespace AscendC
 
-#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                    \
-  do {                                                              \
-    (void)(workspace);                                              \
-    AscendC::npurt_detail::RegistMatmulObjs((tpipe), __VA_ARGS__);  \
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                   \
+  do {                                                             \
+    (void)(workspace);                                             \
+    AscendC::npurt_detail::RegistMatmulObjs((tpipe), __VA_ARGS__); \
   } while (0)

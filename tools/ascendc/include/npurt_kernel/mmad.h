@@ -31,7 +31,13 @@ struct MmadParams {
   __aicore__ MmadParams() = default;
   __aicore__ MmadParams(uint16_t m_in, uint16_t n_in, uint16_t k_in, bool is_bias, int32_t fm_offset, bool sparse,
                         bool winograd_a, bool winograd_b)
-      : m(m_in), n(n_in), k(k_in), isBias(is_bias), fmOffset(fm_offset), enSsparse(sparse), enWinogradA(winograd_a),
+      : m(m_in),
+        n(n_in),
+        k(k_in),
+        isBias(is_bias),
+        fmOffset(fm_offset),
+        enSsparse(sparse),
+        enWinogradA(winograd_a),
         enWinogradB(winograd_b) {}
   __aicore__ MmadParams(uint16_t m_in, uint16_t n_in, uint16_t k_in, uint8_t unit_flag, bool source, bool init_val)
       : m(m_in), n(n_in), k(k_in), unitFlag(unit_flag), cmatrixSource(source), cmatrixInitVal(init_val) {}
@@ -56,7 +62,8 @@ inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, Mma
     for (uint32_t l = 0; l < n1; ++l) {
       Acc row[16];
       for (uint32_t j = 0; j < 16; ++j) row[j] = l * 16 + j < p.n ? static_cast<Acc>(bias[l * 16 + j]) : Acc(0);
-      for (uint32_t i = 0; i < m1 * 16; ++i) std::memcpy(c + (static_cast<size_t>(l) * m1 * 16 + i) * 16, row, sizeof row);
+      for (uint32_t i = 0; i < m1 * 16; ++i)
+        std::memcpy(c + (static_cast<size_t>(l) * m1 * 16 + i) * 16, row, sizeof row);
     }
   } else if (init == MmadInit::kMatrix && static_cast<const void*>(bias) != static_cast<const void*>(c)) {
     CheckCube(bias, c_elems * sizeof(Acc), LocalMem::kL0C, "Mmad (bias in CO1)");
@@ -110,8 +117,8 @@ inline void CheckMmadTypes() {
 }  // namespace npurt_detail
 
 template <typename DstT, typename Src0T, typename Src1T>
-__aicore__ inline void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<Src0T>& fm, const LocalTensor<Src1T>& filter,
-                            const MmadParams& p) {
+__aicore__ inline void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<Src0T>& fm,
+                            const LocalTensor<Src1T>& filter, const MmadParams& p) {
   using namespace npurt_detail;
   CheckMmadTypes<DstT, Src0T, Src1T>();
   MmadInit init = MmadInit::kKeep;
@@ -126,8 +133,8 @@ __aicore__ inline void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<Src0
 // With a bias: in C2 (the bias table), a row of n values every row of C starts from; in CO1, a matrix
 // of C's layout that C starts from (C += A x B when it is C itself).
 template <typename DstT, typename Src0T, typename Src1T, typename BiasT>
-__aicore__ inline void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<Src0T>& fm, const LocalTensor<Src1T>& filter,
-                            const LocalTensor<BiasT>& bias, const MmadParams& p) {
+__aicore__ inline void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<Src0T>& fm,
+                            const LocalTensor<Src1T>& filter, const LocalTensor<BiasT>& bias, const MmadParams& p) {
   using namespace npurt_detail;
   CheckMmadTypes<DstT, Src0T, Src1T>();
   if (bias.GetPosition() == TPosition::CO1) {
