@@ -119,6 +119,12 @@ TEST_F(CubeMatmulTest, HalfEveryWayOut) {
   }
 }
 
+// A in the unified buffer (SetTensorA of a LocalTensor), C into it (IterateAll to a LocalTensor).
+TEST_F(CubeMatmulTest, HalfThroughUnifiedBuffer) {
+  RunFloat(CubeMatmulF16Ub, {40, 70, 100, 2, false, false, true, 0, 16, 32}, DataType::DT_FLOAT16, RoundHalf, 1e-3);
+  RunFloat(CubeMatmulF16Ub, {33, 50, 64, 1, false, true, false, 0}, DataType::DT_FLOAT16, RoundHalf, 1e-3);
+}
+
 TEST_F(CubeMatmulTest, Bf16AndFloat) {
   RunFloat(CubeMatmulBf16, {99, 70, 130, 2, false, false, true, 0}, DataType::DT_BF16, RoundBf16, 1e-3);
   RunFloat(CubeMatmulBf16, {99, 70, 130, 2, true, true, false, 1, 32, 32}, DataType::DT_BF16, RoundBf16, 1e-3);

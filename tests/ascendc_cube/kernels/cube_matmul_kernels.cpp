@@ -121,6 +121,51 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
   mm.End();
 }
 
+// A from the unified buffer and C into it: the block's A rows (ND, not transposed) are copied to a VECIN
+// buffer, IterateAll writes the whole tile to a VECCALC buffer (row stride singleCoreN), which is copied out.
+__aicore__ inline void MatmulUbKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tilingGm,
+                                      const CubeMatmulArgs& args) {
+  TCubeTiling tiling;
+  CopyTiling(&tiling, tilingGm);
+  if (GetBlockIdx() >= tiling.usedCoreNum) return;
+  GlobalTensor<half> aGm, bGm;
+  GlobalTensor<float> cGm, biasGm;
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
+  bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
+  cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
+  biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias));
+  TPipe pipe;
+  Matmul<MatmulType<TPosition::VECIN, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+         MatmulType<TPosition::VECCALC, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+  const int32_t mBlocks = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
+  const int32_t mIdx = static_cast<int32_t>(GetBlockIdx()) % mBlocks;
+  const int32_t nIdx = static_cast<int32_t>(GetBlockIdx()) / mBlocks;
+  const int32_t mStart = mIdx * tiling.singleCoreM, nStart = nIdx * tiling.singleCoreN;
+  const int32_t tailM = tiling.M - mStart < tiling.singleCoreM ? tiling.M - mStart : tiling.singleCoreM;
+  const int32_t tailN = tiling.N - nStart < tiling.singleCoreN ? tiling.N - nStart : tiling.singleCoreN;
+  TBuf<TPosition::VECIN> aBuf;
+  TBuf<TPosition::VECCALC> cBuf;
+  pipe.InitBuffer(aBuf, tiling.singleCoreM * tiling.Ka * sizeof(half));
+  pipe.InitBuffer(cBuf, tiling.singleCoreM * tiling.singleCoreN * sizeof(float));
+  LocalTensor<half> aLocal = aBuf.Get<half>();
+  DataCopyPad(aLocal, aGm[static_cast<uint64_t>(mStart) * tiling.Ka],
+              DataCopyExtParams(1, tailM * tiling.Ka * sizeof(half), 0, 0, 0));
+  mm.SetTail(tailM, tailN);
+  mm.SetTensorA(aLocal);
+  mm.SetTensorB(bGm[args.transB ? static_cast<uint64_t>(nStart) * tiling.Kb : static_cast<uint64_t>(nStart)],
+                args.transB != 0);
+  if (args.bias) mm.SetBias(biasGm[nStart]);
+  LocalTensor<float> cLocal = cBuf.Get<float>();
+  mm.IterateAll(cLocal);
+  mm.End();
+  for (int32_t r = 0; r < tailM; ++r) {
+    DataCopyPad(cGm[static_cast<uint64_t>(mStart + r) * tiling.N + nStart], cLocal[r * tailN],
+                DataCopyExtParams(1, tailN * sizeof(float), 0, 0, 0));
+  }
+}
+
 }  // namespace
 
 extern "C" __global__ __aicore__ void cube_matmul_f16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
@@ -151,6 +196,12 @@ extern "C" __global__ __aicore__ void cube_matmul_s8(GM_ADDR a, GM_ADDR b, GM_AD
 extern "C" __global__ __aicore__ void cube_matmul_f16_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
                                                          GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<half, float, float, CubeFormat::NZ, CubeFormat::NZ>(a, b, bias, c, workspace, tiling, args);
+}
+
+extern "C" __global__ __aicore__ void cube_matmul_f16_ub(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                         GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
+  (void)workspace;
+  MatmulUbKernel(a, b, bias, c, tiling, args);
 }
 
 namespace {
@@ -185,4 +236,9 @@ int32_t CubeMatmulS8(uint32_t blocks, void* s, void* a, void* b, void* bias, voi
 int32_t CubeMatmulF16Nz(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
                         CubeMatmulArgs args) {
   return cube_matmul_f16_nz<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
+}
+
+int32_t CubeMatmulF16Ub(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
+                        CubeMatmulArgs args) {
+  return cube_matmul_f16_ub<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }

@@ -24,3 +24,5 @@ int32_t CubeMatmulF32(uint32_t, void*, void*, void*, void*, void*, void*, void*,
 int32_t CubeMatmulS8(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);   // int8 -> int32
 int32_t CubeMatmulF16Nz(uint32_t, void*, void*, void*, void*, void*, void*, void*,
                         CubeMatmulArgs);  // NZ half -> NZ float
+// A (half, ND) from a VECIN buffer, C (float) through IterateAll into a VECCALC buffer.
+int32_t CubeMatmulF16Ub(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
