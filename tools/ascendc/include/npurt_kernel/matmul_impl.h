@@ -135,6 +135,8 @@ class MatmulImpl {
     if (!started_) {
       started_ = true;
       curM_ = curN_ = 0;
+      aPacked_ = false;  // operands are packed anew for each sequence: their memory may have changed
+      bPackedN0_ = -1;
     } else if (tiling_.iterateOrder == 1) {
       if (++curN_ == nIter) curN_ = 0, ++curM_;
     } else {
@@ -201,6 +203,12 @@ class MatmulImpl {
     }
   }
 
+  // Packed operands are kept for the whole sequence of Iterates (IterateAll): A's panels for all of the
+  // tile's rows and B's for the current column block, every K chunk, so that each element is converted once
+  // per sequence (per column block for B) instead of once per base block. Past kMaxCachedBytes the chunk
+  // being multiplied is packed per block instead.
+  static constexpr size_t kMaxCachedBytes = size_t{32} << 20;
+
   void ComputeBlock(bool partial) {
     using namespace npurt_detail;
     const int32_t baseM = tiling_.baseM, baseN = tiling_.baseN;
@@ -219,32 +227,58 @@ class MatmulImpl {
         }
       }
     }
-    Acc* ap = PackA<Acc>(static_cast<size_t>(m1) * 16 * kPackK);
-    Acc* bp = PackB<Acc>(static_cast<size_t>(n1) * 16 * kPackK);
-    for (int32_t k0 = 0; k0 < singleK_; k0 += kPackK) {
-      const int32_t kc = singleK_ - k0 < kPackK ? singleK_ - k0 : kPackK;
-      PackAPanels(ap, m1, k0, kc);
-      PackBPanels(bp, n1, k0, kc);
+    const int32_t chunks = CeilDiv(singleK_, kPackK);
+    // A: all rows of the tile (panels of 16 rows), chunk c at ap + c * aChunk.
+    const int32_t mAll = CeilDiv(singleM_, 16);
+    const size_t aChunk = static_cast<size_t>(mAll) * 16 * kPackK;
+    const bool cacheA = aChunk * chunks * sizeof(Acc) <= kMaxCachedBytes;
+    Acc* ap = PackA<Acc>(cacheA ? aChunk * chunks : static_cast<size_t>(m1) * 16 * kPackK);
+    if (cacheA && !aPacked_) {
+      for (int32_t c = 0; c < chunks; ++c) {
+        PackAPanels(ap + c * aChunk, 0, singleM_, mAll, c * kPackK, ChunkLen(c));
+      }
+      aPacked_ = true;
+    }
+    // B: the block's columns, chunk c at bp + c * bChunk.
+    const size_t bChunk = static_cast<size_t>(n1) * 16 * kPackK;
+    const bool cacheB = bChunk * chunks * sizeof(Acc) <= kMaxCachedBytes;
+    Acc* bp = PackB<Acc>(cacheB ? bChunk * chunks : bChunk);
+    if (cacheB && bPackedN0_ != n0_) {
+      for (int32_t c = 0; c < chunks; ++c) PackBPanels(bp + c * bChunk, n1, c * kPackK, ChunkLen(c));
+      bPackedN0_ = n0_;
+    }
+    for (int32_t c = 0; c < chunks; ++c) {
+      const int32_t kc = ChunkLen(c);
+      const Acc* a = cacheA ? ap + c * aChunk + static_cast<size_t>(m0_ / 16) * 16 * kPackK : ap;
+      const Acc* b = cacheB ? bp + c * bChunk : bp;
+      if (!cacheA) PackAPanels(ap, m0_, bm_, m1, c * kPackK, kc);
+      if (!cacheB) PackBPanels(bp, n1, c * kPackK, kc);
       for (int32_t l = 0; l < n1; ++l) {
         for (int32_t i = 0; i < m1; ++i) {
-          MicroKernel(ap + static_cast<size_t>(i) * 16 * kPackK, bp + static_cast<size_t>(l) * 16 * kPackK, kc,
+          MicroKernel(a + static_cast<size_t>(i) * 16 * kPackK, b + static_cast<size_t>(l) * 16 * kPackK, kc,
                       ctile_ + static_cast<size_t>(i) * 16 * ldc + l * 16, ldc);
         }
       }
     }
   }
 
-  // Rows m0..m0+bm of A, K elements k0..k0+kc: row r of panel p at ap + (p * 16 + r) * kPackK.
-  void PackAPanels(Acc* ap, int32_t m1, int32_t k0, int32_t kc) const {
+  int32_t ChunkLen(int32_t c) const {
+    using npurt_detail::kPackK;
+    return singleK_ - c * kPackK < kPackK ? singleK_ - c * kPackK : kPackK;
+  }
+
+  // Rows row0..row0+rows of A (m1 panels, rows past them zero), K elements k0..k0+kc: row r of panel p at
+  // ap + (p * 16 + r) * kPackK.
+  void PackAPanels(Acc* ap, int32_t row0, int32_t rows, int32_t m1, int32_t k0, int32_t kc) const {
     using namespace npurt_detail;
     for (int32_t i = 0; i < m1 * 16; ++i) {
       Acc* row = ap + static_cast<size_t>(i) * kPackK;
-      if (i >= bm_) {
+      if (i >= rows) {
         std::memset(static_cast<void*>(row), 0, static_cast<size_t>(kc) * sizeof(Acc));
       } else if (A_TYPE::format == CubeFormat::ND && !transA_) {
-        ToAcc(row, a_ + OffA(m0_ + i, k0), static_cast<uint32_t>(kc));
+        ToAcc(row, a_ + OffA(row0 + i, k0), static_cast<uint32_t>(kc));
       } else {
-        for (int32_t k = 0; k < kc; ++k) row[k] = AccOf<Acc>(a_[OffA(m0_ + i, k0 + k)]);
+        for (int32_t k = 0; k < kc; ++k) row[k] = AccOf<Acc>(a_[OffA(row0 + i, k0 + k)]);
       }
     }
   }
@@ -346,6 +380,8 @@ class MatmulImpl {
   const uint64_t* quantVector_ = nullptr;
   Acc* ctile_ = nullptr;
   bool started_ = false;
+  bool aPacked_ = false;
+  int32_t bPackedN0_ = -1;
   int32_t curM_ = 0, curN_ = 0, m0_ = 0, n0_ = 0, bm_ = 0, bn_ = 0;
 };
 
