@@ -165,6 +165,37 @@ TEST_F(CubeMatmulTest, Int8Exact) {
   }
 }
 
+// int8 operands, int32 accumulation (+ int32 bias), dequantised to half by SetQuantScalar: each element is
+// the exact sum times 1/512, rounded to half once.
+TEST_F(CubeMatmulTest, Int8DequantToHalf) {
+  const MmCase c{50, 60, 200, 2, false, true, true, 0, 32, 32};
+  const auto t = Tiling(c, DataType::DT_INT8, DataType::DT_FLOAT16, DataType::DT_INT32);
+  const auto a = RandomInt8(static_cast<size_t>(c.m) * c.k, 21);
+  const auto b = RandomInt8(static_cast<size_t>(c.k) * c.n, 22);
+  std::vector<int32_t> bias(c.n);
+  for (int j = 0; j < c.n; ++j) bias[j] = 500 - j * 13;
+  std::vector<double> bias_d(bias.begin(), bias.end());
+  const auto got = Run<uint16_t>(CubeMatmulS8Deq, c, t, a, b, bias, static_cast<size_t>(c.m) * c.n);
+  const auto want = RefGemm(a, b, &bias_d, c.m, c.n, c.k, false, true);
+  size_t bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    bad += FromHalfBits(got[i]) != RoundHalf(static_cast<float>(want[i]) / 512) ? 1 : 0;
+  }
+  EXPECT_EQ(bad, 0u);
+}
+
+TEST_F(CubeMatmulTest, HalfBias) {
+  const MmCase c{45, 70, 90, 2, true, false, true, 1, 16, 32};
+  const auto t = Tiling(c, DataType::DT_FLOAT16, DataType::DT_FLOAT, DataType::DT_FLOAT16);
+  const auto a = RandomValues(static_cast<size_t>(c.m) * c.k, 23, RoundHalf);
+  const auto b = RandomValues(static_cast<size_t>(c.k) * c.n, 24, RoundHalf);
+  const auto bias = RandomValues(c.n, 25, RoundHalf);
+  std::vector<double> bias_d(bias.begin(), bias.end());
+  const auto got =
+      Run<float>(CubeMatmulF16Bias16, c, t, HalfBits(a), HalfBits(b), HalfBits(bias), static_cast<size_t>(c.m) * c.n);
+  EXPECT_LE(MaxRelError(got, RefGemm(a, b, &bias_d, c.m, c.n, c.k, true, false)), 1e-3);
+}
+
 // A and B as NZ fractals, C as NZ: the whole matrices of the original shape, rows aligned to 16.
 TEST_F(CubeMatmulTest, HalfNz) {
   const MmCase c{90, 70, 100, 2, false, false, true, 0};

@@ -68,6 +68,12 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
   const int32_t tailM = tiling.M - mStart < tiling.singleCoreM ? tiling.M - mStart : tiling.singleCoreM;
   const int32_t tailN = tiling.N - nStart < tiling.singleCoreN ? tiling.N - nStart : tiling.singleCoreN;
   mm.SetTail(tailM, tailN);
+  if constexpr (std::is_same<AT, int8_t>::value && std::is_same<CT, half>::value) {
+    const float scale = 1.0f / 512;  // int32 -> half: the scale's float bits in the low 32 bits
+    uint32_t bits;
+    std::memcpy(&bits, &scale, sizeof bits);
+    mm.SetQuantScalar(bits);
+  }
   mm.SetTensorA(aGm[offA], args.transA != 0);
   mm.SetTensorB(bGm[offB], args.transB != 0);
   if (args.bias)
@@ -198,6 +204,14 @@ extern "C" __global__ __aicore__ void cube_matmul_f16_nz(GM_ADDR a, GM_ADDR b, G
   MatmulKernel<half, float, float, CubeFormat::NZ, CubeFormat::NZ>(a, b, bias, c, workspace, tiling, args);
 }
 
+extern "C" __global__ __aicore__ void cube_matmul_s8_deq(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                         GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
+  MatmulKernel<int8_t, half, int32_t>(a, b, bias, c, workspace, tiling, args);
+}
+extern "C" __global__ __aicore__ void cube_matmul_f16_bias16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                             GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
+  MatmulKernel<half, float, half>(a, b, bias, c, workspace, tiling, args);
+}
 extern "C" __global__ __aicore__ void cube_matmul_f16_ub(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
                                                          GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
   (void)workspace;
@@ -241,4 +255,13 @@ int32_t CubeMatmulF16Nz(uint32_t blocks, void* s, void* a, void* b, void* bias, 
 int32_t CubeMatmulF16Ub(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
                         CubeMatmulArgs args) {
   return cube_matmul_f16_ub<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
+}
+
+int32_t CubeMatmulS8Deq(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
+                        CubeMatmulArgs args) {
+  return cube_matmul_s8_deq<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
+}
+int32_t CubeMatmulF16Bias16(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
+                            CubeMatmulArgs args) {
+  return cube_matmul_f16_bias16<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }

@@ -26,3 +26,6 @@ int32_t CubeMatmulF16Nz(uint32_t, void*, void*, void*, void*, void*, void*, void
                         CubeMatmulArgs);  // NZ half -> NZ float
 // A (half, ND) from a VECIN buffer, C (float) through IterateAll into a VECCALC buffer.
 int32_t CubeMatmulF16Ub(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
+// int8 -> half through SetQuantScalar (scale 1/512); half A/B with a half bias, float C.
+int32_t CubeMatmulS8Deq(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
+int32_t CubeMatmulF16Bias16(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
