@@ -152,8 +152,8 @@ TEST_F(CubeBasicTest, Int8DequantToHalf) {
 
 // TPipe gives each cube position the memory of its kind, sized as npurt/sim_core.h says.
 TEST_F(CubeBasicTest, CubeMemoriesAreEnforced) {
-  const uint32_t limits[] = {512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024};
-  for (uint32_t which = 0; which < 5; ++which) {
+  const uint32_t limits[] = {512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 2048};
+  for (uint32_t which = 0; which < 6; ++which) {
     SCOPED_TRACE(which);
     ASSERT_EQ(CubeOversize(stream_, which, limits[which]), ACL_SUCCESS);
     EXPECT_EQ(Sync(), ACL_SUCCESS);

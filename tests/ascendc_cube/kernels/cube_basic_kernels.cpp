@@ -163,12 +163,14 @@ extern "C" __global__ __aicore__ void cube_oversize(uint32_t which, uint32_t byt
   TQue<TPosition::B2, 1> b2;
   TQue<TPosition::CO1, 1> co1;
   TQue<TPosition::C2, 1> c2;
+  TQue<TPosition::C2PIPE2GM, 1> fb;
   switch (which) {
     case 0: pipe.InitBuffer(a1, 1, bytes); break;
     case 1: pipe.InitBuffer(a2, 1, bytes); break;
     case 2: pipe.InitBuffer(b2, 1, bytes); break;
     case 3: pipe.InitBuffer(co1, 1, bytes); break;
-    default: pipe.InitBuffer(c2, 1, bytes); break;
+    case 4: pipe.InitBuffer(c2, 1, bytes); break;
+    default: pipe.InitBuffer(fb, 1, bytes); break;
   }
 }
 
