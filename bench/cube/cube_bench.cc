@@ -7,7 +7,12 @@
 //                             implements it on this CPU; else (oneDNN 2.6 has no f16 matmul on x86) f32 x f32
 //                             -> f32 of the same values (half converts to float exactly, so the products are the
 //                             same); the counter onednn_f16 says which (1: f16).
-// collect.py: ascendc_matmul_over_onednn = ascendc_matmul_1024_gflops / onednn_matmul_1024_gflops.
+// onednn_matmul_bf16_1024_gflops  oneDNN's bf16 x bf16 -> f32 matmul of the same shape, for reference (AMX;
+//                             bf16 operands carry 8 significant bits to half's 11).
+// collect.py: ascendc_matmul_over_onednn = ascendc_matmul_1024_gflops / onednn_matmul_1024_gflops, and
+// ascendc_matmul_over_onednn_bf16 against the bf16 one (no target).
+// The Matmul runs the cube's half product on AMX where the CPU and the process allow it (npurt_kernel/cube_amx.h;
+// NPURT_SIM_CUBE_AMX=0 runs the AVX-512 path).
 #include <cstring>
 #include <oneapi/dnnl/dnnl.hpp>
 #include <random>
@@ -119,6 +124,41 @@ void BM_onednn_matmul(benchmark::State& state) {
   state.counters["onednn_f16"] = f16 ? 1 : 0;
 }
 BENCHMARK(BM_onednn_matmul)->Name("onednn_matmul_1024_gflops")->UseManualTime()->MinTime(2.0);
+
+// For reference: oneDNN's bf16 x bf16 -> f32 matmul of the same shape (AMX on CPUs that have it): a lower
+// precision than the half product above, so not its baseline.
+void BM_onednn_matmul_bf16(benchmark::State& state) {
+  using dnnl::memory;
+  dnnl::engine eng(dnnl::engine::kind::cpu, 0);
+  dnnl::stream strm(eng);
+  auto in_md = memory::desc({kDim, kDim}, memory::data_type::bf16, memory::format_tag::ab);
+  auto out_md = memory::desc({kDim, kDim}, memory::data_type::f32, memory::format_tag::ab);
+  dnnl::matmul::primitive_desc pd;
+  try {
+    pd = dnnl::matmul::primitive_desc(dnnl::matmul::desc(in_md, in_md, out_md), eng);
+  } catch (const dnnl::error&) {
+    state.SkipWithError("no bf16 matmul in this oneDNN on this CPU");
+    return;
+  }
+  dnnl::matmul mm(pd);
+  const auto a16 = RandomHalves(size_t{kDim} * kDim, 1), b16 = RandomHalves(size_t{kDim} * kDim, 2);
+  std::vector<uint16_t> a(a16.size()), b(b16.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float fa = a16[i], fb = b16[i];
+    uint32_t ua, ub;
+    std::memcpy(&ua, &fa, 4);
+    std::memcpy(&ub, &fb, 4);
+    a[i] = static_cast<uint16_t>(ua >> 16);
+    b[i] = static_cast<uint16_t>(ub >> 16);
+  }
+  std::vector<float> c(size_t{kDim} * kDim);
+  memory ma(in_md, eng, a.data()), mb(in_md, eng, b.data()), mc(out_md, eng, c.data());
+  TimeCalls(state, [&] {
+    mm.execute(strm, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
+    strm.wait();
+  });
+}
+BENCHMARK(BM_onednn_matmul_bf16)->Name("onednn_matmul_bf16_1024_gflops")->UseManualTime()->MinTime(2.0);
 
 }  // namespace
 }  // namespace npurt_bench

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "kernel_tiling/kernel_tiling.h"
+#include "npurt_kernel/cube_amx.h"
 #include "npurt_kernel/cube_kernel.h"
 #include "npurt_kernel/fixpipe.h"
 #include "npurt_kernel/matmul_types.h"
@@ -57,6 +58,8 @@ class MatmulImpl {
                     std::is_same<DstT, bfloat16_t>::value,
                 "Matmul: C is float/int32_t (the accumulator) or half/bfloat16_t on the sim");
   static constexpr int32_t kC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(SrcAT));
+  static constexpr bool kAmxTypes =
+      std::is_same<Acc, float>::value && (std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value);
 
  public:
   __aicore__ inline MatmulImpl() = default;
@@ -227,6 +230,11 @@ class MatmulImpl {
         }
       }
     }
+#if NPURT_CUBE_AMX
+    if constexpr (kAmxTypes) {
+      if (AmxUsable() && ComputeAmx(m1, n1)) return;
+    }
+#endif
     const int32_t chunks = CeilDiv(singleK_, kPackK);
     // A: all rows of the tile (panels of 16 rows), chunk c at ap + c * aChunk.
     const int32_t mAll = CeilDiv(singleM_, 16);
@@ -261,6 +269,74 @@ class MatmulImpl {
       }
     }
   }
+
+#if NPURT_CUBE_AMX
+  // The block on AMX (npurt_kernel/cube_amx.h) when the packed operands of the whole sequence fit the cache
+  // limit (decided from the tile's shape, so a sequence never mixes the two paths' packed layouts).
+  bool ComputeAmx(int32_t m1, int32_t n1) {
+    using namespace npurt_detail;
+    const int32_t kb = CeilDiv(singleK_, kAmxK), mAll = CeilDiv(singleM_, 16);
+    const int32_t nMax = CeilDiv(singleN_ < tiling_.baseN ? singleN_ : tiling_.baseN, 16);
+    const size_t aBytes = static_cast<size_t>(mAll) * kb * kAmxPair * sizeof(uint16_t);
+    const size_t bBytes = static_cast<size_t>(nMax) * kb * kAmxPair * sizeof(uint16_t);
+    if (aBytes > kMaxCachedBytes || bBytes > kMaxCachedBytes) return false;
+    auto* ap = static_cast<uint16_t*>(Grow(g_pack.a, g_pack.a_bytes, aBytes));
+    auto* bp = static_cast<uint16_t*>(Grow(g_pack.b, g_pack.b_bytes, bBytes));
+    if (!aPacked_) {
+      for (int32_t p = 0; p < mAll; ++p) {
+        for (int32_t q = 0; q < kb; ++q) PackAmxA(ap + (static_cast<size_t>(p) * kb + q) * kAmxPair, p, q);
+      }
+      aPacked_ = true;
+    }
+    if (bPackedN0_ != n0_) {
+      for (int32_t l = 0; l < n1; ++l) {
+        for (int32_t q = 0; q < kb; ++q) PackAmxB(bp + (static_cast<size_t>(l) * kb + q) * kAmxPair, l, q);
+      }
+      bPackedN0_ = n0_;
+    }
+    AmxMultiply(ap + static_cast<size_t>(m0_ / 16) * kb * kAmxPair, m1, bp, n1, kb, ctile_,
+                static_cast<size_t>(tiling_.baseN), std::is_same<SrcAT, half>::value);
+    return true;
+  }
+
+  // 16 elements of A's row `row` from K element k (those past K zero).
+  __m512 AmxRowA(int32_t row, int32_t k) const {
+    const int32_t n = singleK_ - k < 16 ? singleK_ - k : 16;
+    if (n <= 0) return _mm512_setzero_ps();
+    if (A_TYPE::format == CubeFormat::ND && !transA_) return npurt_detail::LoadFloats16(a_ + OffA(row, k), n);
+    alignas(64) float v[16] = {};
+    for (int32_t j = 0; j < n; ++j) v[j] = npurt_detail::AccOf<float>(a_[OffA(row, k + j)]);
+    return _mm512_load_ps(v);
+  }
+  // 16 columns (from n0 + l * 16) of B's row k (past K or the block's columns: zero).
+  __m512 AmxRowB(int32_t k, int32_t l) const {
+    const int32_t cols = bn_ - l * 16 < 16 ? bn_ - l * 16 : 16;
+    if (k >= singleK_) return _mm512_setzero_ps();
+    if (B_TYPE::format == CubeFormat::ND && !transB_) {
+      return npurt_detail::LoadFloats16(b_ + OffB(k, n0_ + l * 16), cols);
+    }
+    alignas(64) float v[16] = {};
+    for (int32_t j = 0; j < cols; ++j) v[j] = npurt_detail::AccOf<float>(b_[OffB(k, n0_ + l * 16 + j)]);
+    return _mm512_load_ps(v);
+  }
+  // Panel p's tiles of K block q (rows past the tile zero).
+  void PackAmxA(uint16_t* pair, int32_t p, int32_t q) const {
+    for (int32_t r = 0; r < 16; ++r) {
+      const int32_t row = p * 16 + r;
+      for (int h = 0; h < 2; ++h) {
+        const __m512 x = row < singleM_ ? AmxRowA(row, q * npurt_detail::kAmxK + h * 16) : _mm512_setzero_ps();
+        npurt_detail::StoreARow16(pair, r, h, x);
+      }
+    }
+  }
+  // Column panel l's VNNI tiles of K block q.
+  void PackAmxB(uint16_t* pair, int32_t l, int32_t q) const {
+    for (int32_t r = 0; r < 16; ++r) {
+      const int32_t k = q * npurt_detail::kAmxK + 2 * r;
+      npurt_detail::StoreBRows16(pair, r, AmxRowB(k, l), AmxRowB(k + 1, l));
+    }
+  }
+#endif
 
   int32_t ChunkLen(int32_t c) const {
     using npurt_detail::kPackK;
