@@ -48,9 +48,12 @@ struct PackScratch {
   size_t a_bytes = 0;
   void* b = nullptr;
   size_t b_bytes = 0;
+  void* c = nullptr;  // a Matmul's accumulators when the kernel has no pipe
+  size_t c_bytes = 0;
   ~PackScratch() {
     std::free(a);
     std::free(b);
+    std::free(c);
   }
 };
 inline thread_local PackScratch g_pack;

@@ -65,7 +65,6 @@ class MatmulImpl {
   __aicore__ inline MatmulImpl() = default;
 
   __aicore__ inline void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
-    (void)tpipe;
     if (cubeTiling == nullptr) npurt_detail::Fail("Matmul::Init: no tiling");
     tiling_ = *cubeTiling;
     const TCubeTiling& t = tiling_;
@@ -78,9 +77,20 @@ class MatmulImpl {
     }
     orgM_ = t.M, orgN_ = t.N, orgKa_ = t.Ka, orgKb_ = t.Kb;
     singleM_ = t.singleCoreM, singleN_ = t.singleCoreN, singleK_ = t.singleCoreK;
-    // The block's accumulators: baseM x baseN in the core's L0C.
-    ctile_ = reinterpret_cast<Acc*>(npurt_detail::CarveCubeBuffer(
-        npurt_detail::LocalMem::kL0C, static_cast<uint64_t>(t.baseM) * t.baseN * sizeof(Acc), "Matmul::Init (L0C)"));
+    // The block's accumulators: baseM x baseN in the core's L0C, taken through the kernel's pipe (a second Init
+    // of the object reuses them when they are large enough). Without a pipe nothing frees the core's L0C at the
+    // next block, so the accumulators are scratch memory then.
+    const uint64_t bytes = static_cast<uint64_t>(t.baseM) * t.baseN * sizeof(Acc);
+    if (ctile_ == nullptr || bytes > ctileBytes_) {
+      if (tpipe != nullptr || GetTPipePtr() != nullptr) {
+        ctile_ = reinterpret_cast<Acc*>(
+            npurt_detail::CarveCubeBuffer(npurt_detail::LocalMem::kL0C, bytes, "Matmul::Init (L0C)"));
+      } else {
+        ctile_ =
+            reinterpret_cast<Acc*>(npurt_detail::Grow(npurt_detail::g_pack.c, npurt_detail::g_pack.c_bytes, bytes));
+      }
+      ctileBytes_ = bytes;
+    }
     started_ = false;
   }
 
@@ -455,6 +465,7 @@ class MatmulImpl {
   float quantScalar_ = 1.0f;
   const uint64_t* quantVector_ = nullptr;
   Acc* ctile_ = nullptr;
+  uint64_t ctileBytes_ = 0;
   bool started_ = false;
   bool aPacked_ = false;
   int32_t bPackedN0_ = -1;
