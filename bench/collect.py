@@ -31,6 +31,8 @@ RATIOS = {
     "vector_add_over_memcpy": ("vector_add_gbps", "host_memcpy_gbps"),
     "gemm_over_onednn": ("gemm_1024_gflops", "onednn_gemm_1024_gflops"),  # operators (issue 6)
     "conv_over_onednn": ("conv_resnet_gflops", "onednn_conv_resnet_gflops"),
+    "ascendc_matmul_over_onednn": ("ascendc_matmul_1024_gflops", "onednn_matmul_1024_gflops"),  # Ascend C cube (issue 18)
+    "ascendc_matmul_over_onednn_bf16": ("ascendc_matmul_1024_gflops", "onednn_matmul_bf16_1024_gflops"),
     "tdt_pingpong_over_cv": ("tdt_queue_pingpong_us", "cv_queue_pingpong_us"),  # TDT (issue 7)
     # Graphs (issue 7): bench/graph/graph_bench.cc.
     "graph_over_stream": ("graph_replay_per_node_ns", "stream_issue_per_node_ns"),
@@ -107,6 +109,7 @@ TARGETS = {
     "vector_add_over_memcpy": (">=", 0.6),
     "gemm_over_onednn": (">=", 0.95),  # operators (issue 6)
     "conv_over_onednn": (">=", 0.9),
+    "ascendc_matmul_over_onednn": (">=", 0.5),  # issue 18: bench/cube/cube_bench.cc
     "op_dispatch_us": ("<=", 1.0),
     "op_cache_hit_us": ("<=", 3.0),
     # Graphs (issue 7): bench/graph/graph_bench.cc.

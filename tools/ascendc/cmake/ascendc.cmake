@@ -156,8 +156,8 @@ function(_npurt_ascendc_kernel_compile target source_dirs)
   # Quote includes of the kernel sources ("kernel_ops.h") resolve next to the original files.
   target_include_directories(${target} PRIVATE ${source_dirs} "${_NPURT_ASCENDC_INCLUDE}"
                              "${_NPURT_PACKAGE_ROOT}/include")
-  # In npurt's source tree the host SDK's headers (kernel_tiling/kernel_tiling.h, which kernel_operator.h's
-  # library APIs read) are beside the kernel headers; a package has them in <package>/include.
+  # In npurt's source tree the host SDK's headers (kernel_tiling/kernel_tiling.h, which lib/matmul_intf.h and
+  # kernel_operator.h's library APIs read) are beside the kernel headers; a package has them in <package>/include.
   if(IS_DIRECTORY "${_NPURT_ASCENDC_ROOT}/host/include")
     target_include_directories(${target} PRIVATE "${_NPURT_ASCENDC_ROOT}/host/include")
   endif()

@@ -16,6 +16,8 @@
 #include "npurt_kernel/data_copy.h"
 #include "npurt_kernel/vector_ops.h"
 #include "npurt_kernel/cast_reduce.h"
+#include "npurt_kernel/cube.h"
+#include "npurt_kernel/workspace.h"
 #include "npurt_kernel/vector_mask.h"
 #include "npurt_kernel/vector_level0.h"
 #include "npurt_kernel/vector_reduce.h"

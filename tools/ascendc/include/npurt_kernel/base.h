@@ -166,13 +166,16 @@ inline void ReportOverflow() {
   }
 }
 
-// Every unified-buffer access of the data-movement and vector APIs stays inside this core's buffer.
+inline bool InCubeMemory(const void* addr, uint64_t bytes);  // npurt_kernel/local_memory.h
+
+// Every local-memory access of the data-movement and vector APIs stays inside this core's unified buffer
+// (or, for copies to and from the cube's positions, one of its cube memories).
 inline void CheckLocal(const void* addr, uint64_t bytes, const char* what) {
   const npurt_kernel_block* b = g_state.block;
   if (b == nullptr) return;
   const auto base = reinterpret_cast<uintptr_t>(b->ub_base);
   const auto p = reinterpret_cast<uintptr_t>(addr);
-  if (p < base || p + bytes > base + b->ub_size) {
+  if ((p < base || p + bytes > base + b->ub_size) && !InCubeMemory(addr, bytes)) {
     Fail("%s: local tensor [%p, +%llu bytes) is outside the %llu-byte unified buffer of core %u", what, addr,
          static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(b->ub_size), b->core_id);
   }
@@ -252,3 +255,5 @@ inline void EnterBlock(const npurt_kernel_block* b) {
   ::block_num = b->block_num;
 }
 }  // namespace AscendC::npurt_detail
+
+#include "npurt_kernel/local_memory.h"

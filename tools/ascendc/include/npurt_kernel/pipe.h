@@ -1,5 +1,6 @@
 // Ascend C memory management for the sim: TPipe carves the core's unified buffer (UB) into the buffers
-// of TQue/TQueBind queues and TBuf scratch buffers. The UB capacity is the simulated core's (192 KiB,
+// of TQue/TQueBind queues and TBuf scratch buffers (and the cube's L1/L0A/L0B/L0C/BT/FB into those of
+// the cube positions, npurt_kernel/local_memory.h). The UB capacity is the simulated core's (192 KiB,
 // as on Ascend 910B vector cores): asking for more fails the kernel with a clear message, as the real
 // hardware would fail the launch. Part of kernel_operator.h.
 //
@@ -185,7 +186,11 @@ class TBuf {
 // Owns the core's unified buffer for one kernel.
 class TPipe {
  public:
-  __aicore__ inline TPipe() { Current() = this; }
+  // A block's pipe starts with the cube memories free (the unified buffer is freed by the block's entry).
+  __aicore__ inline TPipe() {
+    Current() = this;
+    npurt_detail::ResetCubeBuffers();
+  }
   __aicore__ inline ~TPipe() {
     if (Current() == this) Current() = nullptr;
   }
@@ -198,19 +203,27 @@ class TPipe {
                          npurt_detail::kMaxQueueBuffers);
     }
     const uint32_t rounded = (len + 31) / 32 * 32;
-    uint8_t* base = npurt_detail::CarveUnifiedBuffer(static_cast<uint64_t>(num) * rounded, "TPipe::InitBuffer");
+    const npurt_detail::LocalMem mem = npurt_detail::QueueMemOf(src, dst);
+    uint8_t* base = mem == npurt_detail::LocalMem::kUB
+                        ? npurt_detail::CarveUnifiedBuffer(static_cast<uint64_t>(num) * rounded, "TPipe::InitBuffer")
+                        : npurt_detail::CarveCubeBuffer(mem, static_cast<uint64_t>(num) * rounded, "TPipe::InitBuffer");
     que.bufs_.Init(base, num, rounded);
     return true;
   }
   // A scratch buffer of `len` bytes.
   template <TPosition pos>
   __aicore__ inline bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
-    buf.base_ = npurt_detail::CarveUnifiedBuffer(len, "TPipe::InitBuffer");
+    const npurt_detail::LocalMem mem = npurt_detail::MemOf(pos);
+    buf.base_ = mem == npurt_detail::LocalMem::kUB ? npurt_detail::CarveUnifiedBuffer(len, "TPipe::InitBuffer")
+                                                   : npurt_detail::CarveCubeBuffer(mem, len, "TPipe::InitBuffer");
     buf.len_ = len;
     return true;
   }
   // Gives the whole unified buffer back (queues set up before must not be used afterwards).
-  __aicore__ inline void Reset() { npurt_detail::g_state.ub_used = 0; }
+  __aicore__ inline void Reset() {
+    npurt_detail::g_state.ub_used = 0;
+    npurt_detail::ResetCubeBuffers();
+  }
   __aicore__ inline void Destroy() { Reset(); }
   __aicore__ inline void Init() {}
 

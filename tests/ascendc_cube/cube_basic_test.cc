@@ -1,0 +1,166 @@
+// The basic cube API (kernels/cube_basic_kernels.cpp): DataCopy GM -> A1/B1 with Nd2NzParams, LoadData to
+// L0A/L0B (with and without ifTranspose), Mmad (zero, accumulating, bias-table start), Fixpipe to GM (ND,
+// relu, F322F16 / DEQF16) or DataCopy CO1 -> CO2 in fractals, on random data with shapes that are not
+// multiples of 16, against a host GEMM; and the cube memories' sizes enforced by TPipe::InitBuffer.
+#include <string>
+
+#include "cube_basic_kernels.h"
+#include "cube_test_util.h"
+
+namespace cube_test {
+namespace {
+
+struct Shape {
+  uint32_t m, n, k;
+};
+const Shape kBasicShapes[] = {{16, 16, 16}, {1, 1, 1}, {37, 53, 29}, {100, 90, 130}, {64, 48, 200}};
+
+class CubeBasicTest : public CubeTest {
+ protected:
+  // Runs a 16-bit-input kernel and checks C (float) against the reference.
+  void RunFloatOut(int32_t (*launch)(void*, void*, void*, void*, void*, CubeMmArgs), bool bf16, CubeMmArgs args) {
+    SCOPED_TRACE(std::to_string(args.m) + "x" + std::to_string(args.n) + "x" + std::to_string(args.k) +
+                 " transB=" + std::to_string(args.transB) + " bias=" + std::to_string(args.bias) +
+                 " relu=" + std::to_string(args.relu) + " twice=" + std::to_string(args.twice) +
+                 " co2=" + std::to_string(args.co2));
+    auto round = bf16 ? RoundBf16 : RoundHalf;
+    const auto a = RandomValues(size_t{args.m} * args.k, args.m * 7 + args.k, round);
+    const auto b = RandomValues(size_t{args.k} * args.n, args.n * 11 + args.k, round);
+    const auto bias = RandomValues(args.n, args.n + 3, RoundNone);
+    std::vector<double> bias_d(bias.begin(), bias.end());
+    auto bits = [&](const std::vector<float>& v) { return bf16 ? Bf16Bits(v) : HalfBits(v); };
+    void* da = Upload(bits(a));
+    void* db = Upload(bits(b));  // read as k x n, or as n x k (B^T) when transB
+    void* dbias = Upload(bias);
+    void* dc = Alloc(size_t{args.m} * args.n * sizeof(float));
+    ASSERT_EQ(launch(stream_, da, db, dbias, dc, args), ACL_SUCCESS);
+    ASSERT_EQ(Sync(), ACL_SUCCESS);
+    auto want = RefGemm(a, b, args.bias ? &bias_d : nullptr, args.m, args.n, args.k, false, args.transB != 0);
+    if (args.twice) {
+      const auto once = RefGemm(a, b, nullptr, args.m, args.n, args.k, false, args.transB != 0);
+      for (size_t i = 0; i < want.size(); ++i) want[i] += once[i];
+    }
+    if (args.relu)
+      for (double& w : want) w = std::max(w, 0.0);
+    const auto got = Download<float>(dc, want.size());
+    EXPECT_LE(MaxRelError(got, want), 1e-3);
+  }
+};
+
+TEST_F(CubeBasicTest, HalfToFloatNotTransposed) {
+  for (const Shape& s : kBasicShapes) RunFloatOut(CubeMmF16, false, {s.m, s.n, s.k, 0, 0, 0, 0, 0, 0});
+}
+
+TEST_F(CubeBasicTest, HalfToFloatTransposedB) {
+  for (const Shape& s : kBasicShapes) RunFloatOut(CubeMmF16, false, {s.m, s.n, s.k, 1, 0, 0, 0, 0, 0});
+}
+
+TEST_F(CubeBasicTest, HalfBiasReluAccumulate) {
+  RunFloatOut(CubeMmF16, false, {37, 53, 29, 0, 1, 0, 0, 0, 0});
+  RunFloatOut(CubeMmF16, false, {37, 53, 29, 1, 0, 1, 0, 0, 0});
+  RunFloatOut(CubeMmF16, false, {37, 53, 29, 0, 0, 0, 1, 0, 0});
+  RunFloatOut(CubeMmF16, false, {100, 90, 130, 1, 1, 1, 1, 0, 0});
+}
+
+TEST_F(CubeBasicTest, OutThroughCo2) {
+  RunFloatOut(CubeMmF16, false, {40, 48, 50, 0, 0, 0, 0, 0, 1});
+  RunFloatOut(CubeMmF16, false, {7, 32, 130, 1, 1, 1, 1, 0, 1});
+}
+
+TEST_F(CubeBasicTest, Bf16ToFloat) {
+  RunFloatOut(CubeMmBf16, true, {37, 53, 29, 0, 0, 0, 0, 0, 0});
+  RunFloatOut(CubeMmBf16, true, {100, 90, 130, 1, 1, 0, 0, 0, 0});
+}
+
+TEST_F(CubeBasicTest, HalfToHalfF322F16) {
+  const uint32_t m = 45, n = 70, k = 90;
+  const auto a = RandomValues(size_t{m} * k, 1, RoundHalf);
+  const auto b = RandomValues(size_t{k} * n, 2, RoundHalf);
+  void* dc = Alloc(size_t{m} * n * 2);
+  ASSERT_EQ(CubeMmF16ToF16(stream_, Upload(HalfBits(a)), Upload(HalfBits(b)), Upload(std::vector<float>(n)), dc,
+                           {m, n, k, 0, 0, 0, 0, 0, 0}),
+            ACL_SUCCESS);
+  ASSERT_EQ(Sync(), ACL_SUCCESS);
+  const auto want = RefGemm(a, b, nullptr, m, n, k, false, false);
+  const auto bits = Download<uint16_t>(dc, want.size());
+  std::vector<float> got(bits.size());
+  for (size_t i = 0; i < bits.size(); ++i) got[i] = FromHalfBits(bits[i]);
+  EXPECT_LE(MaxRelError(got, want), 1e-3);
+  // Each element is the float result rounded to half once.
+  size_t off = 0;
+  for (size_t i = 0; i < want.size(); ++i)
+    off += std::fabs(got[i] - RoundHalf(static_cast<float>(want[i]))) > 2e-3 ? 1 : 0;
+  EXPECT_EQ(off, 0u);
+}
+
+TEST_F(CubeBasicTest, FloatToFloat) {
+  for (const Shape& s : {Shape{37, 53, 29}, Shape{20, 33, 70}}) {
+    const auto a = RandomValues(size_t{s.m} * s.k, 5, RoundNone);
+    const auto bt = RandomValues(size_t{s.n} * s.k, 6, RoundNone);  // B^T, n x k
+    const auto bias = RandomValues(s.n, 7, RoundNone);
+    std::vector<double> bias_d(bias.begin(), bias.end());
+    void* dc = Alloc(size_t{s.m} * s.n * 4);
+    ASSERT_EQ(CubeMmF32(stream_, Upload(a), Upload(bt), Upload(bias), dc, {s.m, s.n, s.k, 1, 1, 0, 0, 0, 0}),
+              ACL_SUCCESS);
+    ASSERT_EQ(Sync(), ACL_SUCCESS);
+    EXPECT_LE(MaxRelError(Download<float>(dc, size_t{s.m} * s.n), RefGemm(a, bt, &bias_d, s.m, s.n, s.k, false, true)),
+              1e-5);
+  }
+}
+
+TEST_F(CubeBasicTest, Int8ToInt32Exact) {
+  for (const Shape& s : {Shape{37, 53, 29}, Shape{50, 20, 100}, Shape{16, 16, 300}}) {
+    SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k));
+    const auto a = RandomInt8(size_t{s.m} * s.k, 8);
+    const auto bt = RandomInt8(size_t{s.n} * s.k, 9);
+    std::vector<int32_t> bias(s.n);
+    std::mt19937 rng(10);
+    for (auto& v : bias) v = static_cast<int32_t>(rng() % 20001) - 10000;
+    std::vector<double> bias_d(bias.begin(), bias.end());
+    void* dc = Alloc(size_t{s.m} * s.n * 4);
+    ASSERT_EQ(CubeMmS8(stream_, Upload(a), Upload(bt), Upload(bias), dc, {s.m, s.n, s.k, 1, 1, 0, 1, 0, 0}),
+              ACL_SUCCESS);
+    ASSERT_EQ(Sync(), ACL_SUCCESS);
+    auto want = RefGemm(a, bt, &bias_d, s.m, s.n, s.k, false, true);
+    const auto once = RefGemm(a, bt, nullptr, s.m, s.n, s.k, false, true);
+    const auto got = Download<int32_t>(dc, want.size());
+    size_t bad = 0;
+    for (size_t i = 0; i < want.size(); ++i) bad += static_cast<double>(got[i]) != want[i] + once[i] ? 1 : 0;
+    EXPECT_EQ(bad, 0u);
+  }
+}
+
+TEST_F(CubeBasicTest, Int8DequantToHalf) {
+  const uint32_t m = 33, n = 40, k = 70;
+  const auto a = RandomInt8(size_t{m} * k, 11);
+  const auto bt = RandomInt8(size_t{n} * k, 12);
+  void* dc = Alloc(size_t{m} * n * 2);
+  const float scale = 1.0f / 1024;
+  ASSERT_EQ(
+      CubeMmS8Deq(stream_, Upload(a), Upload(bt), Upload(std::vector<int32_t>(n)), dc, {m, n, k, 1, 0, 1, 0, scale, 0}),
+      ACL_SUCCESS);
+  ASSERT_EQ(Sync(), ACL_SUCCESS);
+  const auto want = RefGemm(a, bt, nullptr, m, n, k, false, true);
+  const auto got = Download<uint16_t>(dc, want.size());
+  size_t bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const float expect = RoundHalf(static_cast<float>(std::max(want[i], 0.0)) * scale);  // relu, then the scale
+    bad += FromHalfBits(got[i]) != expect ? 1 : 0;
+  }
+  EXPECT_EQ(bad, 0u);
+}
+
+// TPipe gives each cube position the memory of its kind, sized as npurt/sim_core.h says.
+TEST_F(CubeBasicTest, CubeMemoriesAreEnforced) {
+  const uint32_t limits[] = {512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 2048};
+  for (uint32_t which = 0; which < 6; ++which) {
+    SCOPED_TRACE(which);
+    ASSERT_EQ(CubeOversize(stream_, which, limits[which]), ACL_SUCCESS);
+    EXPECT_EQ(Sync(), ACL_SUCCESS);
+    ASSERT_EQ(CubeOversize(stream_, which, limits[which] + 32), ACL_SUCCESS);
+    EXPECT_NE(Sync(), ACL_SUCCESS);
+  }
+}
+
+}  // namespace
+}  // namespace cube_test

@@ -1,0 +1,201 @@
+// Kernels of the basic cube API tests: GM -> A1/B1 (DataCopy with Nd2NzParams), L1 -> L0A/L0B (LoadData),
+// Mmad (with and without bias, accumulating), Fixpipe CO1 -> GM with NZ-to-ND conversion, relu and
+// quantisation, as CANN's cube samples write them.
+#include "kernel_operator.h"
+#include "cube_basic_kernels.h"
+
+using namespace AscendC;
+
+namespace {
+
+constexpr uint32_t Align(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+template <typename In, typename Acc, typename Out, typename BiasT>
+__aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, const CubeMmArgs& p, QuantMode_t quant) {
+  constexpr uint32_t c0 = 32 / sizeof(In);
+  const uint32_t mA = Align(p.m, 16), nA = Align(p.n, 16), k16 = Align(p.k, 16), kC0 = Align(p.k, c0);
+  const uint32_t m1 = mA / 16, n1 = nA / 16, k1 = kC0 / c0;
+  GlobalTensor<In> aGm, bGm;
+  GlobalTensor<BiasT> biasGm;
+  GlobalTensor<Out> cGm;
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(a), p.m * p.k);
+  bGm.SetGlobalBuffer(reinterpret_cast<__gm__ In*>(b), p.k * p.n);
+  biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ BiasT*>(bias), p.n);
+  cGm.SetGlobalBuffer(reinterpret_cast<__gm__ Out*>(c), p.m * p.n);
+
+  TPipe pipe;
+  TQue<TPosition::A1, 1> qA1;
+  TQue<TPosition::B1, 1> qB1;
+  TQue<TPosition::A2, 1> qA2;
+  TQue<TPosition::B2, 1> qB2;
+  TQue<TPosition::CO1, 1> qCO1;
+  TQue<TPosition::C1, 1> qBiasL1;
+  TQue<TPosition::C2, 1> qBiasBt;
+  pipe.InitBuffer(qA1, 1, mA * kC0 * sizeof(In));
+  pipe.InitBuffer(qB1, 1, (p.transB ? nA * kC0 : k16 * nA) * sizeof(In));
+  pipe.InitBuffer(qA2, 1, mA * kC0 * sizeof(In));
+  pipe.InitBuffer(qB2, 1,
+                  nA * kC0 * sizeof(In) > k16 * nA * sizeof(In) ? nA * kC0 * sizeof(In) : k16 * nA * sizeof(In));
+  pipe.InitBuffer(qCO1, 1, mA * nA * sizeof(Acc));
+  pipe.InitBuffer(qBiasL1, 1, nA * sizeof(BiasT));
+  pipe.InitBuffer(qBiasBt, 1, nA * sizeof(BiasT));
+
+  // A: m x k ND -> NZ (columns of c0, mA rows each).
+  LocalTensor<In> a1 = qA1.AllocTensor<In>();
+  DataCopy(a1, aGm, Nd2NzParams(1, p.m, p.k, 0, p.k, mA, 1, 0));
+  qA1.EnQue(a1);
+  LocalTensor<In> b1 = qB1.AllocTensor<In>();
+  if (p.transB) {
+    DataCopy(b1, bGm, Nd2NzParams(1, p.n, p.k, 0, p.k, nA, 1, 0));  // B^T: n x k
+  } else {
+    DataCopy(b1, bGm, Nd2NzParams(1, p.k, p.n, 0, p.n, k16, 1, 0));  // B: k x n (16-bit types)
+  }
+  qB1.EnQue(b1);
+
+  // A1 -> A2: per 16-row block, its k1 fractals (one per column block, m1 fractals apart).
+  a1 = qA1.DeQue<In>();
+  LocalTensor<In> a2 = qA2.AllocTensor<In>();
+  for (uint32_t i = 0; i < m1; ++i) {
+    LoadData(a2[i * 16 * kC0], a1[i * 16 * c0],
+             LoadData2DParams(0, static_cast<uint8_t>(k1), static_cast<uint16_t>(m1), 0, 0, false, 0));
+  }
+  qA2.EnQue(a2);
+  qA1.FreeTensor(a1);
+  b1 = qB1.DeQue<In>();
+  LocalTensor<In> b2 = qB2.AllocTensor<In>();
+  if (p.transB) {
+    // The NZ of B^T is already B's L0B layout: fractal (j, l) at j * n1 + l, columns of B stored together.
+    for (uint32_t j = 0; j < k1; ++j) {
+      LoadData(b2[j * n1 * 16 * c0], b1[j * n1 * 16 * c0],
+               LoadData2DParams(0, static_cast<uint8_t>(n1), 1, 0, 0, false, 0));
+    }
+  } else {
+    // Per 16-row block of K: its n1 fractals, k16/16 apart, each transposed.
+    for (uint32_t j = 0; j < k16 / 16; ++j) {
+      LoadData(b2[j * n1 * 256], b1[j * 256],
+               LoadData2DParams(0, static_cast<uint8_t>(n1), static_cast<uint16_t>(k16 / 16), 0, 0, true, 0));
+    }
+  }
+  qB2.EnQue(b2);
+  qB1.FreeTensor(b1);
+
+  a2 = qA2.DeQue<In>();
+  b2 = qB2.DeQue<In>();
+  LocalTensor<Acc> co1 = qCO1.AllocTensor<Acc>();
+  MmadParams mp;
+  mp.m = static_cast<uint16_t>(p.m);
+  mp.n = static_cast<uint16_t>(p.n);
+  mp.k = static_cast<uint16_t>(p.k);
+  if (p.bias) {
+    LocalTensor<BiasT> biasL1 = qBiasL1.AllocTensor<BiasT>();
+    DataCopy(biasL1, biasGm, Align(p.n, 32 / sizeof(BiasT)));
+    LocalTensor<BiasT> bt = qBiasBt.AllocTensor<BiasT>();
+    DataCopy(bt, biasL1, Align(p.n, 32 / sizeof(BiasT)));
+    Mmad(co1, a2, b2, bt, mp);
+    qBiasBt.FreeTensor(bt);
+    qBiasL1.FreeTensor(biasL1);
+  } else {
+    Mmad(co1, a2, b2, mp);
+  }
+  if (p.twice) {
+    mp.cmatrixInitVal = false;
+    Mmad(co1, a2, b2, mp);
+  }
+  qCO1.EnQue(co1);
+  qA2.FreeTensor(a2);
+  qB2.FreeTensor(b2);
+
+  co1 = qCO1.DeQue<Acc>();
+  if (p.co2) {
+    TQue<TPosition::CO2, 1> qCO2;
+    pipe.InitBuffer(qCO2, 1, mA * nA * sizeof(Out));
+    LocalTensor<Out> co2 = qCO2.AllocTensor<Out>();
+    DataCopyEnhancedParams enhanced;
+    enhanced.blockMode = BlockMode::BLOCK_MODE_MATRIX;
+    enhanced.isRelu = p.relu != 0;
+    DataCopy(co2, co1, DataCopyParams(1, static_cast<uint16_t>(m1 * n1), 0, 0), enhanced);
+    qCO1.FreeTensor(co1);
+    // NZ -> ND: column block l holds mA rows of 16 values.
+    for (uint32_t l = 0; l < n1; ++l) {
+      DataCopy(cGm[l * 16], co2[l * mA * 16],
+               DataCopyParams(static_cast<uint16_t>(p.m), 16 * sizeof(Out) / 32, 0,
+                              static_cast<uint16_t>((p.n - 16) * sizeof(Out) / 32)));
+    }
+    qCO2.FreeTensor(co2);
+    return;
+  }
+  FixpipeParamsV220 fp(static_cast<uint16_t>(p.n), static_cast<uint16_t>(p.m), static_cast<uint16_t>(mA), p.n,
+                       p.relu != 0);
+  fp.quantPre = quant;
+  float scale = p.scale;
+  uint32_t bits = 0;
+  std::memcpy(&bits, &scale, sizeof bits);
+  fp.deqScalar = bits;
+  Fixpipe(cGm, co1, fp);
+  qCO1.FreeTensor(co1);
+}
+
+}  // namespace
+
+extern "C" __global__ __aicore__ void cube_mm_f16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
+  CubeMm<half, float, float, float>(a, b, bias, c, p, QuantMode_t::NoQuant);
+}
+extern "C" __global__ __aicore__ void cube_mm_f16_to_f16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
+  CubeMm<half, float, half, float>(a, b, bias, c, p, QuantMode_t::F322F16);
+}
+extern "C" __global__ __aicore__ void cube_mm_bf16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
+  CubeMm<bfloat16_t, float, float, float>(a, b, bias, c, p, QuantMode_t::NoQuant);
+}
+extern "C" __global__ __aicore__ void cube_mm_f32(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
+  CubeMm<float, float, float, float>(a, b, bias, c, p, QuantMode_t::NoQuant);
+}
+extern "C" __global__ __aicore__ void cube_mm_s8(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
+  CubeMm<int8_t, int32_t, int32_t, int32_t>(a, b, bias, c, p, QuantMode_t::NoQuant);
+}
+extern "C" __global__ __aicore__ void cube_mm_s8_deq(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
+  CubeMm<int8_t, int32_t, half, int32_t>(a, b, bias, c, p, QuantMode_t::DEQF16);
+}
+
+extern "C" __global__ __aicore__ void cube_oversize(uint32_t which, uint32_t bytes) {
+  TPipe pipe;
+  TQue<TPosition::A1, 1> a1;
+  TQue<TPosition::A2, 1> a2;
+  TQue<TPosition::B2, 1> b2;
+  TQue<TPosition::CO1, 1> co1;
+  TQue<TPosition::C2, 1> c2;
+  TQue<TPosition::C2PIPE2GM, 1> fb;
+  switch (which) {
+    case 0: pipe.InitBuffer(a1, 1, bytes); break;
+    case 1: pipe.InitBuffer(a2, 1, bytes); break;
+    case 2: pipe.InitBuffer(b2, 1, bytes); break;
+    case 3: pipe.InitBuffer(co1, 1, bytes); break;
+    case 4: pipe.InitBuffer(c2, 1, bytes); break;
+    default: pipe.InitBuffer(fb, 1, bytes); break;
+  }
+}
+
+int32_t CubeMmF16(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
+  return cube_mm_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias),
+                                        static_cast<uint8_t*>(c), p);
+}
+int32_t CubeMmF16ToF16(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
+  return cube_mm_f16_to_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                               static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
+}
+int32_t CubeMmBf16(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
+  return cube_mm_bf16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                         static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
+}
+int32_t CubeMmF32(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
+  return cube_mm_f32<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias),
+                                        static_cast<uint8_t*>(c), p);
+}
+int32_t CubeMmS8(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
+  return cube_mm_s8<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias),
+                                       static_cast<uint8_t*>(c), p);
+}
+int32_t CubeMmS8Deq(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
+  return cube_mm_s8_deq<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                           static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
+}
+int32_t CubeOversize(void* s, uint32_t which, uint32_t bytes) { return cube_oversize<<<1, nullptr, s>>>(which, bytes); }

@@ -1,0 +1,30 @@
+// Host functions of cube_basic_kernels.cpp: each launches its kernel with <<<>>> on `stream` and returns the
+// launch's aclError.
+#pragma once
+
+#include <cstdint>
+
+// One matrix multiplication through the basic cube API: C[m, n] = A[m, k] x B (+ bias row), with B given as
+// k x n (transB 0, fp16/bf16 only) or as its transpose n x k (transB 1).
+struct CubeMmArgs {
+  uint32_t m;
+  uint32_t n;
+  uint32_t k;
+  uint32_t transB;
+  uint32_t bias;   // add the bias row (through C1 -> C2 and the Mmad bias overload)
+  uint32_t relu;   // Fixpipe reluEn
+  uint32_t twice;  // a second Mmad with cmatrixInitVal false: C = 2 A x B (+ bias)
+  float scale;     // DEQF16 scale (int8 -> half kernel)
+  uint32_t co2;    // out through DataCopy CO1 -> CO2 (DataCopyEnhancedParams, fractals) and strided UB -> GM
+                   // copies per 16-column block, as CANN's basic matmul sample (n a multiple of 16, no quant)
+};
+
+// a, b, bias, c: device pointers of the kernel's types.
+int32_t CubeMmF16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);       // half -> float
+int32_t CubeMmF16ToF16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);  // half -> half
+int32_t CubeMmBf16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);      // bf16 -> float
+int32_t CubeMmF32(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);       // float -> float
+int32_t CubeMmS8(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);        // int8 -> int32
+int32_t CubeMmS8Deq(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);     // int8 -> half
+// Asks TPipe for `bytes` of the memory behind position `which` (0 A1, 1 A2, 2 B2, 3 CO1, 4 C2, 5 C2PIPE2GM) in one queue.
+int32_t CubeOversize(void* stream, uint32_t which, uint32_t bytes);

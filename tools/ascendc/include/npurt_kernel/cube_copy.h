@@ -1,0 +1,182 @@
+// The cube unit's data movement for the sim: DataCopy GM -> A1/B1 with ND-to-NZ conversion (Nd2NzParams),
+// LoadData L1 -> L0A/L0B in 512-byte fractals (LoadData2DParams) and DataCopy CO1 -> CO2 in fractals
+// (DataCopyEnhancedParams). The plain DataCopy forms (count, DataCopyParams) reach the cube positions through
+// data_copy.h. Part of kernel_operator.h.
+//
+// Layouts (C0 = 32 bytes of elements: 16 half/bfloat16, 8 float, 32 int8):
+//   NZ in L1: the matrix in columns of C0 elements; column block c starts dstNzC0Stride 32-byte blocks after
+//     block c-1, and inside it row r is dstNzNStride blocks after row r-1 (the usual NZ has dstNzNStride 1
+//     and dstNzC0Stride = the rows, aligned to 16): 16 x C0 fractals, ordered down the columns.
+//   LoadData moves whole fractals (16 rows of 32 bytes), which is how the NZ matrix in L1 becomes the
+//   layouts Mmad reads (npurt_kernel/mmad.h).
+#pragma once
+
+#include "npurt_kernel/data_copy.h"
+
+namespace AscendC {
+
+struct Nd2NzParams {
+  uint16_t ndNum = 1;              // matrices
+  uint16_t nValue = 0;             // rows of each matrix
+  uint16_t dValue = 0;             // elements of each row
+  uint16_t srcNdMatrixStride = 0;  // elements from one source matrix to the next
+  uint16_t srcDValue = 0;          // elements from one source row to the next
+  uint16_t dstNzC0Stride = 0;      // 32-byte blocks from one C0 column block to the next
+  uint16_t dstNzNStride = 0;       // 32-byte blocks from one row to the next in a column block
+  uint16_t dstNzMatrixStride = 0;  // elements from one destination matrix to the next
+  __aicore__ Nd2NzParams() = default;
+  __aicore__ Nd2NzParams(uint16_t nd_num, uint16_t n, uint16_t d, uint16_t src_matrix_stride, uint16_t src_d,
+                         uint16_t dst_c0_stride, uint16_t dst_n_stride, uint16_t dst_matrix_stride)
+      : ndNum(nd_num),
+        nValue(n),
+        dValue(d),
+        srcNdMatrixStride(src_matrix_stride),
+        srcDValue(src_d),
+        dstNzC0Stride(dst_c0_stride),
+        dstNzNStride(dst_n_stride),
+        dstNzMatrixStride(dst_matrix_stride) {}
+};
+
+struct LoadData2DParams {
+  uint16_t startIndex = 0;  // first source fractal
+  uint8_t repeatTimes = 0;  // fractals moved
+  uint16_t srcStride = 0;   // fractals from one source fractal to the next
+  uint8_t sid = 0;
+  uint16_t dstGap = 0;       // fractals left between two destination fractals
+  bool ifTranspose = false;  // transpose each 16 x 16 fractal (16-bit types)
+  uint8_t addrMode = 0;
+  __aicore__ LoadData2DParams() = default;
+  __aicore__ LoadData2DParams(uint16_t start, uint8_t repeat, uint16_t src_stride, uint8_t sid_in, uint16_t dst_gap,
+                              bool transpose, uint8_t addr_mode)
+      : startIndex(start),
+        repeatTimes(repeat),
+        srcStride(src_stride),
+        sid(sid_in),
+        dstGap(dst_gap),
+        ifTranspose(transpose),
+        addrMode(addr_mode) {}
+};
+
+namespace npurt_detail {
+constexpr uint32_t kFractalBytes = 512;  // one fractal: 16 rows of 32 bytes
+}  // namespace npurt_detail
+
+// GM (ND) -> A1/B1 (NZ). A row's last 32-byte block is completed with zeros, as the hardware pads it.
+template <typename T>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
+  using namespace npurt_detail;
+  constexpr uint32_t c0 = ONE_BLK_SIZE / sizeof(T);
+  const uint32_t blocks = (p.dValue + c0 - 1) / c0;
+  for (uint32_t i = 0; i < p.ndNum; ++i) {
+    const T* s = src.GetPhyAddr() + static_cast<uint64_t>(i) * p.srcNdMatrixStride;
+    T* d = dst.GetPhyAddr() + static_cast<uint64_t>(i) * p.dstNzMatrixStride;
+    if (p.nValue != 0) {
+      CheckGlobal(s, (static_cast<uint64_t>(p.nValue - 1) * p.srcDValue + p.dValue) * sizeof(T), false,
+                  "DataCopy(GM->L1, Nd2NzParams)");
+      const uint64_t last = (static_cast<uint64_t>(blocks - 1) * p.dstNzC0Stride +
+                             static_cast<uint64_t>(p.nValue - 1) * p.dstNzNStride + 1) *
+                            ONE_BLK_SIZE;
+      if (blocks != 0) CheckLocal(d, last, "DataCopy(GM->L1, Nd2NzParams)");
+    }
+    for (uint32_t r = 0; r < p.nValue; ++r) {
+      const T* sr = s + static_cast<uint64_t>(r) * p.srcDValue;
+      T* dr = d + static_cast<uint64_t>(r) * p.dstNzNStride * c0;
+      for (uint32_t b = 0; b < blocks; ++b) {
+        T* db = dr + static_cast<uint64_t>(b) * p.dstNzC0Stride * c0;
+        const uint32_t n = p.dValue - b * c0 < c0 ? p.dValue - b * c0 : c0;
+        std::memcpy(db, sr + b * c0, n * sizeof(T));
+        if (n < c0) std::memset(static_cast<void*>(db + n), 0, (c0 - n) * sizeof(T));
+      }
+    }
+  }
+}
+
+// A1 -> A2, B1 -> B2 (and L1 -> L1): repeatTimes fractals, source fractal i at startIndex + i * srcStride,
+// destination fractal i at i * (1 + dstGap); ifTranspose swaps rows and columns inside each fractal.
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
+  using namespace npurt_detail;
+  if (p.ifTranspose && sizeof(T) != 2) {
+    Fail("LoadData(LoadData2DParams): ifTranspose is supported for 16-bit types only (the element is %u bytes)",
+         static_cast<unsigned>(sizeof(T)));
+  }
+  const auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+  auto* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const uint8_t* sf =
+        s + (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(i) * p.srcStride) * kFractalBytes;
+    uint8_t* df = d + static_cast<uint64_t>(i) * (1u + p.dstGap) * kFractalBytes;
+    CheckLocal(sf, kFractalBytes, "LoadData");
+    CheckLocal(df, kFractalBytes, "LoadData");
+    if (!p.ifTranspose) {
+      std::memmove(df, sf, kFractalBytes);
+    } else {
+      uint16_t tmp[16 * 16];
+      std::memcpy(tmp, sf, sizeof tmp);
+      auto* out = reinterpret_cast<uint16_t*>(df);
+      for (int r = 0; r < 16; ++r) {
+        for (int c = 0; c < 16; ++c) out[c * 16 + r] = tmp[r * 16 + c];
+      }
+    }
+  }
+}
+
+// CO1 -> CO2 / VECIN (the older cores' way out of L0C, CANN's basic matmul sample): DataCopy with
+// DataCopyEnhancedParams. BLOCK_MODE_MATRIX moves whole 16 x 16 fractals: blockCount runs of blockLen
+// fractals, srcStride / dstStride fractals between runs, converting the accumulators to the destination type
+// (float -> half rounds to nearest even) with relu first when isRelu. Other block modes fail the kernel.
+enum class BlockMode : uint8_t {
+  BLOCK_MODE_NORMAL = 0,
+  BLOCK_MODE_MATRIX,
+  BLOCK_MODE_VECTOR,
+  BLOCK_MODE_SMALL_CHANNEL,
+  BLOCK_MODE_DEPTHWISE
+};
+enum class DeqScale : uint8_t { DEQ_NONE = 0, DEQ, VDEQ, DEQ8, VDEQ8, DEQ16, VDEQ16 };
+enum class pad_t : uint8_t {
+  PAD_NONE = 0,
+  PAD_MODE1,
+  PAD_MODE2,
+  PAD_MODE3,
+  PAD_MODE4,
+  PAD_MODE5,
+  PAD_MODE6,
+  PAD_MODE7,
+  PAD_MODE8
+};
+
+struct DataCopyEnhancedParams {
+  BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
+  DeqScale deqScale = DeqScale::DEQ_NONE;
+  uint64_t deqValue = 0;
+  uint8_t sidStoreMode = 0;
+  bool isRelu = false;
+  pad_t padMode = pad_t::PAD_NONE;
+  uint64_t padValue = 0;
+  uint64_t deqTensorAddr = 0;
+};
+
+template <typename T, typename U>
+__aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const DataCopyParams& p,
+                                const DataCopyEnhancedParams& e) {
+  using namespace npurt_detail;
+  if (e.blockMode != BlockMode::BLOCK_MODE_MATRIX) {
+    Fail("DataCopy(DataCopyEnhancedParams): only BLOCK_MODE_MATRIX (CO1 -> CO2 fractals) is supported on the sim");
+  }
+  if (e.deqScale != DeqScale::DEQ_NONE) Fail("DataCopy(DataCopyEnhancedParams): deqScale is not supported on the sim");
+  constexpr uint32_t kFrac = 256;
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    const U* s = src.GetPhyAddr() + static_cast<size_t>(i) * (p.blockLen + p.srcStride) * kFrac;
+    T* d = dst.GetPhyAddr() + static_cast<size_t>(i) * (p.blockLen + p.dstStride) * kFrac;
+    const size_t n = static_cast<size_t>(p.blockLen) * kFrac;
+    CheckCube(s, n * sizeof(U), LocalMem::kL0C, "DataCopy(CO1->CO2)");
+    CheckLocal(d, n * sizeof(T), "DataCopy(CO1->CO2)");
+    for (size_t j = 0; j < n; ++j) {
+      U v = s[j];
+      if (e.isRelu && v < U(0)) v = U(0);
+      d[j] = static_cast<T>(v);
+    }
+  }
+}
+
+}  // namespace AscendC

@@ -1,0 +1,498 @@
+// The Matmul high-level API on the sim (lib/matmul_intf.h): MatmulImpl computes one core's part of
+// C = A x B (+ bias) as the kernel-side TCubeTiling describes it (singleCoreM/N/K, baseM/N), one
+// baseM x baseN block of C per Iterate, in the order iterateOrder says (0: along M first, 1: along N first).
+//
+// How the sim computes a block: A's and B's elements are read where SetTensorA/B point (global memory or a
+// local tensor; ND, or NZ fractals; transposed or not), packed into panels of the accumulation type and
+// multiplied by the cube's micro kernel (npurt_kernel/cube_kernel.h); the block accumulates in float
+// (half/bfloat16/float operands) or int32 (int8) in the core's L0C, whose bytes Init takes from the pipe
+// (baseM x baseN accumulators: the tiling's L0C share). The operands go straight from where they are into
+// the micro kernel's layout instead of through L1/L0A/L0B: the result is the same, and the copies the
+// hardware's pipes overlap with the cube would only cost time here.
+//
+// Leading dimensions come from the original shape (tiling M/N/Ka/Kb or SetOrgShape): A (M x K, or K x M
+// transposed) row stride Ka (M), B (K x N, or N x K transposed) row stride N (Kb), C row stride N. NZ
+// operands are whole NZ matrices of the original shape (rows aligned to 16, C0 = 32 bytes of elements).
+#pragma once
+
+#include "kernel_tiling/kernel_tiling.h"
+#include "npurt_kernel/cube_amx.h"
+#include "npurt_kernel/cube_kernel.h"
+#include "npurt_kernel/fixpipe.h"
+#include "npurt_kernel/matmul_types.h"
+#include "npurt_kernel/pipe.h"
+
+namespace AscendC {
+namespace npurt_detail {
+
+template <typename Acc, typename Src>
+inline Acc AccOf(Src v) {
+  if constexpr (std::is_same<Src, bfloat16_t>::value || std::is_same<Src, half>::value) {
+    return static_cast<float>(v);
+  } else {
+    return static_cast<Acc>(v);
+  }
+}
+
+inline int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace npurt_detail
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+class MatmulImpl {
+  using SrcAT = typename A_TYPE::T;
+  using SrcBT = typename B_TYPE::T;
+  using DstT = typename C_TYPE::T;
+  using BiasT = typename BIAS_TYPE::T;
+  using Acc = npurt_detail::CubeAcc<SrcAT>;
+  static_assert(std::is_same<SrcAT, SrcBT>::value, "Matmul: A and B must have the same element type on the sim");
+  static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ,
+                "Matmul: A must be CubeFormat::ND or NZ on the sim");
+  static_assert(B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ,
+                "Matmul: B must be CubeFormat::ND or NZ on the sim");
+  static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ ||
+                    C_TYPE::format == CubeFormat::ND_ALIGN,
+                "Matmul: C must be CubeFormat::ND, ND_ALIGN or NZ on the sim");
+  static_assert(std::is_same<DstT, Acc>::value || std::is_same<DstT, half>::value ||
+                    std::is_same<DstT, bfloat16_t>::value,
+                "Matmul: C is float/int32_t (the accumulator) or half/bfloat16_t on the sim");
+  static constexpr int32_t kC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(SrcAT));
+  static constexpr bool kAmxTypes =
+      std::is_same<Acc, float>::value && (std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value);
+
+ public:
+  __aicore__ inline MatmulImpl() = default;
+
+  __aicore__ inline void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
+    if (cubeTiling == nullptr) npurt_detail::Fail("Matmul::Init: no tiling");
+    tiling_ = *cubeTiling;
+    const TCubeTiling& t = tiling_;
+    if (t.baseM <= 0 || t.baseN <= 0 || t.baseM % 16 != 0 || t.baseN % 16 != 0) {
+      npurt_detail::Fail("Matmul::Init: baseM %d and baseN %d must be positive multiples of 16", t.baseM, t.baseN);
+    }
+    if (t.singleCoreM <= 0 || t.singleCoreN <= 0 || t.singleCoreK <= 0) {
+      npurt_detail::Fail("Matmul::Init: singleCoreM/N/K %d/%d/%d must be positive", t.singleCoreM, t.singleCoreN,
+                         t.singleCoreK);
+    }
+    orgM_ = t.M, orgN_ = t.N, orgKa_ = t.Ka, orgKb_ = t.Kb;
+    singleM_ = t.singleCoreM, singleN_ = t.singleCoreN, singleK_ = t.singleCoreK;
+    // The block's accumulators: baseM x baseN in the core's L0C, taken through the kernel's pipe (a second Init
+    // of the object reuses them when they are large enough). Without a pipe nothing frees the core's L0C at the
+    // next block, so the accumulators are scratch memory then.
+    const uint64_t bytes = static_cast<uint64_t>(t.baseM) * t.baseN * sizeof(Acc);
+    if (ctile_ == nullptr || bytes > ctileBytes_) {
+      if (tpipe != nullptr || GetTPipePtr() != nullptr) {
+        ctile_ = reinterpret_cast<Acc*>(
+            npurt_detail::CarveCubeBuffer(npurt_detail::LocalMem::kL0C, bytes, "Matmul::Init (L0C)"));
+      } else {
+        ctile_ =
+            reinterpret_cast<Acc*>(npurt_detail::Grow(npurt_detail::g_pack.c, npurt_detail::g_pack.c_bytes, bytes));
+      }
+      ctileBytes_ = bytes;
+    }
+    started_ = false;
+  }
+
+  __aicore__ inline void SetSubBlockIdx(uint8_t) {}
+  __aicore__ inline void SetHF32(bool, int32_t = 0) {}
+  __aicore__ inline void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+  template <class T>
+  __aicore__ inline void SetWorkspace(const GlobalTensor<T>&) {}
+
+  __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
+  __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+    (void)orgKc;
+    orgM_ = orgM, orgN_ = orgN, orgKa_ = orgKa, orgKb_ = orgKb;
+  }
+  __aicore__ inline void SetSingleShape(int singleM, int singleN, int singleK) {
+    singleM_ = singleM, singleN_ = singleN, singleK_ = singleK;
+    started_ = false;
+  }
+  // The last core's smaller tile (-1 keeps the tiling's).
+  __aicore__ inline void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+    if (tailM > 0) singleM_ = tailM;
+    if (tailN > 0) singleN_ = tailN;
+    if (tailK > 0) singleK_ = tailK;
+    started_ = false;
+  }
+
+  __aicore__ inline void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
+    a_ = gm.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
+  }
+  __aicore__ inline void SetTensorA(const LocalTensor<SrcAT>& local, bool isTransposeA = false) {
+    a_ = local.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
+  }
+  __aicore__ inline void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
+    b_ = gm.GetPhyAddr(), transB_ = isTransposeB, started_ = false;
+  }
+  __aicore__ inline void SetTensorB(const LocalTensor<SrcBT>& local, bool isTransposeB = false) {
+    b_ = local.GetPhyAddr(), transB_ = isTransposeB, started_ = false;
+  }
+  __aicore__ inline void SetBias(const GlobalTensor<BiasT>& biasGlobal) { bias_ = biasGlobal.GetPhyAddr(); }
+  __aicore__ inline void SetBias(const LocalTensor<BiasT>& biasLocal) { bias_ = biasLocal.GetPhyAddr(); }
+  __aicore__ inline void DisableBias() { bias_ = nullptr; }
+  __aicore__ inline void ClearBias() { bias_ = nullptr; }
+  // int32 -> half results (int8 operands): the scale, a float in the low 32 bits (as Fixpipe's deqScalar).
+  __aicore__ inline void SetQuantScalar(uint64_t quantScalar) { quantScalar_ = npurt_detail::ScaleOf(quantScalar); }
+  __aicore__ inline void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
+    quantVector_ = quantTensor.GetPhyAddr();
+  }
+
+  // Computes the next base block of C; false when every block was computed (the next call starts over).
+  // enPartialSum: add this block's product to the accumulators of the previous Iterate instead of starting anew.
+  template <bool sync = true>
+  __aicore__ inline bool Iterate(bool enPartialSum = false) {
+    if (a_ == nullptr || b_ == nullptr) npurt_detail::Fail("Matmul::Iterate before SetTensorA and SetTensorB");
+    const int32_t mIter = CeilDiv(singleM_, tiling_.baseM), nIter = CeilDiv(singleN_, tiling_.baseN);
+    if (!started_) {
+      started_ = true;
+      curM_ = curN_ = 0;
+      aPacked_ = false;  // operands are packed anew for each sequence: their memory may have changed
+      bPackedN0_ = -1;
+    } else if (tiling_.iterateOrder == 1) {
+      if (++curN_ == nIter) curN_ = 0, ++curM_;
+    } else {
+      if (++curM_ == mIter) curM_ = 0, ++curN_;
+    }
+    if (curM_ >= mIter || curN_ >= nIter) {
+      started_ = false;
+      return false;
+    }
+    ComputeBlock(enPartialSum);
+    return true;
+  }
+
+  // The block of the last Iterate into C in global memory: at its place in C (row stride N), or, with
+  // enSequentialWrite, as a baseM x baseN block at gm. enAtomic: 0 store, 1 add, 2 max, 3 min.
+  template <bool sync = true>
+  __aicore__ inline void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                                    bool enSequentialWrite = false) {
+    WriteBlock(gm.GetPhyAddr(), true, enAtomic, enSequentialWrite);
+  }
+  // The block into a local tensor: baseM rows of baseN elements (ND).
+  template <bool sync = true>
+  __aicore__ inline void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
+                                    bool enSequentialWrite = false) {
+    (void)enSequentialWrite;
+    WriteBlock(co2Local.GetPhyAddr(), false, enAtomic, true);
+  }
+
+  template <bool sync = true>
+  __aicore__ inline void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0, bool enSequentialWrite = false,
+                                    bool waitIterateAll = false, bool fakeMsg = false) {
+    (void)waitIterateAll, (void)fakeMsg;
+    started_ = false;
+    while (Iterate()) WriteBlock(gm.GetPhyAddr(), true, enAtomic, enSequentialWrite);
+  }
+  // The whole singleCoreM x singleCoreN result into a local tensor (ND, row stride singleCoreN).
+  template <bool sync = true>
+  __aicore__ inline void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0) {
+    started_ = false;
+    while (Iterate()) WriteBlock(ubCmatrix.GetPhyAddr(), false, enAtomic, false, singleN_);
+  }
+
+  __aicore__ inline void WaitIterateAll() {}
+  __aicore__ inline void End() { started_ = false; }
+
+ private:
+  static int32_t CeilDiv(int32_t a, int32_t b) { return (a + b - 1) / b; }
+
+  // A(i, k), B(k, j) of the whole operands (offsets in elements from where SetTensorA/B point).
+  size_t OffA(int64_t i, int64_t k) const {
+    if constexpr (A_TYPE::format == CubeFormat::NZ) {
+      if (transA_) return static_cast<size_t>(((i / kC0) * npurt_detail::AlignUp(orgKa_, 16) + k) * kC0 + i % kC0);
+      return static_cast<size_t>(((k / kC0) * npurt_detail::AlignUp(orgM_, 16) + i) * kC0 + k % kC0);
+    } else {
+      return static_cast<size_t>(transA_ ? k * orgM_ + i : i * orgKa_ + k);
+    }
+  }
+  size_t OffB(int64_t k, int64_t j) const {
+    if constexpr (B_TYPE::format == CubeFormat::NZ) {
+      if (transB_) return static_cast<size_t>(((k / kC0) * npurt_detail::AlignUp(orgN_, 16) + j) * kC0 + k % kC0);
+      return static_cast<size_t>(((j / kC0) * npurt_detail::AlignUp(orgKb_, 16) + k) * kC0 + j % kC0);
+    } else {
+      return static_cast<size_t>(transB_ ? j * orgKb_ + k : k * orgN_ + j);
+    }
+  }
+
+  // Packed operands are kept for the whole sequence of Iterates (IterateAll): A's panels for all of the
+  // tile's rows and B's for the current column block, every K chunk, so that each element is converted once
+  // per sequence (per column block for B) instead of once per base block. Past kMaxCachedBytes the chunk
+  // being multiplied is packed per block instead.
+  static constexpr size_t kMaxCachedBytes = size_t{32} << 20;
+
+  void ComputeBlock(bool partial) {
+    using namespace npurt_detail;
+    const int32_t baseM = tiling_.baseM, baseN = tiling_.baseN;
+    m0_ = curM_ * baseM, n0_ = curN_ * baseN;
+    bm_ = singleM_ - m0_ < baseM ? singleM_ - m0_ : baseM;
+    bn_ = singleN_ - n0_ < baseN ? singleN_ - n0_ : baseN;
+    const int32_t m1 = CeilDiv(bm_, 16), n1 = CeilDiv(bn_, 16);
+    const size_t ldc = static_cast<size_t>(baseN);
+    if (!partial) {
+      for (int32_t i = 0; i < m1 * 16; ++i) {
+        Acc* row = ctile_ + i * ldc;
+        if (bias_ != nullptr) {
+          for (int32_t j = 0; j < n1 * 16; ++j) row[j] = j < bn_ ? AccOf<Acc>(bias_[n0_ + j]) : Acc(0);
+        } else {
+          std::memset(static_cast<void*>(row), 0, static_cast<size_t>(n1) * 16 * sizeof(Acc));
+        }
+      }
+    }
+#if NPURT_CUBE_AMX
+    if constexpr (kAmxTypes) {
+      if (AmxUsable() && ComputeAmx(m1, n1)) return;
+    }
+#endif
+    const int32_t chunks = CeilDiv(singleK_, kPackK);
+    // A: all rows of the tile (panels of 16 rows), chunk c at ap + c * aChunk.
+    const int32_t mAll = CeilDiv(singleM_, 16);
+    const size_t aChunk = static_cast<size_t>(mAll) * 16 * kPackK;
+    const bool cacheA = aChunk * chunks * sizeof(Acc) <= kMaxCachedBytes;
+    Acc* ap = PackA<Acc>(cacheA ? aChunk * chunks : static_cast<size_t>(m1) * 16 * kPackK);
+    if (cacheA && !aPacked_) {
+      for (int32_t c = 0; c < chunks; ++c) {
+        PackAPanels(ap + c * aChunk, 0, singleM_, mAll, c * kPackK, ChunkLen(c));
+      }
+      aPacked_ = true;
+    }
+    // B: the block's columns, chunk c at bp + c * bChunk.
+    const size_t bChunk = static_cast<size_t>(n1) * 16 * kPackK;
+    const bool cacheB = bChunk * chunks * sizeof(Acc) <= kMaxCachedBytes;
+    Acc* bp = PackB<Acc>(cacheB ? bChunk * chunks : bChunk);
+    if (cacheB && bPackedN0_ != n0_) {
+      for (int32_t c = 0; c < chunks; ++c) PackBPanels(bp + c * bChunk, n1, c * kPackK, ChunkLen(c));
+      bPackedN0_ = n0_;
+    }
+    for (int32_t c = 0; c < chunks; ++c) {
+      const int32_t kc = ChunkLen(c);
+      const Acc* a = cacheA ? ap + c * aChunk + static_cast<size_t>(m0_ / 16) * 16 * kPackK : ap;
+      const Acc* b = cacheB ? bp + c * bChunk : bp;
+      if (!cacheA) PackAPanels(ap, m0_, bm_, m1, c * kPackK, kc);
+      if (!cacheB) PackBPanels(bp, n1, c * kPackK, kc);
+      for (int32_t l = 0; l < n1; ++l) {
+        for (int32_t i = 0; i < m1; ++i) {
+          MicroKernel(a + static_cast<size_t>(i) * 16 * kPackK, b + static_cast<size_t>(l) * 16 * kPackK, kc,
+                      ctile_ + static_cast<size_t>(i) * 16 * ldc + l * 16, ldc);
+        }
+      }
+    }
+  }
+
+#if NPURT_CUBE_AMX
+  // The block on AMX (npurt_kernel/cube_amx.h) when the packed operands of the whole sequence fit the cache
+  // limit (decided from the tile's shape, so a sequence never mixes the two paths' packed layouts).
+  bool ComputeAmx(int32_t m1, int32_t n1) {
+    using namespace npurt_detail;
+    const int32_t kb = CeilDiv(singleK_, kAmxK), mAll = CeilDiv(singleM_, 16);
+    const int32_t nMax = CeilDiv(singleN_ < tiling_.baseN ? singleN_ : tiling_.baseN, 16);
+    const size_t aBytes = static_cast<size_t>(mAll) * kb * kAmxPair * sizeof(uint16_t);
+    const size_t bBytes = static_cast<size_t>(nMax) * kb * kAmxPair * sizeof(uint16_t);
+    if (aBytes > kMaxCachedBytes || bBytes > kMaxCachedBytes) return false;
+    auto* ap = static_cast<uint16_t*>(Grow(g_pack.a, g_pack.a_bytes, aBytes));
+    auto* bp = static_cast<uint16_t*>(Grow(g_pack.b, g_pack.b_bytes, bBytes));
+    if (!aPacked_) {
+      for (int32_t p = 0; p < mAll; ++p) {
+        for (int32_t q = 0; q < kb; ++q) PackAmxA(ap + (static_cast<size_t>(p) * kb + q) * kAmxPair, p, q);
+      }
+      aPacked_ = true;
+    }
+    if (bPackedN0_ != n0_) {
+      for (int32_t l = 0; l < n1; ++l) {
+        for (int32_t q = 0; q < kb; ++q) PackAmxB(bp + (static_cast<size_t>(l) * kb + q) * kAmxPair, l, q);
+      }
+      bPackedN0_ = n0_;
+    }
+    AmxMultiply(ap + static_cast<size_t>(m0_ / 16) * kb * kAmxPair, m1, bp, n1, kb, ctile_,
+                static_cast<size_t>(tiling_.baseN), std::is_same<SrcAT, half>::value);
+    return true;
+  }
+
+  // 16 elements of A's row `row` from K element k (those past K zero).
+  __m512 AmxRowA(int32_t row, int32_t k) const {
+    const int32_t n = singleK_ - k < 16 ? singleK_ - k : 16;
+    if (n <= 0) return _mm512_setzero_ps();
+    if (A_TYPE::format == CubeFormat::ND && !transA_) return npurt_detail::LoadFloats16(a_ + OffA(row, k), n);
+    alignas(64) float v[16] = {};
+    for (int32_t j = 0; j < n; ++j) v[j] = npurt_detail::AccOf<float>(a_[OffA(row, k + j)]);
+    return _mm512_load_ps(v);
+  }
+  // 16 columns (from n0 + l * 16) of B's row k (past K or the block's columns: zero).
+  __m512 AmxRowB(int32_t k, int32_t l) const {
+    const int32_t cols = bn_ - l * 16 < 16 ? bn_ - l * 16 : 16;
+    if (k >= singleK_) return _mm512_setzero_ps();
+    if (B_TYPE::format == CubeFormat::ND && !transB_) {
+      return npurt_detail::LoadFloats16(b_ + OffB(k, n0_ + l * 16), cols);
+    }
+    alignas(64) float v[16] = {};
+    for (int32_t j = 0; j < cols; ++j) v[j] = npurt_detail::AccOf<float>(b_[OffB(k, n0_ + l * 16 + j)]);
+    return _mm512_load_ps(v);
+  }
+  // Panel p's tiles of K block q (rows past the tile zero).
+  void PackAmxA(uint16_t* pair, int32_t p, int32_t q) const {
+    for (int32_t r = 0; r < 16; ++r) {
+      const int32_t row = p * 16 + r;
+      for (int h = 0; h < 2; ++h) {
+        const __m512 x = row < singleM_ ? AmxRowA(row, q * npurt_detail::kAmxK + h * 16) : _mm512_setzero_ps();
+        npurt_detail::StoreARow16(pair, r, h, x);
+      }
+    }
+  }
+  // Column panel l's VNNI tiles of K block q.
+  void PackAmxB(uint16_t* pair, int32_t l, int32_t q) const {
+    for (int32_t r = 0; r < 16; ++r) {
+      const int32_t k = q * npurt_detail::kAmxK + 2 * r;
+      npurt_detail::StoreBRows16(pair, r, AmxRowB(k, l), AmxRowB(k + 1, l));
+    }
+  }
+#endif
+
+  int32_t ChunkLen(int32_t c) const {
+    using npurt_detail::kPackK;
+    return singleK_ - c * kPackK < kPackK ? singleK_ - c * kPackK : kPackK;
+  }
+
+  // Rows row0..row0+rows of A (m1 panels, rows past them zero), K elements k0..k0+kc: row r of panel p at
+  // ap + (p * 16 + r) * kPackK.
+  void PackAPanels(Acc* ap, int32_t row0, int32_t rows, int32_t m1, int32_t k0, int32_t kc) const {
+    using namespace npurt_detail;
+    for (int32_t i = 0; i < m1 * 16; ++i) {
+      Acc* row = ap + static_cast<size_t>(i) * kPackK;
+      if (i >= rows) {
+        std::memset(static_cast<void*>(row), 0, static_cast<size_t>(kc) * sizeof(Acc));
+      } else if (A_TYPE::format == CubeFormat::ND && !transA_) {
+        ToAcc(row, a_ + OffA(row0 + i, k0), static_cast<uint32_t>(kc));
+      } else {
+        for (int32_t k = 0; k < kc; ++k) row[k] = AccOf<Acc>(a_[OffA(row0 + i, k0 + k)]);
+      }
+    }
+  }
+
+  // Columns n0..n0+bn of B, K elements k0..k0+kc: row k of panel p (its 16 columns) at bp + p * 16 * kPackK + k * 16.
+  void PackBPanels(Acc* bp, int32_t n1, int32_t k0, int32_t kc) const {
+    using namespace npurt_detail;
+    for (int32_t l = 0; l < n1; ++l) {
+      Acc* panel = bp + static_cast<size_t>(l) * 16 * kPackK;
+      const int32_t cols = bn_ - l * 16 < 16 ? bn_ - l * 16 : 16;
+      if (B_TYPE::format == CubeFormat::ND && !transB_) {
+        for (int32_t k = 0; k < kc; ++k) {
+          Acc* row = panel + static_cast<size_t>(k) * 16;
+          ToAcc(row, b_ + OffB(k0 + k, n0_ + l * 16), static_cast<uint32_t>(cols));
+          for (int32_t j = cols; j < 16; ++j) row[j] = Acc(0);
+        }
+      } else {
+        for (int32_t j = 0; j < 16; ++j) {
+          for (int32_t k = 0; k < kc; ++k) {
+            panel[static_cast<size_t>(k) * 16 + j] = j < cols ? AccOf<Acc>(b_[OffB(k0 + k, n0_ + l * 16 + j)]) : Acc(0);
+          }
+        }
+      }
+    }
+  }
+
+  DstT Convert(Acc v, int32_t col) const {
+    if constexpr (std::is_same<DstT, Acc>::value) {
+      return v;
+    } else if constexpr (std::is_integral<Acc>::value) {
+      const float scale = quantVector_ != nullptr ? npurt_detail::ScaleOf(quantVector_[n0_ + col]) : quantScalar_;
+      return DstT(static_cast<float>(v) * scale);
+    } else {
+      return DstT(v);
+    }
+  }
+
+  static DstT Combine(DstT old, DstT v, uint8_t atomic) {
+    switch (atomic) {
+      case 1: return DstT(static_cast<Acc>(old) + static_cast<Acc>(v));
+      case 2: return static_cast<Acc>(old) < static_cast<Acc>(v) ? v : old;
+      case 3: return static_cast<Acc>(v) < static_cast<Acc>(old) ? v : old;
+      default: return v;
+    }
+  }
+
+  // The block [m0, +bm) x [n0, +bn) to dst: at its place in C, or from dst's start (sequential: row stride
+  // `seq_ld`, baseN unless given).
+  void WriteBlock(DstT* dst, bool global, uint8_t atomic, bool sequential, int32_t seq_ld = 0) {
+    using namespace npurt_detail;
+    if (!started_) Fail("Matmul::GetTensorC without a block: call Iterate first");
+    const size_t ldc = static_cast<size_t>(tiling_.baseN);
+    const bool nz = C_TYPE::format == CubeFormat::NZ;
+    const int64_t alignM = nz ? AlignUp(sequential ? tiling_.baseM : orgM_, 16) : 0;
+    for (int32_t i = 0; i < bm_; ++i) {
+      const Acc* src = ctile_ + i * ldc;
+      if (!nz) {
+        DstT* row = nullptr;
+        if (seq_ld > 0)
+          row = dst + static_cast<size_t>(m0_ + i) * seq_ld + n0_;
+        else if (sequential)
+          row = dst + static_cast<size_t>(i) * tiling_.baseN;
+        else
+          row = dst + static_cast<size_t>(m0_ + i) * orgN_ + n0_;
+        if (global)
+          CheckGlobal(row, bn_ * sizeof(DstT), true, "Matmul::GetTensorC");
+        else
+          CheckLocal(row, bn_ * sizeof(DstT), "Matmul::GetTensorC");
+        if (atomic == 0 && std::is_same<DstT, Acc>::value) {
+          std::memcpy(static_cast<void*>(row), src, bn_ * sizeof(DstT));
+        } else if (atomic == 0 && std::is_same<DstT, half>::value && std::is_same<Acc, float>::value) {
+          FromFloat(reinterpret_cast<half*>(row), reinterpret_cast<const float*>(src), static_cast<uint32_t>(bn_));
+        } else {
+          for (int32_t j = 0; j < bn_; ++j) row[j] = Combine(row[j], Convert(src[j], j), atomic);
+        }
+      } else {
+        const int64_t r = sequential ? i : m0_ + i;
+        for (int32_t j = 0; j < bn_; ++j) {
+          const int64_t c = sequential ? j : n0_ + j;
+          DstT* at = dst + static_cast<size_t>(((c / 16) * alignM + r) * 16 + c % 16);
+          if (global)
+            CheckGlobal(at, sizeof(DstT), true, "Matmul::GetTensorC");
+          else
+            CheckLocal(at, sizeof(DstT), "Matmul::GetTensorC");
+          *at = Combine(*at, Convert(src[j], j), atomic);
+        }
+      }
+    }
+  }
+
+  TCubeTiling tiling_{};
+  int32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0;
+  int32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
+  const SrcAT* a_ = nullptr;
+  const SrcBT* b_ = nullptr;
+  const BiasT* bias_ = nullptr;
+  bool transA_ = false, transB_ = false;
+  float quantScalar_ = 1.0f;
+  const uint64_t* quantVector_ = nullptr;
+  Acc* ctile_ = nullptr;
+  uint64_t ctileBytes_ = 0;
+  bool started_ = false;
+  bool aPacked_ = false;
+  int32_t bPackedN0_ = -1;
+  int32_t curM_ = 0, curN_ = 0, m0_ = 0, n0_ = 0, bm_ = 0, bn_ = 0;
+};
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB>;
+
+namespace npurt_detail {
+// REGIST_MATMUL_OBJ(pipe, workspace, mm1, tiling1, mm2, tiling2, ...): Init of each object with its tiling
+// (a null tiling leaves the object for a later Init).
+inline void RegistMatmulObjs(TPipe*) {}
+template <class MM>
+inline void RegistMatmulObjs(TPipe*, MM&) {}
+template <class MM, class Tiling, class... Rest>
+inline void RegistMatmulObjs(TPipe* pipe, MM& mm, Tiling tiling, Rest&&... rest) {
+  if (tiling != nullptr) mm.Init(tiling, pipe);
+  RegistMatmulObjs(pipe, rest...);
+}
+}  // namespace npurt_detail
+
+}  // namespace AscendC
+
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                   \
+  do {                                                             \
+    (void)(workspace);                                             \
+    AscendC::npurt_detail::RegistMatmulObjs((tpipe), __VA_ARGS__); \
+  } while (0)
