@@ -63,6 +63,11 @@ typedef struct npurt_kernel_services {
      * runtime raises the device's overflow status when the launch's stream checks overflow
      * (aclrtSetStreamOverflowSwitch). Check struct_size before calling: older runtimes lack it. */
     void (*report_overflow)(void);
+    /* Barrier across the blocks of a co-operative launch (SyncAll): returns once `count` blocks of the
+     * running launch have called it for this round (count = block_num for the whole launch). Fails the
+     * kernel if the launch is not co-operative (NPURT_KERNEL_FLAG_COOPERATIVE) or another block failed.
+     * Check struct_size before calling: older runtimes lack it. */
+    void (*sync_all)(uint32_t count);
 } npurt_kernel_services;
 
 /* One block of a launch, as the running kernel sees it. Valid while the entry runs. */
@@ -78,6 +83,10 @@ typedef struct npurt_kernel_block {
 
 typedef void (*npurt_kernel_entry)(const void* args, const npurt_kernel_block* block);
 
+/* npurt_kernel_desc.flags: the kernel synchronises across blocks (SyncAll), so every
+ * block of a launch must run at once (co-operative launch). */
+#define NPURT_KERNEL_FLAG_COOPERATIVE 1u
+
 typedef struct npurt_kernel_desc {
     const char* name;            /* the kernel's name (aclrtBinaryGetFunction) */
     npurt_kernel_entry entry;    /* generated entry: unpacks the argument block, calls the kernel */
@@ -86,7 +95,7 @@ typedef struct npurt_kernel_desc {
     uint32_t param_count;
     const npurt_kernel_param* params;
     uint32_t kernel_type;        /* aclrtKernelType (0 = AI core) */
-    uint32_t reserved;
+    uint32_t flags;              /* NPURT_KERNEL_FLAG_* (0 in binaries of older generators) */
     const char* source;          /* the source file that defines the kernel */
 } npurt_kernel_desc;
 

@@ -33,6 +33,9 @@ in the source and in the headers it includes with quotes, looked up next to the 
 library's source directories; a struct defined elsewhere (an angle-bracket include) is taken by value.
 `k<<<...>>>(args)` keeps the kernel's own parameter types.
 
+A kernel of a source that calls SyncAll (itself or in a header it includes with quotes) is marked
+co-operative in the table (NPURT_KERNEL_FLAG_COOPERATIVE): the runtime runs all its blocks at once.
+
 Every output keeps the line numbers of its source (`#line`), so compiler messages point at the user's
 file. Outputs are rewritten only when their content changes. Python 3 standard library only.
 
@@ -194,12 +197,12 @@ STRUCT_DEF = re.compile(r'\bstruct\s+([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^{};()]*
 QUOTE_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
 
 
-def defined_structs(paths, search_dirs):
-    """Names of the structs defined in `paths` and in the headers they include with quotes (recursively),
-    each looked up next to the including file, then in `search_dirs`. CANN's launcher generator looks at the
-    preprocessed source; this follows the quote includes that the kernel's own headers (tiling structures)
-    are reached by. Headers that cannot be found (npurt's kernel_operator.h among them) are skipped."""
-    names, seen, todo = set(), set(), [os.path.abspath(p) for p in paths]
+def quoted_closure(paths, search_dirs):
+    """The masked texts of `paths` and of the headers they include with quotes (recursively), each looked up
+    next to the including file, then in `search_dirs`. CANN's generator looks at the preprocessed source;
+    this follows the quote includes that the kernel's own headers (tiling structures, kernel classes) are
+    reached by. Headers that cannot be found (npurt's kernel_operator.h among them) are skipped."""
+    seen, todo = set(), [os.path.abspath(p) for p in paths]
     while todo:
         path = todo.pop()
         if path in seen:
@@ -210,14 +213,31 @@ def defined_structs(paths, search_dirs):
                 text = f.read()
         except OSError:
             continue
-        names.update(m.group(1) for m in STRUCT_DEF.finditer(mask(text)))
+        yield mask(text)
         for m in QUOTE_INCLUDE.finditer(text):
             for d in [os.path.dirname(path)] + list(search_dirs):
                 cand = os.path.abspath(os.path.join(d, m.group(1)))
                 if os.path.isfile(cand):
                     todo.append(cand)
                     break
+
+
+def defined_structs(paths, search_dirs):
+    """Names of the structs defined in `paths` and in the headers they include with quotes."""
+    names = set()
+    for masked in quoted_closure(paths, search_dirs):
+        names.update(m.group(1) for m in STRUCT_DEF.finditer(masked))
     return names
+
+
+# Calls that wait for other blocks: a kernel of a source that makes one (itself or in a header it includes
+# with quotes) is co-operative (NPURT_KERNEL_FLAG_COOPERATIVE), so the runtime runs all its blocks at once.
+CROSS_BLOCK_CALL = re.compile(r'\bSyncAll\s*[<(]')
+FLAG_COOPERATIVE = 1
+
+
+def synchronises_blocks(path, search_dirs):
+    return any(CROSS_BLOCK_CALL.search(masked) for masked in quoted_closure([path], search_dirs))
 
 
 class Kernel:
@@ -226,6 +246,7 @@ class Kernel:
         self.params = params
         self.source = source
         self.defined = defined
+        self.flags = 0  # NPURT_KERNEL_FLAG_* (set by main)
 
 
 class SourceFile:
@@ -358,7 +379,7 @@ def device_source(src, lib):
             out.append("  static_cast<uint32_t>(sizeof(%s)), %du, __npurt_params_%s,\n" % (struct, len(k.params), n))
         else:
             out.append("  0u, 0u, nullptr,\n")
-        out.append("  0u, 0u, %s};\n" % c_string(src.path))
+        out.append("  0u, %du, %s};\n" % (k.flags, c_string(src.path)))
     return "".join(out)
 
 
@@ -555,9 +576,12 @@ def main(argv):
     # Struct parameters of aclrtlaunch_<k> are pointers, as in CANN's launchers.
     structs = defined_structs([f.path for f in files], sorted({os.path.dirname(f.path) for f in files}))
     for f in files:
+        cooperative = synchronises_blocks(f.path, sorted({os.path.dirname(g.path) for g in files}))
         for k in f.kernels():
             for p in k.params:
                 p.by_pointer = p.struct_name() in structs
+            if cooperative:
+                k.flags |= FLAG_COOPERATIVE
     defined, seen = [], {}
     for f in files:
         for k in f.kernels():

@@ -45,6 +45,8 @@ class KernelFunction final : public HandleObject {
   // The kernel runs on vector cores (AIV): a vector kernel, or a kernel of no stated type on a SoC with
   // separate cube and vector cores (the Ascend910B family), where Ascend C's vector kernels are AIV kernels.
   bool on_vector_cores() const { return on_vector_cores_; }
+  // Every block must run at once (the kernel calls SyncAll or cross-core flags: kernel_abi.h).
+  bool cooperative() const { return (info_.desc->flags & NPURT_KERNEL_FLAG_COOPERATIVE) != 0; }
 
  private:
   friend class KernelBinary;

@@ -100,9 +100,15 @@ namespace npurt_detail {
 
 // The block this thread is running (set by the generated entry) and the unified-buffer bytes that
 // TPipe::InitBuffer has handed out in it.
+// The atomic operation of copies to global memory (SetAtomicAdd/Max/Min, atomic.h) and its element type.
+enum : uint8_t { kAtomicNone = 0, kAtomicAdd, kAtomicMax, kAtomicMin };
+enum : uint8_t { kAtomicF32 = 0, kAtomicF16, kAtomicBf16, kAtomicS32, kAtomicS16, kAtomicS8, kAtomicUnsupported };
+
 struct BlockState {
   const npurt_kernel_block* block = nullptr;
   uint64_t ub_used = 0;
+  uint8_t atomic_op = kAtomicNone;
+  uint8_t atomic_type = kAtomicF32;
 };
 inline thread_local BlockState g_state;
 
@@ -229,6 +235,8 @@ namespace AscendC::npurt_detail {
 inline void EnterBlock(const npurt_kernel_block* b) {
   g_state.block = b;
   g_state.ub_used = 0;
+  g_state.atomic_op = kAtomicNone;  // every block starts with plain copies
+  g_state.atomic_type = kAtomicF32;
   ::block_idx = b->block_idx;
   ::block_num = b->block_num;
 }
