@@ -6,6 +6,10 @@ with the library's kernel sources. It finds the kernels
 
     extern "C" __global__ __aicore__ void name(<parameters>) { ... }
 
+(qualifiers in any order, also __vector__, __cube__, __mix__(c, v); extern "C" optional), in the sources and
+in the headers they include with quotes. A template kernel becomes one kernel per instantiation that the
+library asks for (launches `k<args><<<...>>>`, explicit instantiations), named `k<args>`.
+
 and writes, into --out-dir:
 
   device/NN_<stem>.cpp   the "device pass" of each source, compiled into the kernel binary (a host ELF
@@ -48,11 +52,23 @@ import os
 import re
 import sys
 
+# A kernel: `__global__` with any of the other qualifiers, in any order, before `void name(`; optionally a
+# template (`template <typename T> __global__ __aicore__ void k(...)`) and extern "C". `name<args>(` after
+# the qualifiers is an explicit instantiation (after `template`) or specialization of a template kernel.
+QUALIFIER = r'(?:__global__|__aicore__|__vector__|__cube__|__mix__\s*\([^()]*\)|inline|static|__inline__)'
+TEMPLATE_ARGS = r'<(?:[^<>;{}()]|<[^<>;{}()]*>)*>'
 KERNEL_HEAD = re.compile(
+    r'(?:\btemplate\s*<(?P<tparams>[^{};]*?)>\s*)?'
     r'(?:\bextern\s+"_"\s*)?'                                   # extern "C" (string contents masked)
-    r'\b(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+'
-    r'(?:(?:inline|static|__inline__)\s+)*void\s+([A-Za-z_]\w*)\s*\(')
-LAUNCH = re.compile(r'\b([A-Za-z_]\w*)\s*<<<')
+    r'(?<![\w])(?P<quals>(?:' + QUALIFIER + r'\s*)+)'
+    r'\bvoid\s+(?P<name>[A-Za-z_]\w*)\s*(?P<targs>' + TEMPLATE_ARGS + r')?\s*\(')
+LAUNCH = re.compile(r'\b([A-Za-z_]\w*)\s*(' + TEMPLATE_ARGS + r')?\s*<<<')
+# aclrtKernelType of a kernel, from its qualifier or KERNEL_TASK_TYPE_DEFAULT in its body (fault codes:
+# vector kernels report the vector-core codes).
+KERNEL_TYPE_AICORE, KERNEL_TYPE_CUBE, KERNEL_TYPE_VECTOR, KERNEL_TYPE_MIX = 0, 1, 2, 3
+TASK_TYPE = re.compile(r'\bKERNEL_TASK_TYPE_DEFAULT\s*\(\s*(?:\w+::)*KERNEL_TYPE_(\w+)\s*\)')
+TASK_TYPES = {"AIV_ONLY": KERNEL_TYPE_VECTOR, "MIX_AIV_1_0": KERNEL_TYPE_VECTOR, "AIC_ONLY": KERNEL_TYPE_CUBE,
+              "MIX_AIC_1_0": KERNEL_TYPE_CUBE}
 ASM_TRAP = re.compile(r'\b(?:asm|__asm__|__asm)\s*(?:volatile\s*|__volatile__\s*)?\(\s*"_+"\s*\)')
 TYPE_WORDS = {"void", "char", "short", "int", "long", "float", "double", "bool", "signed", "unsigned", "const",
               "volatile", "struct", "enum", "__restrict", "__restrict__", "restrict", "__gm__", "__ubuf__"}
@@ -240,13 +256,91 @@ def synchronises_blocks(path, search_dirs):
     return any(CROSS_BLOCK_CALL.search(masked) for masked in quoted_closure([path], search_dirs))
 
 
+def normalize_args(targs):
+    """Template arguments as one spelling ('<half, 4>' -> 'half,4'): the key of an instantiation."""
+    inner = " ".join(targs.strip()[1:-1].split())
+    return re.sub(r"\s*([<>,*&()])\s*", r"\1", inner)
+
+
+def substitute(text, mapping):
+    """`text` with each template parameter name replaced by its argument (whole words)."""
+    if not mapping:
+        return text
+    pattern = re.compile(r"\b(%s)\b" % "|".join(re.escape(k) for k in mapping))
+    return pattern.sub(lambda m: mapping[m.group(1)], text)
+
+
 class Kernel:
-    def __init__(self, name, params, source, defined):
+    """A kernel head (declaration or definition). A template kernel has `tparams` [(name, default)] and becomes
+    one table entry per instantiation (instantiate); an entry has `ident` (its C symbol part) and `call`."""
+
+    def __init__(self, name, params, source, defined, kernel_type=KERNEL_TYPE_AICORE, tparams=None,
+                 tparams_text=""):
         self.name = name
         self.params = params
         self.source = source
         self.defined = defined
         self.flags = 0  # NPURT_KERNEL_FLAG_* (set by main)
+        self.kernel_type = kernel_type
+        self.tparams = tparams
+        self.tparams_text = tparams_text
+        self.ident = name
+        self.call = name
+        self.instance_of = None  # the template Kernel of an instantiation
+
+    def instantiate(self, key, index):
+        """The entry for template arguments `key` (normalize_args): parameter types with the arguments."""
+        args = split_params(key, mask(key)) if key else []
+        if len(args) > len(self.tparams):
+            raise GenError("%s: %s<%s>: %d template arguments for %d parameters"
+                           % (self.source, self.name, key, len(args), len(self.tparams)))
+        mapping = {}
+        for i, (pname, default) in enumerate(self.tparams):
+            if i < len(args):
+                mapping[pname] = args[i]
+            elif default is not None:
+                mapping[pname] = substitute(default, mapping)
+            else:
+                raise GenError("%s: %s<%s>: no argument for template parameter %s" % (self.source, self.name, key, pname))
+        params = []
+        for i, p in enumerate(self.params):
+            q = Param(substitute(p.type, mapping) + (" " + p.name if p.name else ""), i)
+            q.by_pointer = p.by_pointer
+            params.append(q)
+        e = Kernel("%s<%s>" % (self.name, key), params, self.source, self.defined, self.kernel_type)
+        e.flags = self.flags
+        e.ident = "%s__t%d_%s" % (self.name, index, re.sub(r"\W+", "_", key).strip("_"))
+        e.call = "%s<%s>" % (self.name, key)
+        e.instance_of = self
+        return e
+
+
+def template_params(text, masked):
+    """[(name, default or None)] of a template parameter list ('typename T, int N = 4')."""
+    out = []
+    for decl in split_params(text, masked):
+        default = None
+        if "=" in decl:
+            decl, default = decl.split("=", 1)
+            default = default.strip()
+        words = re.findall(r"[A-Za-z_]\w*", decl)
+        if not words or words[-1] in ("typename", "class"):
+            raise GenError("template parameter '%s' has no name" % decl.strip())
+        out.append((words[-1], default))
+    return out
+
+
+def kernel_type_of(quals, body):
+    if "__cube__" in quals:
+        return KERNEL_TYPE_CUBE
+    if "__vector__" in quals:
+        return KERNEL_TYPE_VECTOR
+    if "__mix__" in quals:
+        return KERNEL_TYPE_MIX
+    m = TASK_TYPE.search(body)
+    if m:
+        return TASK_TYPES.get(m.group(1), KERNEL_TYPE_MIX if m.group(1).startswith("MIX") else KERNEL_TYPE_AICORE)
+    return KERNEL_TYPE_AICORE
 
 
 class SourceFile:
@@ -258,20 +352,46 @@ class SourceFile:
             self.text = f.read()
         self.masked = mask(self.text)
         self.heads = []  # (start, name_end, Kernel)
+        self.instantiations = []  # (start, end, name, key): explicit instantiations `template ... k<args>(...);`
         for m in KERNEL_HEAD.finditer(self.masked):
-            name = m.group(1)
+            if "__global__" not in m.group("quals"):
+                continue  # a device function (`__aicore__ inline void f(`), not a kernel
+            name = m.group("name")
             lp = m.end() - 1
             rp = matching(self.masked, lp, "(", ")")
+            after = self.masked[rp + 1:].lstrip()
+            defined = after.startswith("{")
+            if m.group("targs") is not None:
+                if defined or m.group("tparams") is not None:
+                    raise GenError("%s: kernel %s%s: explicit specializations of template kernels are not supported "
+                                   "(nor by CANN): use the primary template" % (self.path, name, m.group("targs")))
+                stmt = self.masked.rfind("template", 0, m.start())
+                if stmt < 0 or self.masked[stmt + len("template"):m.start()].strip() not in ("", 'extern "_"'):
+                    raise GenError("%s: kernel %s%s: a kernel head with template arguments must be an explicit "
+                                   "instantiation (template __global__ ... void %s<...>(...);)" % (self.path, name,
+                                                                                              m.group("targs"), name))
+                end = self.masked.find(";", rp)
+                self.instantiations.append((stmt, end + 1, name, normalize_args(m.group("targs"))))
+                continue
             inner = self.text[lp + 1:rp]
             inner_masked = self.masked[lp + 1:rp]
             decls = [] if inner.strip() in ("", "void") else split_params(inner, inner_masked)
             try:
                 params = [Param(d, i) for i, d in enumerate(decls)]
+                tparams = None
+                if m.group("tparams") is not None:
+                    tparams = template_params(self.text[m.start("tparams"):m.end("tparams")], m.group("tparams"))
             except GenError as e:
                 raise GenError("%s: kernel %s: %s" % (self.path, name, e))
-            after = self.masked[rp + 1:].lstrip()
-            defined = after.startswith("{")
-            self.heads.append((m.start(), m.start(1) + len(name), Kernel(name, params, self.path, defined)))
+            body = ""
+            if defined:
+                lb = self.masked.index("{", rp)
+                body = self.masked[lb:matching(self.masked, lb, "{", "}") + 1]
+            k = Kernel(name, params, self.path, defined, kernel_type_of(m.group("quals"), body), tparams,
+                       self.text[m.start("tparams"):m.end("tparams")] if tparams is not None else "")
+            self.heads.append((m.start(), m.start("name") + len(name), k))
+        self.launches = [(m.group(1), normalize_args(m.group(2))) for m in LAUNCH.finditer(self.masked) if m.group(2)]
+        self.entries = []  # the library's kernel entries this file's device pass defines (set by main)
 
     def kernels(self):
         return [k for (_, _, k) in self.heads]
@@ -286,7 +406,8 @@ def rewrite_common(text, masked, launch_repl):
         close = masked.find(">>>", cfg_open)
         if close < 0:
             raise GenError("'<<<' without a closing '>>>'")
-        edits.append((start, close + 3, launch_repl(m.group(1), text[cfg_open:close])))
+        key = normalize_args(m.group(2)) if m.group(2) else None
+        edits.append((start, close + 3, launch_repl(m.group(1), key, text[cfg_open:close])))
     for m in ASM_TRAP.finditer(masked):
         literal = text[m.start():m.end()]
         if re.search(r'"\s*trap\s*"', literal):
@@ -324,7 +445,7 @@ def launcher_decl(kernel):
     params = ", ".join("%s %s" % (p.type, p.var) for p in kernel.params)
     return ("struct __npurt_launcher_%s { uint32_t npurt_blocks; void* npurt_stream; "
             "__npurt_launcher_%s(uint32_t b, const void*, void* s) : npurt_blocks(b), npurt_stream(s) {} "
-            "uint32_t operator()(%s) const; }; " % (kernel.name, kernel.name, params))
+            "uint32_t operator()(%s) const; }; " % (kernel.ident, kernel.ident, params))
 
 
 # ---- device pass -----------------------------------------------------------------------------------------
@@ -343,16 +464,14 @@ struct __npurt_no_launch {
 
 def device_source(src, lib):
     edits = rewrite_common(src.text, src.masked,
-                           lambda name, cfg: "__npurt_no_launch(%s)" % cfg)
+                           lambda name, key, cfg: "__npurt_no_launch(%s)" % cfg)
     body = apply_edits(src.text, edits)
     out = [DEVICE_PREFIX % {"src": src.path}, line_directive(src.path), body]
     if not body.endswith("\n"):
         out.append("\n")
     out.append(line_directive(src.path + " (npurt kernel entries)"))
-    for k in src.kernels():
-        if not k.defined:
-            continue
-        n = k.name
+    for k in src.entries:
+        n = k.ident
         struct = "__npurt_args_%s" % n
         out.append("namespace {\n")
         if k.params:
@@ -361,9 +480,9 @@ def device_source(src, lib):
         out.append("  ::AscendC::npurt_detail::EnterBlock(npurt_block);\n")
         if k.params:
             out.append("  const %s* a = static_cast<const %s*>(npurt_args);\n" % (struct, struct))
-            out.append("  %s(%s);\n" % (n, ", ".join("a->%s" % p.var for p in k.params)))
+            out.append("  %s(%s);\n" % (k.call, ", ".join("a->%s" % p.var for p in k.params)))
         else:
-            out.append("  (void)npurt_args;\n  %s();\n" % n)
+            out.append("  (void)npurt_args;\n  %s();\n" % k.call)
         out.append("}\n")
         if k.params:
             out.append("const npurt_kernel_param __npurt_params_%s[] = {\n" % n)
@@ -374,12 +493,12 @@ def device_source(src, lib):
             out.append("};\n")
         out.append("}  // namespace\n")
         out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s = {\n' % n)
-        out.append("  %s, &__npurt_entry_%s, reinterpret_cast<const void*>(&%s),\n" % (c_string(n), n, n))
+        out.append("  %s, &__npurt_entry_%s, reinterpret_cast<const void*>(&%s),\n" % (c_string(k.name), n, k.call))
         if k.params:
             out.append("  static_cast<uint32_t>(sizeof(%s)), %du, __npurt_params_%s,\n" % (struct, len(k.params), n))
         else:
             out.append("  0u, 0u, nullptr,\n")
-        out.append("  0u, %du, %s};\n" % (k.flags, c_string(src.path)))
+        out.append("  %du, %du, %s};\n" % (k.kernel_type, k.flags, c_string(k.source)))
     return "".join(out)
 
 
@@ -387,12 +506,12 @@ def table_source(kernels, lib):
     out = ["// Generated by npurt_kernel_gen.py: the kernel table of %s; do not edit.\n" % lib,
            "#include <npurt/kernel_abi.h>\n"]
     for k in kernels:
-        out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s;\n' % k.name)
+        out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s;\n' % k.ident)
     out.append("namespace {\n")
     if kernels:
         out.append("const npurt_kernel_desc* const kKernels[] = {\n")
         for k in kernels:
-            out.append("  &__npurt_kdesc_%s,\n" % k.name)
+            out.append("  &__npurt_kdesc_%s,\n" % k.ident)
         out.append("};\n")
     out.append("}  // namespace\n")
     out.append('extern "C" __attribute__((visibility("default"))) const npurt_kernel_table_t npurt_kernel_table = {\n')
@@ -411,27 +530,54 @@ def host_prefix(src, lib):
             "const void* args, size_t size);\n" % (src.path, lib))
 
 
-def host_source(src, lib, index_of):
-    edits = rewrite_common(src.text, src.masked,
-                           lambda name, cfg: "__npurt_launcher_%s(%s)" % (name, cfg))
+def host_source(src, lib, index_of, lib_entries, header_kernels):
+    """`lib_entries`: name -> the library's entries of that kernel (one, or one per instantiation);
+    `header_kernels`: for each quoted include line of this file, (line end, line number, kernel names declared
+    or defined in the headers it brings in)."""
+    by_key = {(e.instance_of.name, e.call[len(e.instance_of.name) + 1:-1]): e
+              for es in lib_entries.values() for e in es if e.instance_of is not None}
+
+    def launch(name, key, cfg):
+        e = by_key.get((name, key)) if key is not None else None
+        return "__npurt_launcher_%s(%s)" % (e.ident if e is not None else name, cfg)
+
+    edits = rewrite_common(src.text, src.masked, launch)
+    # Each kernel's launcher structs are declared once per file, where the kernel is first declared: at its
+    # head, or after the include line that brings in a header declaring it.
     declared = set()
-    for start, name_end, k in src.heads:
-        repl = ""
-        if k.name not in declared:
-            declared.add(k.name)
-            repl = launcher_decl(k)
+
+    def declare(name):
+        if name in declared:
+            return ""
+        declared.add(name)
+        return "".join(launcher_decl(e) for e in lib_entries.get(name, []))
+
+    places = [(start, 0, (start, name_end, k)) for start, name_end, k in src.heads]
+    places += [(end, 1, (end, line, names)) for end, line, names in header_kernels]
+    for _, kind, item in sorted(places, key=lambda p: p[0]):
+        if kind == 1:
+            end, line, names = item
+            decls = "".join(declare(n) for n in names)
+            if decls:
+                edits.append((end, end, "\n%s\n%s" % (decls, line_directive(src.path, line + 1).rstrip("\n"))))
+            continue
+        start, name_end, k = item
+        repl = declare(k.name)
         # The kernel body stays (it must still compile) but becomes an unused internal function.
+        if k.tparams is not None:
+            repl += "template <%s> " % k.tparams_text
         repl += "[[maybe_unused]] static inline void __npurt_kernel_body_%s" % k.name
         edits.append((start, name_end, repl))
+    for start, end, _, _ in src.instantiations:
+        # The kernel is an unused body in the host pass: its explicit instantiations go (newlines kept).
+        edits.append((start, end, re.sub(r"[^\n]", " ", src.text[start:end])))
     body = apply_edits(src.text, edits)
     out = [host_prefix(src, lib), line_directive(src.path), body]
     if not body.endswith("\n"):
         out.append("\n")
     out.append(line_directive(src.path + " (npurt kernel launchers)"))
-    for k in src.kernels():
-        if not k.defined:
-            continue
-        n = k.name
+    for k in src.entries:
+        n = k.ident
         params = ", ".join("%s %s" % (p.type, p.var) for p in k.params)
         out.append("uint32_t __npurt_launcher_%s::operator()(%s) const {\n" % (n, params))
         if k.params:
@@ -442,6 +588,8 @@ def host_source(src, lib, index_of):
         else:
             out.append("  return __npurt_launch_%s(%du, npurt_blocks, npurt_stream, nullptr, 0);\n" % (lib, index_of[n]))
         out.append("}\n")
+        if k.instance_of is not None:
+            continue  # aclrtlaunch_<k> is for plain kernels (its name is the kernel's)
         cparams = "".join(", %s %s" % (p.launch_type(), p.var) for p in k.params)
         out.append('extern "C" __attribute__((visibility("default"))) uint32_t aclrtlaunch_%s(uint32_t blockDim, '
                    'void* stream%s) {\n' % (n, cparams))
@@ -573,35 +721,106 @@ def main(argv):
         raise GenError("library name '%s' must be a C identifier" % args.name)
 
     files = [SourceFile(s) for s in args.sources]
-    # Struct parameters of aclrtlaunch_<k> are pointers, as in CANN's launchers.
-    structs = defined_structs([f.path for f in files], sorted({os.path.dirname(f.path) for f in files}))
+    search_dirs = sorted({os.path.dirname(f.path) for f in files})
+    headers = {}  # path -> SourceFile of a header reached through quote includes
+
+    def header(path):
+        if path not in headers:
+            headers[path] = SourceFile(path)
+        return headers[path]
+
+    def closure(path):
+        """The headers `path` includes with quotes, recursively (resolved as quoted_closure does)."""
+        seen, todo, out = set(), [path], []
+        while todo:
+            p = todo.pop()
+            if p in seen:
+                continue
+            seen.add(p)
+            if p != path:
+                out.append(p)
+            h = header(p) if p != path else None
+            text = h.text if h is not None else open(p, encoding="utf-8", errors="surrogateescape").read()
+            for m in QUOTE_INCLUDE.finditer(text):
+                for d in [os.path.dirname(p)] + search_dirs:
+                    cand = os.path.abspath(os.path.join(d, m.group(1)))
+                    if os.path.isfile(cand):
+                        todo.append(cand)
+                        break
+        return out
+
+    # Kernels declared or defined in the headers a source includes with quotes: the launcher structs are
+    # declared after the include line (host pass), and a kernel defined there gets its entry in the device
+    # pass of the first source that includes the header.
+    source_paths = {f.path for f in files}
+    header_kernels = {f.path: [] for f in files}
+    owner = {}  # header path -> the source whose device pass defines its kernels
     for f in files:
-        cooperative = synchronises_blocks(f.path, sorted({os.path.dirname(g.path) for g in files}))
+        for m in QUOTE_INCLUDE.finditer(f.text):
+            target = None
+            for d in [os.path.dirname(f.path)] + search_dirs:
+                cand = os.path.abspath(os.path.join(d, m.group(1)))
+                if os.path.isfile(cand):
+                    target = cand
+                    break
+            if target is None or target in source_paths:
+                continue
+            names = []
+            for hp in [target] + [p for p in closure(target) if p not in source_paths]:
+                h = header(hp)
+                if h.heads:
+                    owner.setdefault(hp, f)
+                names += [k.name for k in h.kernels()]
+            if names:
+                line = f.text.count("\n", 0, m.end()) + 1
+                header_kernels[f.path].append((m.end(), line, names))
+    parsed = files + [headers[p] for p in sorted(owner, key=lambda p: (files.index(owner[p]), p))]
+
+    # Struct parameters of aclrtlaunch_<k> are pointers, as in CANN's launchers.
+    structs = defined_structs([f.path for f in files], search_dirs)
+    cooperative = {}
+    for f in parsed:
+        if f.path not in cooperative:
+            cooperative[f.path] = synchronises_blocks(f.path, search_dirs)
         for k in f.kernels():
             for p in k.params:
                 p.by_pointer = p.struct_name() in structs
-            if cooperative:
+            if cooperative[f.path]:
                 k.flags |= FLAG_COOPERATIVE
-    defined, seen = [], {}
-    for f in files:
+    # Instantiations of template kernels: explicit ones and the template arguments of launches.
+    keys = {}
+    for f in parsed:
+        for name, key in [(n, k) for (_, _, n, k) in f.instantiations] + f.launches:
+            if key not in keys.setdefault(name, []):
+                keys[name].append(key)
+    defined, seen, lib_entries = [], {}, {}
+    for f in parsed:
+        home = owner.get(f.path, f)
         for k in f.kernels():
-            if k.defined:
-                if k.name in seen:
-                    raise GenError("kernel %s is defined twice in %s (%s and %s)" % (k.name, args.name, seen[k.name],
-                                                                                  f.path))
-                seen[k.name] = f.path
-                defined.append(k)
+            if not k.defined:
+                if k.tparams is None:
+                    lib_entries.setdefault(k.name, [k])
+                continue
+            if k.name in seen:
+                raise GenError("kernel %s is defined twice in %s (%s and %s)" % (k.name, args.name, seen[k.name],
+                                                                              f.path))
+            seen[k.name] = f.path
+            entries = [k] if k.tparams is None else [k.instantiate(key, i) for i, key in enumerate(keys.get(k.name, []))]
+            lib_entries[k.name] = entries
+            home.entries += entries
+            defined += entries
     if args.list:
         for k in defined:
             print(k.name)
         return 0
-    index_of = {k.name: i for i, k in enumerate(defined)}
+    index_of = {k.ident: i for i, k in enumerate(defined)}
     out = args.out_dir
     for i, f in enumerate(files):
         write_if_changed(os.path.join(out, "device", stem(i, f.path) + ".cpp"), device_source(f, args.name))
     write_if_changed(os.path.join(out, "device", "npurt_kernel_table.cpp"), table_source(defined, args.name))
     manifest = ["# Generated by npurt_kernel_gen.py: what it wrote for %s.\n" % args.name,
-                "set(NPURT_GEN_KERNELS %s)\n" % " ".join(k.name for k in defined),
+                "set(NPURT_GEN_KERNELS %s)\n" % " ".join(c_string(k.name) for k in defined),
+                "set(NPURT_GEN_INPUTS %s)\n" % " ".join(c_string(p) for p in sorted(headers)),
                 "set(NPURT_GEN_DEVICE_SOURCES\n"]
     manifest += ['  "%s"\n' % os.path.join(out, "device", stem(i, f.path) + ".cpp") for i, f in enumerate(files)]
     manifest.append('  "%s")\n' % os.path.join(out, "device", "npurt_kernel_table.cpp"))
@@ -615,10 +834,12 @@ def main(argv):
         if not args.image:
             raise GenError("--image is required in library mode")
         for i, f in enumerate(files):
-            write_if_changed(os.path.join(out, "host", stem(i, f.path) + ".cpp"), host_source(f, args.name, index_of))
+            write_if_changed(os.path.join(out, "host", stem(i, f.path) + ".cpp"),
+                             host_source(f, args.name, index_of, lib_entries, header_kernels[f.path]))
         write_if_changed(os.path.join(out, "host", "npurt_embed.cpp"), embed_source(defined, args.name, args.image))
         for k in defined:
-            write_if_changed(os.path.join(out, "include", "aclrtlaunch_%s.h" % k.name), launch_header(k))
+            if k.instance_of is None:
+                write_if_changed(os.path.join(out, "include", "aclrtlaunch_%s.h" % k.name), launch_header(k))
     return 0
 
 

@@ -31,6 +31,17 @@
 #ifndef __aicore__
 #define __aicore__
 #endif
+// Kernel-type qualifiers of CANN's newer syntax (`__mix__(1, 2) __global__ void k(...)`): the generator
+// reads them (the kernel's type in the table); they compile to nothing.
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
+#ifndef __mix__
+#define __mix__(cube, vector)
+#endif
 #define __gm__
 #define __ubuf__
 #define __cbuf__
