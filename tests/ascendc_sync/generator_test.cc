@@ -47,9 +47,12 @@ TEST_F(GeneratorTest, QualifiersHeadersAndNonTypeArguments) {
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << ErrorMessage();
   const std::vector<uint32_t> got = out.Read<uint32_t>(blocks);
   for (uint32_t b = 0; b < blocks; ++b) EXPECT_EQ(got[b], value + 7 * b);
-  ASSERT_EQ(GenMix12(blocks, stream_, out.get()), ACL_SUCCESS);
+  // __mix__(1, 2): two vector sub-blocks per block, GetBlockIdx() in [0, 2 * blocks).
+  DeviceBuffer mix(2 * blocks * 4);
+  ASSERT_EQ(GenMix12(blocks, stream_, mix.get()), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << ErrorMessage();
-  for (int32_t v : out.Read<int32_t>(blocks)) EXPECT_EQ(v, 102);
+  for (int32_t v : mix.Read<int32_t>(2 * blocks)) EXPECT_EQ(v, 102);
+  // __mix__(1, 0): a cube kernel, one participant per block.
   ASSERT_EQ(GenMix10(blocks, stream_, out.get()), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << ErrorMessage();
   for (int32_t v : out.Read<int32_t>(blocks)) EXPECT_EQ(v, 100);

@@ -37,8 +37,11 @@ in the source and in the headers it includes with quotes, looked up next to the 
 library's source directories; a struct defined elsewhere (an angle-bracket include) is taken by value.
 `k<<<...>>>(args)` keeps the kernel's own parameter types.
 
-A kernel of a source that calls SyncAll (itself or in a header it includes with quotes) is marked
-co-operative in the table (NPURT_KERNEL_FLAG_COOPERATIVE): the runtime runs all its blocks at once.
+A kernel that can reach SyncAll or a cross-core flag (in its body, in its source outside the other kernels'
+bodies, or in a header included with quotes) is marked co-operative in the table
+(NPURT_KERNEL_FLAG_COOPERATIVE): the runtime runs all its blocks at once. A mixed kernel's vector
+sub-blocks per block (KERNEL_TYPE_MIX_AIC_1_2, __mix__(1, 2)) and whether it has a cube part (code that
+tells the core types apart) are flags too (NPURT_KERNEL_FLAG_AIV_*, NPURT_KERNEL_FLAG_AIC_PART).
 
 Every output keeps the line numbers of its source (`#line`), so compiler messages point at the user's
 file. Outputs are rewritten only when their content changes. Python 3 standard library only.
@@ -248,12 +251,25 @@ def defined_structs(paths, search_dirs):
 
 # Calls that wait for other blocks: a kernel of a source that makes one (itself or in a header it includes
 # with quotes) is co-operative (NPURT_KERNEL_FLAG_COOPERATIVE), so the runtime runs all its blocks at once.
-CROSS_BLOCK_CALL = re.compile(r'\bSyncAll\s*[<(]')
+CROSS_BLOCK_CALL = re.compile(r'\b(?:SyncAll|CrossCoreSetFlag|CrossCoreWaitFlag)\s*[<(]')
 FLAG_COOPERATIVE = 1
+# Mixed kernels (NPURT_KERNEL_FLAG_AIV_*): vector sub-blocks per block in bits 8-11; a cube participant per
+# block when the source has code of its own for it (it tells the core types apart or uses cross-core flags).
+FLAG_AIV_SHIFT = 8
+FLAG_AIC_PART = 1 << 12
+CUBE_PART_CODE = re.compile(r'\b(?:ASCEND_IS_AIC|ASCEND_IS_AIV|g_coreType|CrossCoreSetFlag|CrossCoreWaitFlag)\b')
 
 
-def synchronises_blocks(path, search_dirs):
-    return any(CROSS_BLOCK_CALL.search(masked) for masked in quoted_closure([path], search_dirs))
+def kernel_uses(pattern, f, kernel, search_dirs):
+    """Whether `kernel` of SourceFile `f` can reach code matching `pattern`: in its own body, in the file
+    outside the bodies of its other kernels (helpers, classes), or in the headers the file includes with
+    quotes. Each kernel of a file is judged on its own: one kernel's SyncAll does not mark its neighbours."""
+    if pattern.search(kernel.body):
+        return True
+    shared = f.shared_masked()
+    if pattern.search(shared):
+        return True
+    return any(pattern.search(m) for m in list(quoted_closure([f.path], search_dirs))[1:])
 
 
 def normalize_args(targs):
@@ -274,14 +290,15 @@ class Kernel:
     """A kernel head (declaration or definition). A template kernel has `tparams` [(name, default)] and becomes
     one table entry per instantiation (instantiate); an entry has `ident` (its C symbol part) and `call`."""
 
-    def __init__(self, name, params, source, defined, kernel_type=KERNEL_TYPE_AICORE, tparams=None,
-                 tparams_text=""):
+    def __init__(self, name, params, source, defined, quals="", body="", tparams=None, tparams_text=""):
         self.name = name
         self.params = params
         self.source = source
         self.defined = defined
         self.flags = 0  # NPURT_KERNEL_FLAG_* (set by main)
-        self.kernel_type = kernel_type
+        self.quals = quals
+        self.body = body
+        self.kernel_type, self.aiv = kernel_kind(quals, body)
         self.tparams = tparams
         self.tparams_text = tparams_text
         self.ident = name
@@ -307,7 +324,8 @@ class Kernel:
             q = Param(substitute(p.type, mapping) + (" " + p.name if p.name else ""), i)
             q.by_pointer = p.by_pointer
             params.append(q)
-        e = Kernel("%s<%s>" % (self.name, key), params, self.source, self.defined, self.kernel_type)
+        e = Kernel("%s<%s>" % (self.name, key), params, self.source, self.defined, substitute(self.quals, mapping),
+                   self.body)
         e.flags = self.flags
         e.ident = "%s__t%d_%s" % (self.name, index, re.sub(r"\W+", "_", key).strip("_"))
         e.call = "%s<%s>" % (self.name, key)
@@ -330,17 +348,33 @@ def template_params(text, masked):
     return out
 
 
-def kernel_type_of(quals, body):
+MIX_QUALIFIER = re.compile(r'__mix__\s*\(\s*([^,()]*?)\s*,\s*([^,()]*?)\s*\)')
+MIX_RATIO = re.compile(r'MIX_AIC_1_(\d+)$')
+
+
+def kernel_kind(quals, body):
+    """(aclrtKernelType, vector sub-blocks per block of a mixed kernel or 0) from the qualifiers (template
+    arguments substituted) and KERNEL_TASK_TYPE_DEFAULT in the body."""
     if "__cube__" in quals:
-        return KERNEL_TYPE_CUBE
+        return KERNEL_TYPE_CUBE, 0
     if "__vector__" in quals:
-        return KERNEL_TYPE_VECTOR
-    if "__mix__" in quals:
-        return KERNEL_TYPE_MIX
+        return KERNEL_TYPE_VECTOR, 0
+    m = MIX_QUALIFIER.search(quals)
+    if m:
+        try:
+            cube, vec = int(m.group(1), 0), int(m.group(2), 0)
+        except ValueError:
+            return KERNEL_TYPE_MIX, 0  # arguments of a template not instantiated yet
+        if cube == 0:
+            return KERNEL_TYPE_VECTOR, 0
+        return (KERNEL_TYPE_CUBE, 0) if vec == 0 else (KERNEL_TYPE_MIX, vec)
     m = TASK_TYPE.search(body)
     if m:
-        return TASK_TYPES.get(m.group(1), KERNEL_TYPE_MIX if m.group(1).startswith("MIX") else KERNEL_TYPE_AICORE)
-    return KERNEL_TYPE_AICORE
+        ratio = MIX_RATIO.match(m.group(1))
+        if ratio and int(ratio.group(1)) > 0:
+            return KERNEL_TYPE_MIX, int(ratio.group(1))
+        return TASK_TYPES.get(m.group(1), KERNEL_TYPE_MIX if m.group(1).startswith("MIX") else KERNEL_TYPE_AICORE), 0
+    return KERNEL_TYPE_AICORE, 0
 
 
 class SourceFile:
@@ -387,7 +421,7 @@ class SourceFile:
             if defined:
                 lb = self.masked.index("{", rp)
                 body = self.masked[lb:matching(self.masked, lb, "{", "}") + 1]
-            k = Kernel(name, params, self.path, defined, kernel_type_of(m.group("quals"), body), tparams,
+            k = Kernel(name, params, self.path, defined, self.text[m.start("quals"):m.end("quals")], body, tparams,
                        self.text[m.start("tparams"):m.end("tparams")] if tparams is not None else "")
             self.heads.append((m.start(), m.start("name") + len(name), k))
         self.launches = [(m.group(1), normalize_args(m.group(2))) for m in LAUNCH.finditer(self.masked) if m.group(2)]
@@ -395,6 +429,14 @@ class SourceFile:
 
     def kernels(self):
         return [k for (_, _, k) in self.heads]
+
+    def shared_masked(self):
+        """The masked text without the kernels' bodies."""
+        out = self.masked
+        for _, _, k in self.heads:
+            if k.body:
+                out = out.replace(k.body, " " * len(k.body), 1)
+        return out
 
 
 def rewrite_common(text, masked, launch_repl):
@@ -498,7 +540,7 @@ def device_source(src, lib):
             out.append("  static_cast<uint32_t>(sizeof(%s)), %du, __npurt_params_%s,\n" % (struct, len(k.params), n))
         else:
             out.append("  0u, 0u, nullptr,\n")
-        out.append("  %du, %du, %s};\n" % (k.kernel_type, k.flags, c_string(k.source)))
+        out.append("  %du, %du, %s};\n" % (k.kernel_type, k.flags | (k.aiv << FLAG_AIV_SHIFT), c_string(k.source)))
     return "".join(out)
 
 
@@ -778,15 +820,14 @@ def main(argv):
 
     # Struct parameters of aclrtlaunch_<k> are pointers, as in CANN's launchers.
     structs = defined_structs([f.path for f in files], search_dirs)
-    cooperative = {}
     for f in parsed:
-        if f.path not in cooperative:
-            cooperative[f.path] = synchronises_blocks(f.path, search_dirs)
         for k in f.kernels():
             for p in k.params:
                 p.by_pointer = p.struct_name() in structs
-            if cooperative[f.path]:
+            if kernel_uses(CROSS_BLOCK_CALL, f, k, search_dirs):
                 k.flags |= FLAG_COOPERATIVE
+            if kernel_uses(CUBE_PART_CODE, f, k, search_dirs):
+                k.flags |= FLAG_AIC_PART  # used by mixed entries only (below)
     # Instantiations of template kernels: explicit ones and the template arguments of launches.
     keys = {}
     for f in parsed:
@@ -806,6 +847,11 @@ def main(argv):
                                                                               f.path))
             seen[k.name] = f.path
             entries = [k] if k.tparams is None else [k.instantiate(key, i) for i, key in enumerate(keys.get(k.name, []))]
+            for e in entries:
+                if e.kernel_type == KERNEL_TYPE_CUBE:
+                    e.flags |= FLAG_AIC_PART  # a cube kernel's block is its cube participant
+                elif e.aiv == 0:
+                    e.flags &= ~FLAG_AIC_PART  # only a mixed kernel has a cube participant besides
             lib_entries[k.name] = entries
             home.entries += entries
             defined += entries

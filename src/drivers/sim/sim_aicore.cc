@@ -16,6 +16,7 @@
 #include "base/prefetch.h"
 #include "drivers/sim/sim_aicore_fault.h"
 #include "drivers/sim/sim_coop.h"
+#include "drivers/sim/sim_cross_flags.h"
 #include "drivers/sim/sim_queue.h"
 
 namespace npurt::drivers::sim {
@@ -81,13 +82,15 @@ void ServiceCheckGlobal(const void* addr, uint64_t size, int32_t is_write, const
 }
 
 void ServiceReportOverflow() {
-  if (hal::KernelLaunch* launch = RunningLaunch()) __atomic_store_n(&launch->overflowed, uint16_t{1}, __ATOMIC_RELAXED);
+  if (hal::KernelLaunch* launch = RunningLaunch()) __atomic_store_n(&launch->overflowed, uint8_t{1}, __ATOMIC_RELAXED);
 }
 
 const npurt_kernel_services kServices = {sizeof(npurt_kernel_services), 0, &ServiceFail, &ServicePrint,
-                                         &ServiceCheckGlobal, &ServiceReportOverflow, &ServiceSyncAll};
+                                         &ServiceCheckGlobal, &ServiceReportOverflow, &ServiceSyncAll,
+                                         &ServiceCrossSet,    &ServiceCrossWait};
 const npurt_kernel_services kServicesNoCheck = {sizeof(npurt_kernel_services), 0, &ServiceFail, &ServicePrint,
-                                                nullptr, &ServiceReportOverflow, &ServiceSyncAll};
+                                                nullptr, &ServiceReportOverflow, &ServiceSyncAll,
+                                                &ServiceCrossSet, &ServiceCrossWait};
 
 // Threads of co-operative blocks, all launches together: the fault handlers know at most 4096 block threads
 // (sim_aicore_fault.cc), which the cores and executors share with them.
@@ -111,6 +114,7 @@ struct AiCorePool::Job {
   Job* next_free = nullptr;        // in returned_jobs_ or an executor's cache
   bool cooperative = false;        // its blocks run on threads of their own (in coop_jobs_, mu_)
   CoopBarrier barrier;             // SyncAll of a co-operative launch
+  CrossFlags cross;                // its cross-core flags
 };
 
 struct AiCorePool::Core {
@@ -182,7 +186,7 @@ AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue, 
   job->launch = launch;
   job->queue = queue;
   job->next = 0;
-  job->end = launch->num_blocks;
+  job->end = Units(*launch);  // every participant of every block
   job->finished.store(0, std::memory_order_relaxed);
   job->code.store(0, std::memory_order_relaxed);
   job->timed_out.store(false, std::memory_order_relaxed);
@@ -251,7 +255,7 @@ bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code
   // cannot complete, so the cores cannot finish it, recycle it for another launch and resume the queue
   // while this executor still uses it.
   const uint32_t block = job->next++;
-  Submit(job, launch->num_blocks > 1);
+  Submit(job, Units(*launch) > 1);
   RunBlock(core, job, block);
   return FinishBlocks(job, 1, /*resume=*/false, code);
 }
@@ -279,7 +283,7 @@ AiCorePool::Core& AiCorePool::ExecutorCore() {
 
 int32_t AiCorePool::Run(hal::KernelLaunch* launch) {
   Job* job = NewJob(launch, nullptr);
-  if (launch->cooperative != 0 && launch->num_blocks > 1) {
+  if (launch->cooperative != 0) {
     int32_t code = 0;
     if (!StartCooperative(job, &code)) return code;
   } else {
@@ -293,7 +297,7 @@ int32_t AiCorePool::Run(hal::KernelLaunch* launch) {
 
 bool AiCorePool::StartCooperative(Job* job, int32_t* code) {
   hal::KernelLaunch* launch = job->launch;
-  const uint32_t blocks = launch->num_blocks;
+  const uint32_t blocks = Units(*launch);  // every participant runs at once
   std::string why;
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -319,6 +323,7 @@ bool AiCorePool::StartCooperative(Job* job, int32_t* code) {
   }
   job->next = job->end;  // no core claims its blocks
   job->barrier.Reset(blocks, &job->code);
+  job->cross.Reset(launch->num_blocks, launch->MixVectors(), launch->MixCube(), &job->code);
   if (job->deadline_ns != 0) timer_->Arm(job->deadline_ns, this, reinterpret_cast<uintptr_t>(job));
   for (uint32_t b = 0; b < blocks; ++b) {
     try {
@@ -347,6 +352,7 @@ void AiCorePool::CooperativeBlock(Job* job, uint32_t block) {
   core.state = &CurrentBlockThread();
   core.thread = pthread_self();
   core.state->coop = &job->barrier;
+  core.state->cross = &job->cross;
   {
     std::lock_guard<std::mutex> lock(mu_);
     coop_cores_.push_back(&core);
@@ -358,6 +364,7 @@ void AiCorePool::CooperativeBlock(Job* job, uint32_t block) {
             fmt::format("kernel '{}' block {}: no memory for its unified buffer", job->launch->name, block));
   }
   core.state->coop = nullptr;
+  core.state->cross = nullptr;
   job->barrier.BlockEnded();
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -473,9 +480,18 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
     }
     st.solo_launch.store(launch, std::memory_order_release);
   }
+  // `block` counts participants: of a mixed kernel, the block's index and which participant of it runs.
+  npurt_kernel_block ctx{};
+  st.unit = block;
+  if (launch->mix != 0) [[unlikely]] {
+    const uint32_t lanes = Lanes(*launch);
+    const uint32_t lane = block % lanes;
+    const uint32_t aiv = launch->MixVectors();
+    ctx.sub_block = (lane < aiv ? lane : 0u) | (lane >= aiv ? 0x100u : 0u) | (launch->MixCube() ? 0x200u : 0u) | (aiv << 16);
+    block /= lanes;
+  }
   st.block_idx = block + launch->block_offset;
   st.launch = launch;
-  npurt_kernel_block ctx{};
   ctx.block_idx = st.block_idx;
   ctx.block_num = launch->num_blocks;
   ctx.core_id = core.id;
@@ -629,7 +645,7 @@ bool AiCorePool::Interrupt(const hal::KernelLaunch* launch, int32_t code, const 
 bool AiCorePool::FinishBlocks(Job* job, uint32_t count, bool resume, int32_t* code) {
   // Read before counting: once this call's blocks are counted another thread may complete the job and
   // recycle it (and its launch record) for another launch.
-  const uint32_t total = job->launch->num_blocks;
+  const uint32_t total = Units(*job->launch);
   if (job->finished.fetch_add(count, std::memory_order_acq_rel) + count != total) return false;
   const int32_t c = Complete(job, resume);
   if (code != nullptr) *code = c;

@@ -56,8 +56,16 @@ class AiCorePool final : private DeadlineTimer::Client {
   // True when Start runs every block of `launch` on the calling executor and completes it there (one
   // block, no core limit): nothing else can resume the queue, so it need not park.
   bool RunsOnExecutorAlone(const hal::KernelLaunch& launch) const {
-    return launch.num_blocks == 1 && AllowedCores(launch) == cores_;
+    return Units(launch) == 1 && launch.cooperative == 0 && AllowedCores(launch) == cores_;
   }
+  // Participants of each block: the vector sub-blocks and the cube part of a mixed kernel (the cube part
+  // alone for a cube kernel), else 1.
+  static uint32_t Lanes(const hal::KernelLaunch& launch) {
+    const uint32_t n = launch.MixVectors() + (launch.MixCube() ? 1u : 0u);
+    return n == 0 ? 1u : n;
+  }
+  // What the cores run one at a time: every participant of every block.
+  static uint32_t Units(const hal::KernelLaunch& launch) { return launch.num_blocks * Lanes(launch); }
   // A co-operative launch (hal::KernelLaunch::cooperative: the kernel calls SyncAll) runs every block at
   // once, each on a thread of its own with its own unified buffer, whatever the number of cores and the
   // core limit: up to this many blocks per launch (more fail the launch with a message).

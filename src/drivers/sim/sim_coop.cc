@@ -9,11 +9,6 @@
 #include "hal/hal.h"
 
 namespace npurt::drivers::sim {
-namespace {
-// A waiter re-checks the launch's failure this often (a failing block does not wake the barrier).
-constexpr uint64_t kRecheckNs = 2'000'000;
-}  // namespace
-
 void CoopBarrier::Reset(uint32_t blocks, const std::atomic<int32_t>* failed) {
   arrived_.store(0, std::memory_order_relaxed);
   round_.store(0, std::memory_order_relaxed);
@@ -49,7 +44,7 @@ void CoopBarrier::Arrive(uint32_t count, uint32_t block_idx) {
                     block_idx, blocks_);
       FailRunningBlock(ACL_ERROR_RT_AICORE_EXCEPTION, message);
     }
-    FutexWait(&round_, round, NowNs() + kRecheckNs);
+    FutexWait(&round_, round, NowNs() + kCoopRecheckNs);
   }
 }
 
@@ -62,8 +57,10 @@ void ServiceSyncAll(uint32_t count) {
                      "kernel generator marks kernels whose source, or a header it includes with quotes, calls "
                      "SyncAll (a call reached only through an angle-bracket include is not seen)");
   }
-  if (count <= 1 || launch->num_blocks <= 1) return;
-  if (count > launch->num_blocks) {
+  const uint32_t lanes = launch->MixVectors() + (launch->MixCube() ? 1u : 0u);
+  const uint32_t participants = launch->num_blocks * (lanes == 0 ? 1u : lanes);
+  if (count <= 1 || participants <= 1) return;
+  if (count > participants) {
     FailRunningBlock(ACL_ERROR_RT_AICORE_EXCEPTION, "SyncAll: more blocks to wait for than the launch has");
   }
   if (st.coop == nullptr) {

@@ -15,6 +15,10 @@
 
 namespace npurt::drivers::sim {
 
+// A participant waiting at a barrier or for a cross-core flag re-checks its launch's failure this often (a
+// failing participant does not wake the others).
+constexpr uint64_t kCoopRecheckNs = 2'000'000;
+
 class CoopBarrier {
  public:
   // Before the launch's blocks start: `blocks` blocks; `failed` is the launch's failure code (0 = none).
