@@ -266,10 +266,10 @@ def kernel_uses(pattern, f, kernel, search_dirs):
     quotes. Each kernel of a file is judged on its own: one kernel's SyncAll does not mark its neighbours."""
     if pattern.search(kernel.body):
         return True
-    shared = f.shared_masked()
-    if pattern.search(shared):
-        return True
-    return any(pattern.search(m) for m in list(quoted_closure([f.path], search_dirs))[1:])
+    if f.shared is None:
+        f.shared = f.shared_masked()
+        f.included = list(quoted_closure([f.path], search_dirs))[1:]  # the file itself comes first
+    return pattern.search(f.shared) is not None or any(pattern.search(m) for m in f.included)
 
 
 def normalize_args(targs):
@@ -426,6 +426,8 @@ class SourceFile:
             self.heads.append((m.start(), m.start("name") + len(name), k))
         self.launches = [(m.group(1), normalize_args(m.group(2))) for m in LAUNCH.finditer(self.masked) if m.group(2)]
         self.entries = []  # the library's kernel entries this file's device pass defines (set by main)
+        self.shared = None  # shared_masked() and the masked quoted headers, once kernel_uses needs them
+        self.included = []
 
     def kernels(self):
         return [k for (_, _, k) in self.heads]
