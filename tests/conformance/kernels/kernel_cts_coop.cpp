@@ -20,9 +20,10 @@ extern "C" __global__ __aicore__ void cts_coop_sum(GM_ADDR x, GM_ADDR partial, G
 
 // Block 0 waits for *stop (which nobody sets); the others wait for it in SyncAll.
 extern "C" __global__ __aicore__ void cts_coop_spin(GM_ADDR stop) {
-  volatile __gm__ uint32_t* s = reinterpret_cast<__gm__ uint32_t*>(stop);
+  __gm__ uint32_t* s = reinterpret_cast<__gm__ uint32_t*>(stop);
   if (GetBlockIdx() == 0) {
-    while (*s == 0) {
+    // An atomic load, as cts_spin's: under ThreadSanitizer only calls into its runtime deliver the timeout signal.
+    while (__atomic_load_n(s, __ATOMIC_ACQUIRE) == 0) {
     }
   }
   SyncAll();
