@@ -273,9 +273,9 @@ def kernel_uses(pattern, f, kernel, search_dirs):
 
 
 def normalize_args(targs):
-    """Template arguments as one spelling ('<half, 4>' -> 'half,4'): the key of an instantiation."""
-    inner = " ".join(targs.strip()[1:-1].split())
-    return re.sub(r"\s*([<>,*&()])\s*", r"\1", inner)
+    """Template arguments as written, each run of white space made one space ('< half,  4 >' -> 'half, 4'):
+    the key of an instantiation and the part of its name between the angle brackets."""
+    return " ".join(targs.strip()[1:-1].split())
 
 
 def substitute(text, mapping):
