@@ -63,6 +63,20 @@ typedef struct npurt_kernel_services {
      * runtime raises the device's overflow status when the launch's stream checks overflow
      * (aclrtSetStreamOverflowSwitch). Check struct_size before calling: older runtimes lack it. */
     void (*report_overflow)(void);
+    /* Barrier across the blocks of a co-operative launch (SyncAll): returns once `count` blocks of the
+     * running launch have called it for this round (count = block_num for the whole launch). Fails the
+     * kernel if the launch is not co-operative (NPURT_KERNEL_FLAG_COOPERATIVE) or another block failed.
+     * Check struct_size before calling: older runtimes lack it. */
+    void (*sync_all)(uint32_t count);
+    /* Cross-core flags of a co-operative launch (CrossCoreSetFlag / CrossCoreWaitFlag) between the
+     * participants of mixed kernels (NPURT_KERNEL_FLAG_AIV_*): `mode` 0 (every vector participant of the
+     * launch), 1 (the vector participants of the block) or 2 (the cube participant and the vector ones of
+     * the block), `flag` 0..15. A set counts for the running participant; once every setter of its scope
+     * has set (mode 2 from the cube side: at once) the counters of the receivers go up by one.
+     * `cross_wait` waits until the running participant's counter of (`mode`, `flag`) is non-zero and
+     * takes one from it. Same failure rules as sync_all. Check struct_size before calling. */
+    void (*cross_set)(uint32_t mode, uint32_t flag);
+    void (*cross_wait)(uint32_t mode, uint32_t flag);
 } npurt_kernel_services;
 
 /* One block of a launch, as the running kernel sees it. Valid while the entry runs. */
@@ -70,13 +84,27 @@ typedef struct npurt_kernel_block {
     uint32_t block_idx;  /* 0 .. block_num - 1 (plus the launch's block offset) */
     uint32_t block_num;  /* numBlocks of the launch */
     uint32_t core_id;    /* the simulated AI core running the block */
-    uint32_t reserved;
+    /* Which participant of the block runs (mixed kernels, NPURT_KERNEL_FLAG_AIV_*): bits 0-7 the vector
+     * (AIV) sub-block index, bit 8 set for the cube (AIC) part, bit 9 set when the block has a cube part,
+     * bits 16-23 the AIV sub-blocks per block (0 for a plain kernel, whose one participant is the block). */
+    uint32_t sub_block;
     void* ub_base;       /* this core's unified buffer */
     uint64_t ub_size;    /* its capacity in bytes */
     const npurt_kernel_services* services;
 } npurt_kernel_block;
 
 typedef void (*npurt_kernel_entry)(const void* args, const npurt_kernel_block* block);
+
+/* npurt_kernel_desc.flags: the kernel synchronises across blocks (SyncAll), so every
+ * block of a launch must run at once (co-operative launch). */
+#define NPURT_KERNEL_FLAG_COOPERATIVE 1u
+/* Mixed cube/vector kernels (KERNEL_TYPE_MIX_AIC_1_2, __mix__(1, 2)): bits 8-11 hold the vector (AIV)
+ * sub-blocks per block (0: a plain kernel); NPURT_KERNEL_FLAG_AIC_PART adds a cube (AIC) participant per
+ * block, for kernels with code of their own for it (ASCEND_IS_AIC, g_coreType, cross-core flags). With no
+ * vector sub-blocks it makes the block's one participant a cube one (a cube kernel). */
+#define NPURT_KERNEL_FLAG_AIV_SHIFT 8u
+#define NPURT_KERNEL_FLAG_AIV_MASK (0xfu << NPURT_KERNEL_FLAG_AIV_SHIFT)
+#define NPURT_KERNEL_FLAG_AIC_PART (1u << 12)
 
 typedef struct npurt_kernel_desc {
     const char* name;            /* the kernel's name (aclrtBinaryGetFunction) */
@@ -86,7 +114,7 @@ typedef struct npurt_kernel_desc {
     uint32_t param_count;
     const npurt_kernel_param* params;
     uint32_t kernel_type;        /* aclrtKernelType (0 = AI core) */
-    uint32_t reserved;
+    uint32_t flags;              /* NPURT_KERNEL_FLAG_* (0 in binaries of older generators) */
     const char* source;          /* the source file that defines the kernel */
 } npurt_kernel_desc;
 

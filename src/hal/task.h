@@ -117,11 +117,20 @@ struct KernelLaunch {
   uint32_t num_blocks = 0;
   uint32_t block_offset = 0;           // added to every block index
   uint32_t max_cores = 0;              // aclrt*ResLimit: only cores 0 .. max_cores-1 run it (0 = every core)
-  uint16_t overflowed = 0;  // set (atomically) by blocks that reported a float overflow; core reads it after
+  uint8_t overflowed = 0;  // set (atomically) by blocks that reported a float overflow; core reads it after
   // The kernel runs on vector cores (AIV): its faults are reported with ACL's VECTOR_CORE codes (507034..)
-  // instead of the AI core ones (507014..), as on SoCs with separate cube and vector cores. (Two 16-bit
+  // instead of the AI core ones (507014..), as on SoCs with separate cube and vector cores. (Small
   // fields in one word keep the launch within the two cache lines the driver fetches.)
-  uint16_t on_vector_cores = 0;
+  uint8_t on_vector_cores = 0;
+  // The kernel synchronises across blocks (NPURT_KERNEL_FLAG_COOPERATIVE: SyncAll, cross-core flags):
+  // every block must run at once, whatever the number of AI cores.
+  uint8_t cooperative = 0;
+  // Mixed kernels: each block runs MixVectors() vector participants (sub-blocks) and, when MixCube(), a
+  // cube one; 0 for a plain kernel (the block is its one participant). The bits of
+  // npurt_kernel_desc.flags >> NPURT_KERNEL_FLAG_AIV_SHIFT: 0-3 the vector sub-blocks, 4 the cube part.
+  uint8_t mix = 0;
+  uint32_t MixVectors() const { return mix & 0xfu; }
+  bool MixCube() const { return (mix & 0x10u) != 0; }
   uint64_t timeout_ns = 0;             // 0 = no limit
   const char* name = "";               // the kernel's name, for messages
   void* owner = nullptr;

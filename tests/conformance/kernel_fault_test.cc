@@ -237,10 +237,7 @@ TEST_F(KernelFaultTest, ExecutionTimeoutFailsTheKernel) {
   ASSERT_ACL_OK(aclrtSetOpExecuteTimeOutWithMs(0));
   // The launch attribute (microseconds) wins over the process setting.
   aclrtLaunchKernelAttr attr;
-  attr.id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
-  attr.value.timeoutUs.timeoutLow = 50000;
-  attr.value.timeoutUs.timeoutHigh = 0;
-  aclrtLaunchKernelCfg cfg{&attr, 1};
+  aclrtLaunchKernelCfg cfg = TimeoutUsConfig(&attr, 50000);
   Stream s;
   ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(Func("cts_spin"), 1, s, &cfg, args.data(), args.size(), nullptr, 0));
   EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_VECTOR_CORE_TIMEOUT);

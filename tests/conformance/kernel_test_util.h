@@ -66,4 +66,12 @@ std::vector<T> FromDevice(const DevBuf& src, size_t n) {
 // The recent error message (empty if none), consumed.
 std::string TakeErrorMessage();
 
+// A launch configuration whose one attribute, kept in *attr, is the execution timeout TIMEOUT_US.
+inline aclrtLaunchKernelCfg TimeoutUsConfig(aclrtLaunchKernelAttr* attr, uint32_t us) {
+  attr->id = ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US;
+  attr->value.timeoutUs.timeoutLow = us;
+  attr->value.timeoutUs.timeoutHigh = 0;
+  return aclrtLaunchKernelCfg{attr, 1};
+}
+
 }  // namespace cts

@@ -11,7 +11,8 @@ ascendc_fatbin_library(npurt_cts_kernels
   ${_npurt_cts_kernel_dir}/kernel_cts_basic.cpp
   ${_npurt_cts_kernel_dir}/kernel_cts_faults.cpp
   ${_npurt_cts_kernel_dir}/kernel_cts_vector.cpp
-  ${_npurt_cts_kernel_dir}/kernel_cts_race.cpp)
+  ${_npurt_cts_kernel_dir}/kernel_cts_race.cpp
+  ${_npurt_cts_kernel_dir}/kernel_cts_coop.cpp)
 ascendc_library(npurt_cts_chevron STATIC ${_npurt_cts_kernel_dir}/kernel_cts_chevron.cpp)
 
 target_sources(npurt_conformance PRIVATE
@@ -25,6 +26,7 @@ target_sources(npurt_conformance PRIVATE
   kernel_fault_test.cc
   sync_copy_order_test.cc
   kernel_vector_test.cc
+  kernel_coop_test.cc  # blocks working together: SyncAll, atomics (issue 18)
   racecheck_test.cc)  # the race detector (issue 14): uses the suite's kernels
 target_include_directories(npurt_conformance PRIVATE ${_npurt_cts_kernel_dir})
 target_link_libraries(npurt_conformance PRIVATE npurt_cts_chevron)

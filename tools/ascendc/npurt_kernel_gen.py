@@ -6,6 +6,10 @@ with the library's kernel sources. It finds the kernels
 
     extern "C" __global__ __aicore__ void name(<parameters>) { ... }
 
+(qualifiers in any order, also __vector__, __cube__, __mix__(c, v); extern "C" optional), in the sources and
+in the headers they include with quotes. A template kernel becomes one kernel per instantiation that the
+library asks for (launches `k<args><<<...>>>`, explicit instantiations), named `k<args>`.
+
 and writes, into --out-dir:
 
   device/NN_<stem>.cpp   the "device pass" of each source, compiled into the kernel binary (a host ELF
@@ -33,6 +37,12 @@ in the source and in the headers it includes with quotes, looked up next to the 
 library's source directories; a struct defined elsewhere (an angle-bracket include) is taken by value.
 `k<<<...>>>(args)` keeps the kernel's own parameter types.
 
+A kernel that can reach SyncAll or a cross-core flag (in its body, in its source outside the other kernels'
+bodies, or in a header included with quotes) is marked co-operative in the table
+(NPURT_KERNEL_FLAG_COOPERATIVE): the runtime runs all its blocks at once. A mixed kernel's vector
+sub-blocks per block (KERNEL_TYPE_MIX_AIC_1_2, __mix__(1, 2)) and whether it has a cube part (code that
+tells the core types apart) are flags too (NPURT_KERNEL_FLAG_AIV_*, NPURT_KERNEL_FLAG_AIC_PART).
+
 Every output keeps the line numbers of its source (`#line`), so compiler messages point at the user's
 file. Outputs are rewritten only when their content changes. Python 3 standard library only.
 
@@ -45,11 +55,23 @@ import os
 import re
 import sys
 
+# A kernel: `__global__` with any of the other qualifiers, in any order, before `void name(`; optionally a
+# template (`template <typename T> __global__ __aicore__ void k(...)`) and extern "C". `name<args>(` after
+# the qualifiers is an explicit instantiation (after `template`) or specialization of a template kernel.
+QUALIFIER = r'(?:__global__|__aicore__|__vector__|__cube__|__mix__\s*\([^()]*\)|inline|static|__inline__)'
+TEMPLATE_ARGS = r'<(?:[^<>;{}()]|<[^<>;{}()]*>)*>'
 KERNEL_HEAD = re.compile(
+    r'(?:\btemplate\s*<(?P<tparams>[^{};]*?)>\s*)?'
     r'(?:\bextern\s+"_"\s*)?'                                   # extern "C" (string contents masked)
-    r'\b(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+'
-    r'(?:(?:inline|static|__inline__|__vector__|__cube__)\s+)*void\s+([A-Za-z_]\w*)\s*\(')
-IDENT_END = re.compile(r'[A-Za-z_]\w*$')
+    r'(?<![\w])(?P<quals>(?:' + QUALIFIER + r'\s*)+)'
+    r'\bvoid\s+(?P<name>[A-Za-z_]\w*)\s*(?P<targs>' + TEMPLATE_ARGS + r')?\s*\(')
+LAUNCH = re.compile(r'\b([A-Za-z_]\w*)\s*(' + TEMPLATE_ARGS + r')?\s*<<<')
+# aclrtKernelType of a kernel, from its qualifier or KERNEL_TASK_TYPE_DEFAULT in its body (fault codes:
+# vector kernels report the vector-core codes).
+KERNEL_TYPE_AICORE, KERNEL_TYPE_CUBE, KERNEL_TYPE_VECTOR, KERNEL_TYPE_MIX = 0, 1, 2, 3
+TASK_TYPE = re.compile(r'\bKERNEL_TASK_TYPE_DEFAULT\s*\(\s*(?:\w+::)*KERNEL_TYPE_(\w+)\s*\)')
+TASK_TYPES = {"AIV_ONLY": KERNEL_TYPE_VECTOR, "MIX_AIV_1_0": KERNEL_TYPE_VECTOR, "AIC_ONLY": KERNEL_TYPE_CUBE,
+              "MIX_AIC_1_0": KERNEL_TYPE_CUBE}
 ASM_TRAP = re.compile(r'\b(?:asm|__asm__|__asm)\s*(?:volatile\s*|__volatile__\s*)?\(\s*"_+"\s*\)')
 TYPE_WORDS = {"void", "char", "short", "int", "long", "float", "double", "bool", "signed", "unsigned", "const",
               "volatile", "struct", "enum", "__restrict", "__restrict__", "restrict", "__gm__", "__ubuf__"}
@@ -126,77 +148,17 @@ def mask(text):
     return "".join(out)
 
 
-def balanced(masked, positions, opener, closer):
-    """The first of `positions` (scanned in order, starting on an `opener`) where the brackets balance."""
+def matching(masked, pos, open_ch, close_ch):
+    """Index of the bracket closing the one at masked[pos]."""
     depth = 0
-    for k in positions:
-        if masked[k] == opener:
+    for k in range(pos, len(masked)):
+        if masked[k] == open_ch:
             depth += 1
-        elif masked[k] == closer:
+        elif masked[k] == close_ch:
             depth -= 1
             if depth == 0:
                 return k
-    raise GenError("unbalanced '%s'" % opener)
-
-
-def matching(masked, pos, open_ch, close_ch):
-    """Index of the bracket closing the one at masked[pos]."""
-    return balanced(masked, range(pos, len(masked)), open_ch, close_ch)
-
-
-def matching_back(masked, pos, open_ch, close_ch):
-    """Index of the bracket opening the one that closes at masked[pos]."""
-    return balanced(masked, range(pos, -1, -1), close_ch, open_ch)
-
-
-def template_header(masked, start):
-    """(template keyword position, parameter list's span) of the `template <...>` right before `start`,
-    or None."""
-    j = len(masked[:start].rstrip()) - 1
-    if j < 0 or masked[j] != ">":
-        return None
-    k = matching_back(masked, j, "<", ">")
-    head = masked[:k].rstrip()
-    if not head.endswith("template") or (len(head) > 8 and (head[-9].isalnum() or head[-9] == "_")):
-        return None
-    return len(head) - 8, (k + 1, j)
-
-
-def template_names(tparams_text):
-    """The arguments that name a template's own parameters (`typename T, int N, typename... Ts` ->
-    `T, N, Ts...`), and its parameter list without default arguments (for redeclarations)."""
-    names, decls = [], []
-    for decl in split_params(tparams_text, mask(tparams_text)):
-        decl = decl.split("=", 1)[0].strip()
-        m = re.search(r"([A-Za-z_]\w*)\s*$", decl)
-        if not m:
-            raise GenError("template parameter '%s' has no name" % decl)
-        names.append(m.group(1) + ("..." if "..." in decl else ""))
-        decls.append(decl)
-    return ", ".join(names), ", ".join(decls)
-
-
-def find_launches(text, masked):
-    """The launches `k<<<cfg>>>` and `k<targs><<<cfg>>>`: (start, name, template arguments or None,
-    configuration start, position of '>>>')."""
-    out = []
-    pos = masked.find("<<<")
-    while pos >= 0:
-        cfg_open = pos + 3
-        j = len(masked[:pos].rstrip()) - 1
-        targs = None
-        if j >= 0 and masked[j] == ">":
-            k = matching_back(masked, j, "<", ">")
-            targs = " ".join(text[k + 1:j].split())
-            j = len(masked[:k].rstrip()) - 1
-        m = IDENT_END.search(masked[:j + 1])
-        close = masked.find(">>>", cfg_open)
-        if m and close >= 0:
-            out.append((m.start(), m.group(0), targs, cfg_open, close))
-        elif m:
-            raise GenError("'<<<' without a closing '>>>'")
-        pos = masked.find("<<<", (close + 3) if close >= 0 else cfg_open)
-    return out
+    raise GenError("unbalanced '%s'" % open_ch)
 
 
 def split_params(text, masked):
@@ -254,12 +216,12 @@ STRUCT_DEF = re.compile(r'\bstruct\s+([A-Za-z_]\w*)\s*(?:final\s*)?(?::[^{};()]*
 QUOTE_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.MULTILINE)
 
 
-def defined_structs(paths, search_dirs):
-    """Names of the structs defined in `paths` and in the headers they include with quotes (recursively),
-    each looked up next to the including file, then in `search_dirs`. CANN's launcher generator looks at the
-    preprocessed source; this follows the quote includes that the kernel's own headers (tiling structures)
-    are reached by. Headers that cannot be found (npurt's kernel_operator.h among them) are skipped."""
-    names, seen, todo = set(), set(), [os.path.abspath(p) for p in paths]
+def quoted_closure(paths, search_dirs):
+    """The masked texts of `paths` and of the headers they include with quotes (recursively), each looked up
+    next to the including file, then in `search_dirs`. CANN's generator looks at the preprocessed source;
+    this follows the quote includes that the kernel's own headers (tiling structures, kernel classes) are
+    reached by. Headers that cannot be found (npurt's kernel_operator.h among them) are skipped."""
+    seen, todo = set(), [os.path.abspath(p) for p in paths]
     while todo:
         path = todo.pop()
         if path in seen:
@@ -270,42 +232,164 @@ def defined_structs(paths, search_dirs):
                 text = f.read()
         except OSError:
             continue
-        names.update(m.group(1) for m in STRUCT_DEF.finditer(mask(text)))
+        yield mask(text)
         for m in QUOTE_INCLUDE.finditer(text):
             for d in [os.path.dirname(path)] + list(search_dirs):
                 cand = os.path.abspath(os.path.join(d, m.group(1)))
                 if os.path.isfile(cand):
                     todo.append(cand)
                     break
+
+
+def defined_structs(paths, search_dirs):
+    """Names of the structs defined in `paths` and in the headers they include with quotes."""
+    names = set()
+    for masked in quoted_closure(paths, search_dirs):
+        names.update(m.group(1) for m in STRUCT_DEF.finditer(masked))
     return names
 
 
+# Calls that wait for other blocks: a kernel of a source that makes one (itself or in a header it includes
+# with quotes) is co-operative (NPURT_KERNEL_FLAG_COOPERATIVE), so the runtime runs all its blocks at once.
+CROSS_BLOCK_CALL = re.compile(r'\b(?:SyncAll|CrossCoreSetFlag|CrossCoreWaitFlag)\s*[<(]')
+FLAG_COOPERATIVE = 1
+# Mixed kernels (NPURT_KERNEL_FLAG_AIV_*): vector sub-blocks per block in bits 8-11; a cube participant per
+# block when the source has code of its own for it (it tells the core types apart or uses cross-core flags).
+FLAG_AIV_SHIFT = 8
+FLAG_AIC_PART = 1 << 12
+CUBE_PART_CODE = re.compile(r'\b(?:ASCEND_IS_AIC|ASCEND_IS_AIV|g_coreType|CrossCoreSetFlag|CrossCoreWaitFlag)\b')
+
+
+def kernel_uses(pattern, f, kernel, search_dirs):
+    """Whether `kernel` of SourceFile `f` can reach code matching `pattern`: in its own body, in the file
+    outside the bodies of its other kernels (helpers, classes), or in the headers the file includes with
+    quotes. Each kernel of a file is judged on its own: one kernel's SyncAll does not mark its neighbours."""
+    if pattern.search(kernel.body):
+        return True
+    if f.shared is None:
+        f.shared = f.shared_masked()
+        f.included = list(quoted_closure([f.path], search_dirs))[1:]  # the file itself comes first
+    return pattern.search(f.shared) is not None or any(pattern.search(m) for m in f.included)
+
+
+def normalize_args(targs):
+    """Template arguments as written, each run of white space made one space ('< half,  4 >' -> 'half, 4'):
+    the key of an instantiation and the part of its name between the angle brackets."""
+    return " ".join(targs.strip()[1:-1].split())
+
+
+def substitute(text, mapping):
+    """`text` with each template parameter name replaced by its argument (whole words)."""
+    if not mapping:
+        return text
+    pattern = re.compile(r"\b(%s)\b" % "|".join(re.escape(k) for k in mapping))
+    return pattern.sub(lambda m: mapping[m.group(1)], text)
+
+
 class Kernel:
-    def __init__(self, name, params, source, defined, tparams):
+    """A kernel head (declaration or definition). A template kernel has `tparams` [(name, default)] and becomes
+    one table entry per instantiation (instantiate); an entry has `ident` (its C symbol part) and `call`."""
+
+    def __init__(self, name, params, source, defined, quals="", body="", tparams=None, tparams_text=""):
         self.name = name
         self.params = params
         self.source = source
         self.defined = defined
-        self.tparams = tparams  # a template kernel's parameter list (`typename T`), else None
-        if tparams is not None:
-            self.tnames, self.tdecls = template_names(tparams)
+        self.flags = 0  # NPURT_KERNEL_FLAG_* (set by main)
+        self.quals = quals
+        self.body = body
+        self.kernel_type, self.aiv = kernel_kind(quals, body)
+        self.tparams = tparams
+        self.tparams_text = tparams_text
+        self.ident = name
+        self.call = name
+        self.instance_of = None  # the template Kernel of an instantiation
+
+    def instantiate(self, key, index):
+        """The entry for template arguments `key` (normalize_args): parameter types with the arguments."""
+        args = split_params(key, mask(key)) if key else []
+        if len(args) > len(self.tparams):
+            raise GenError("%s: %s<%s>: %d template arguments for %d parameters"
+                           % (self.source, self.name, key, len(args), len(self.tparams)))
+        mapping = {}
+        for i, (pname, default) in enumerate(self.tparams):
+            if i < len(args):
+                mapping[pname] = args[i]
+            elif default is not None:
+                mapping[pname] = substitute(default, mapping)
+            else:
+                raise GenError("%s: %s<%s>: no argument for template parameter %s" % (self.source, self.name, key, pname))
+        params = []
+        for i, p in enumerate(self.params):
+            q = Param(substitute(p.type, mapping) + (" " + p.name if p.name else ""), i)
+            q.by_pointer = p.by_pointer
+            params.append(q)
+        e = Kernel("%s<%s>" % (self.name, key), params, self.source, self.defined, substitute(self.quals, mapping),
+                   self.body)
+        e.flags = self.flags
+        e.ident = "%s__t%d_%s" % (self.name, index, re.sub(r"\W+", "_", key).strip("_"))
+        e.call = "%s<%s>" % (self.name, key)
+        e.instance_of = self
+        return e
 
 
-class Instance:
-    """One entry of the kernel table: a kernel, or one instantiation of a template kernel (the template
-    arguments of its launches in the library's sources)."""
+def template_params(text, masked):
+    """[(name, default or None)] of a template parameter list ('typename T, int N = 4')."""
+    out = []
+    for decl in split_params(text, masked):
+        default = None
+        if "=" in decl:
+            decl, default = decl.split("=", 1)
+            default = default.strip()
+        words = re.findall(r"[A-Za-z_]\w*", decl)
+        if not words or words[-1] in ("typename", "class"):
+            raise GenError("template parameter '%s' has no name" % decl.strip())
+        out.append((words[-1], default))
+    return out
 
-    def __init__(self, kernel, targs, index):
-        self.kernel = kernel
-        self.targs = targs
-        if targs is None:
-            self.sym = kernel.name
-            self.name = kernel.name
-            self.ref = kernel.name
-        else:
-            self.sym = "%s_t%d" % (kernel.name, index)
-            self.name = "%s<%s>" % (kernel.name, targs)
-            self.ref = self.name
+
+def template_decls(tparams_text):
+    """A template's parameter list without default arguments and the arguments that name its own parameters
+    (`typename T, int N = 4, typename... Ts` -> (`typename T, int N, typename... Ts`, `T, N, Ts...`)): for the
+    out-of-class definitions of the host pass's launcher class templates."""
+    decls, names = [], []
+    for decl in split_params(tparams_text, mask(tparams_text)):
+        decl = decl.split("=", 1)[0].strip()
+        m = re.search(r"([A-Za-z_]\w*)\s*$", decl)
+        if not m:
+            raise GenError("template parameter '%s' has no name" % decl)
+        decls.append(decl)
+        names.append(m.group(1) + ("..." if "..." in decl else ""))
+    return ", ".join(decls), ", ".join(names)
+
+
+MIX_QUALIFIER = re.compile(r'__mix__\s*\(\s*([^,()]*?)\s*,\s*([^,()]*?)\s*\)')
+MIX_RATIO = re.compile(r'MIX_AIC_1_(\d+)$')
+
+
+def kernel_kind(quals, body):
+    """(aclrtKernelType, vector sub-blocks per block of a mixed kernel or 0) from the qualifiers (template
+    arguments substituted) and KERNEL_TASK_TYPE_DEFAULT in the body."""
+    if "__cube__" in quals:
+        return KERNEL_TYPE_CUBE, 0
+    if "__vector__" in quals:
+        return KERNEL_TYPE_VECTOR, 0
+    m = MIX_QUALIFIER.search(quals)
+    if m:
+        try:
+            cube, vec = int(m.group(1), 0), int(m.group(2), 0)
+        except ValueError:
+            return KERNEL_TYPE_MIX, 0  # arguments of a template not instantiated yet
+        if cube == 0:
+            return KERNEL_TYPE_VECTOR, 0
+        return (KERNEL_TYPE_CUBE, 0) if vec == 0 else (KERNEL_TYPE_MIX, vec)
+    m = TASK_TYPE.search(body)
+    if m:
+        ratio = MIX_RATIO.match(m.group(1))
+        if ratio and int(ratio.group(1)) > 0:
+            return KERNEL_TYPE_MIX, int(ratio.group(1))
+        return TASK_TYPES.get(m.group(1), KERNEL_TYPE_MIX if m.group(1).startswith("MIX") else KERNEL_TYPE_AICORE), 0
+    return KERNEL_TYPE_AICORE, 0
 
 
 class SourceFile:
@@ -317,34 +401,72 @@ class SourceFile:
             self.text = f.read()
         self.masked = mask(self.text)
         self.heads = []  # (start, name_end, Kernel)
+        self.instantiations = []  # (start, end, name, key): explicit instantiations `template ... k<args>(...);`
         for m in KERNEL_HEAD.finditer(self.masked):
-            name = m.group(1)
+            if "__global__" not in m.group("quals"):
+                continue  # a device function (`__aicore__ inline void f(`), not a kernel
+            name = m.group("name")
             lp = m.end() - 1
             rp = matching(self.masked, lp, "(", ")")
+            after = self.masked[rp + 1:].lstrip()
+            defined = after.startswith("{")
+            if m.group("targs") is not None:
+                if defined or m.group("tparams") is not None:
+                    raise GenError("%s: kernel %s%s: explicit specializations of template kernels are not supported "
+                                   "(nor by CANN): use the primary template" % (self.path, name, m.group("targs")))
+                stmt = self.masked.rfind("template", 0, m.start())
+                if stmt < 0 or self.masked[stmt + len("template"):m.start()].strip() not in ("", 'extern "_"'):
+                    raise GenError("%s: kernel %s%s: a kernel head with template arguments must be an explicit "
+                                   "instantiation (template __global__ ... void %s<...>(...);)" % (self.path, name,
+                                                                                              m.group("targs"), name))
+                end = self.masked.find(";", rp)
+                self.instantiations.append((stmt, end + 1, name, normalize_args(m.group("targs"))))
+                continue
             inner = self.text[lp + 1:rp]
             inner_masked = self.masked[lp + 1:rp]
             decls = [] if inner.strip() in ("", "void") else split_params(inner, inner_masked)
             try:
                 params = [Param(d, i) for i, d in enumerate(decls)]
+                tparams = None
+                if m.group("tparams") is not None:
+                    tparams = template_params(self.text[m.start("tparams"):m.end("tparams")], m.group("tparams"))
             except GenError as e:
                 raise GenError("%s: kernel %s: %s" % (self.path, name, e))
-            after = self.masked[rp + 1:].lstrip()
-            defined = after.startswith("{")
-            th = template_header(self.masked, m.start())
-            tparams = self.text[th[1][0]:th[1][1]] if th else None
-            kernel = Kernel(name, params, self.path, defined, tparams)
-            self.heads.append((m.start(), m.start(1) + len(name), kernel))
-        self.launches = find_launches(self.text, self.masked)
+            body = ""
+            if defined:
+                lb = self.masked.index("{", rp)
+                body = self.masked[lb:matching(self.masked, lb, "{", "}") + 1]
+            k = Kernel(name, params, self.path, defined, self.text[m.start("quals"):m.end("quals")], body, tparams,
+                       self.text[m.start("tparams"):m.end("tparams")] if tparams is not None else "")
+            self.heads.append((m.start(), m.start("name") + len(name), k))
+        self.launches = [(m.group(1), normalize_args(m.group(2))) for m in LAUNCH.finditer(self.masked) if m.group(2)]
+        self.entries = []  # the library's kernel entries this file's device pass defines (set by main)
+        self.shared = None  # shared_masked() and the masked quoted headers, once kernel_uses needs them
+        self.included = []
 
     def kernels(self):
         return [k for (_, _, k) in self.heads]
+
+    def shared_masked(self):
+        """The masked text without the kernels' bodies."""
+        out = self.masked
+        for _, _, k in self.heads:
+            if k.body:
+                out = out.replace(k.body, " " * len(k.body), 1)
+        return out
 
 
 def rewrite_common(text, masked, launch_repl):
     """Applies launch and trap rewrites (same length of lines: replacements never add newlines)."""
     edits = []
-    for start, name, targs, cfg_open, close in find_launches(text, masked):
-        edits.append((start, close + 3, launch_repl(name, targs, text[cfg_open:close])))
+    for m in LAUNCH.finditer(masked):
+        start = m.start()
+        cfg_open = m.end()  # just after <<<
+        close = masked.find(">>>", cfg_open)
+        if close < 0:
+            raise GenError("'<<<' without a closing '>>>'")
+        key = normalize_args(m.group(2)) if m.group(2) else None
+        edits.append((start, close + 3, launch_repl(m.group(1), key, text[cfg_open:close])))
     for m in ASM_TRAP.finditer(masked):
         literal = text[m.start():m.end()]
         if re.search(r'"\s*trap\s*"', literal):
@@ -379,12 +501,13 @@ def args_struct(kernel, struct_name):
 
 
 def launcher_decl(kernel):
-    """The launcher `k<<<b, l2, s>>>(args)` becomes (a class template for a template kernel: the kernel's own
-    `template <...>` precedes the head this replaces)."""
+    """The launcher `k<<<b, l2, s>>>(args)` becomes; for a template kernel a class template, `k<args><<<...>>>`
+    becoming `__npurt_launcher_k<args>(...)` also where the arguments are a host template's parameters."""
     params = ", ".join("%s %s" % (p.type, p.var) for p in kernel.params)
-    return ("struct __npurt_launcher_%s { uint32_t npurt_blocks; void* npurt_stream; "
+    head = "template <%s> " % kernel.tparams_text if kernel.tparams is not None else ""
+    return ("%sstruct __npurt_launcher_%s { uint32_t npurt_blocks; void* npurt_stream; "
             "__npurt_launcher_%s(uint32_t b, const void*, void* s) : npurt_blocks(b), npurt_stream(s) {} "
-            "uint32_t operator()(%s) const; }; " % (kernel.name, kernel.name, params))
+            "uint32_t operator()(%s) const; }; " % (head, kernel.ident, kernel.ident, params))
 
 
 # ---- device pass -----------------------------------------------------------------------------------------
@@ -401,52 +524,43 @@ struct __npurt_no_launch {
 """
 
 
-def device_source(src, instances):
-    """`instances`: the kernel table's entries that this source defines."""
+def device_source(src, lib):
     edits = rewrite_common(src.text, src.masked,
-                           lambda name, targs, cfg: "__npurt_no_launch(%s)" % cfg)
+                           lambda name, key, cfg: "__npurt_no_launch(%s)" % cfg)
     body = apply_edits(src.text, edits)
     out = [DEVICE_PREFIX % {"src": src.path}, line_directive(src.path), body]
     if not body.endswith("\n"):
         out.append("\n")
     out.append(line_directive(src.path + " (npurt kernel entries)"))
-    templates = set()
-    for inst in instances:
-        k, n = inst.kernel, inst.sym
+    for k in src.entries:
+        n = k.ident
         struct = "__npurt_args_%s" % n
         out.append("namespace {\n")
-        if k.params and k.tparams is None:
+        if k.params:
             out.append(args_struct(k, struct) + "\n")
-        elif k.params:
-            # One argument block per instantiation: the parameters' types with its template arguments.
-            if k.name not in templates:
-                templates.add(k.name)
-                out.append("template <%s> %s\n" % (k.tdecls, args_struct(k, "__npurt_targs_" + k.name)))
-            out.append("using %s = __npurt_targs_%s<%s>;\n" % (struct, k.name, inst.targs))
         out.append("void __npurt_entry_%s(const void* npurt_args, const npurt_kernel_block* npurt_block) {\n" % n)
         out.append("  ::AscendC::npurt_detail::EnterBlock(npurt_block);\n")
         if k.params:
             out.append("  const %s* a = static_cast<const %s*>(npurt_args);\n" % (struct, struct))
-            out.append("  %s(%s);\n" % (inst.ref, ", ".join("a->%s" % p.var for p in k.params)))
+            out.append("  %s(%s);\n" % (k.call, ", ".join("a->%s" % p.var for p in k.params)))
         else:
-            out.append("  (void)npurt_args;\n  %s();\n" % inst.ref)
+            out.append("  (void)npurt_args;\n  %s();\n" % k.call)
         out.append("}\n")
         if k.params:
             out.append("const npurt_kernel_param __npurt_params_%s[] = {\n" % n)
             for p in k.params:
-                t = "decltype(%s::%s)" % (struct, p.var)
                 out.append("  {static_cast<uint32_t>(offsetof(%s, %s)), static_cast<uint32_t>(sizeof(%s)), "
                            "static_cast<uint32_t>(alignof(%s)), std::is_pointer<%s>::value ? 1u : 0u, %s, %s},\n"
-                           % (struct, p.var, t, t, t, c_string(p.type), c_string(p.name)))
+                           % (struct, p.var, p.type, p.type, p.type, c_string(p.type), c_string(p.name)))
             out.append("};\n")
         out.append("}  // namespace\n")
         out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s = {\n' % n)
-        out.append("  %s, &__npurt_entry_%s, reinterpret_cast<const void*>(&%s),\n" % (c_string(inst.name), n, inst.ref))
+        out.append("  %s, &__npurt_entry_%s, reinterpret_cast<const void*>(&%s),\n" % (c_string(k.name), n, k.call))
         if k.params:
             out.append("  static_cast<uint32_t>(sizeof(%s)), %du, __npurt_params_%s,\n" % (struct, len(k.params), n))
         else:
             out.append("  0u, 0u, nullptr,\n")
-        out.append("  0u, 0u, %s};\n" % c_string(src.path))
+        out.append("  %du, %du, %s};\n" % (k.kernel_type, k.flags | (k.aiv << FLAG_AIV_SHIFT), c_string(k.source)))
     return "".join(out)
 
 
@@ -454,12 +568,12 @@ def table_source(kernels, lib):
     out = ["// Generated by npurt_kernel_gen.py: the kernel table of %s; do not edit.\n" % lib,
            "#include <npurt/kernel_abi.h>\n"]
     for k in kernels:
-        out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s;\n' % k.sym)
+        out.append('extern "C" const npurt_kernel_desc __npurt_kdesc_%s;\n' % k.ident)
     out.append("namespace {\n")
     if kernels:
         out.append("const npurt_kernel_desc* const kKernels[] = {\n")
         for k in kernels:
-            out.append("  &__npurt_kdesc_%s,\n" % k.sym)
+            out.append("  &__npurt_kdesc_%s,\n" % k.ident)
         out.append("};\n")
     out.append("}  // namespace\n")
     out.append('extern "C" __attribute__((visibility("default"))) const npurt_kernel_table_t npurt_kernel_table = {\n')
@@ -478,57 +592,99 @@ def host_prefix(src, lib):
             "const void* args, size_t size);\n" % (src.path, lib))
 
 
-def host_source(src, lib, instances):
-    """`instances`: the kernel table's entries, in table order."""
-    def launch(name, targs, cfg):
-        return "__npurt_launcher_%s%s(%s)" % (name, "" if targs is None else "<%s>" % targs, cfg)
+def host_source(src, lib, index_of, lib_entries, header_kernels, templates):
+    """`lib_entries`: name -> the library's entries of that kernel (one, or one per instantiation);
+    `header_kernels`: for each quoted include line of this file, (line end, line number, kernel names declared
+    or defined in the headers it brings in); `templates`: name -> the template kernels' primary templates.
+
+    A template kernel has one launcher class template: `k<args><<<...>>>` becomes `__npurt_launcher_k<args>(...)`
+    whatever the arguments are (a host template's own parameters too), and its operator() finds the table
+    index of the instantiation through `__npurt_kindex_k<args>()`, defined for each instantiation the table
+    has. A launch of another instantiation leaves an undefined reference to it, which names the instantiation
+    (npurt-ascc reads them from the object and generates again with --instance)."""
+
+    def launch(name, key, cfg):
+        if key is not None and name in templates:
+            return "__npurt_launcher_%s<%s>(%s)" % (name, key, cfg)
+        return "__npurt_launcher_%s(%s)" % (name, cfg)
 
     edits = rewrite_common(src.text, src.masked, launch)
+    # Each kernel's launcher structs are declared once per file, where the kernel is first declared: at its
+    # head, or after the include line that brings in a header declaring it.
     declared = set()
-    for start, name_end, k in src.heads:
-        repl = ""
-        if k.name not in declared:
-            declared.add(k.name)
-            repl = launcher_decl(k)
-            if k.tparams is not None:
-                repl += "template <%s> " % k.tdecls  # the kernel's own header went to the launcher
+
+    def declare(name):
+        if name in declared:
+            return ""
+        declared.add(name)
+        if name in templates:
+            return launcher_decl(templates[name])
+        return "".join(launcher_decl(e) for e in lib_entries.get(name, []))
+
+    places = [(start, 0, (start, name_end, k)) for start, name_end, k in src.heads]
+    places += [(end, 1, (end, line, names)) for end, line, names in header_kernels]
+    for _, kind, item in sorted(places, key=lambda p: p[0]):
+        if kind == 1:
+            end, line, names = item
+            decls = "".join(declare(n) for n in names)
+            if decls:
+                edits.append((end, end, "\n%s\n%s" % (decls, line_directive(src.path, line + 1).rstrip("\n"))))
+            continue
+        start, name_end, k = item
+        repl = declare(k.name)
         # The kernel body stays (it must still compile) but becomes an unused internal function.
+        if k.tparams is not None:
+            repl += "template <%s> " % k.tparams_text
         repl += "[[maybe_unused]] static inline void __npurt_kernel_body_%s" % k.name
         edits.append((start, name_end, repl))
+    for start, end, _, _ in src.instantiations:
+        # The kernel is an unused body in the host pass: its explicit instantiations go (newlines kept).
+        edits.append((start, end, re.sub(r"[^\n]", " ", src.text[start:end])))
     body = apply_edits(src.text, edits)
     out = [host_prefix(src, lib), line_directive(src.path), body]
     if not body.endswith("\n"):
         out.append("\n")
     out.append(line_directive(src.path + " (npurt kernel launchers)"))
-    mine = [k for k in src.kernels() if k.defined]
+    # The template kernels whose table entries this source's passes define: those it defines, and those of the
+    # headers whose kernels it owns. Their launchers are instantiated here for every instantiation the table
+    # has, so that other sources launching them link against these.
+    mine = [k for _, _, k in src.heads if k.tparams is not None and k.defined]
+    for e in src.entries:
+        if e.instance_of is not None and e.instance_of not in mine:
+            mine.append(e.instance_of)
     for k in mine:
         n = k.name
+        decls, names = template_decls(k.tparams_text)
+        out.append("template <%s> uint32_t __npurt_kindex_%s();\n" % (decls, n))
+        for e in lib_entries.get(n, []):
+            out.append('template <> __attribute__((visibility("hidden"))) uint32_t __npurt_kindex_%s<%s>() '
+                       "{ return %du; }\n" % (n, e.call[len(n) + 1:-1], index_of[e.ident]))
         params = ", ".join("%s %s" % (p.type, p.var) for p in k.params)
-        if k.tparams is None:
-            index = "%du" % next(i for i, inst in enumerate(instances) if inst.kernel is k)
-            out.append("uint32_t __npurt_launcher_%s::operator()(%s) const {\n" % (n, params))
-        else:
-            # The table index of each instantiation: a function defined for each one the table has. A launch
-            # of another instantiation leaves an undefined reference to it, which names the instantiation
-            # (npurt-ascc reads them from the object and generates again with --instance).
-            out.append("template <%s> uint32_t __npurt_kindex_%s();\n" % (k.tdecls, n))
-            for i, inst in enumerate(instances):
-                if inst.kernel is k:
-                    out.append("template <> __attribute__((visibility(\"hidden\"))) uint32_t __npurt_kindex_%s<%s>() "
-                               "{ return %du; }\n" % (n, inst.targs, i))
-            index = "__npurt_kindex_%s<%s>()" % (n, k.tnames)
-            out.append("template <%s> uint32_t __npurt_launcher_%s<%s>::operator()(%s) const {\n"
-                       % (k.tdecls, n, k.tnames, params))
+        index = "__npurt_kindex_%s<%s>()" % (n, names)
+        out.append("template <%s> uint32_t __npurt_launcher_%s<%s>::operator()(%s) const {\n" % (decls, n, names, params))
         if k.params:
             out.append("  %s\n" % args_struct(k, "Args"))
             out.append("  const Args args = {%s};\n" % ", ".join(p.var for p in k.params))
-            out.append("  return __npurt_launch_%s(%s, npurt_blocks, npurt_stream, &args, sizeof(args));\n"
-                       % (lib, index))
+            out.append("  return __npurt_launch_%s(%s, npurt_blocks, npurt_stream, &args, sizeof(args));\n" % (lib, index))
         else:
             out.append("  return __npurt_launch_%s(%s, npurt_blocks, npurt_stream, nullptr, 0);\n" % (lib, index))
         out.append("}\n")
-        if k.tparams is not None:
-            continue  # aclrtlaunch_<k> is made for plain kernels only
+        for e in lib_entries.get(n, []):
+            out.append("template struct __npurt_launcher_%s<%s>;\n" % (n, e.call[len(n) + 1:-1]))
+    for k in src.entries:
+        if k.instance_of is not None:
+            continue  # launched through its template's launcher (above); no aclrtlaunch_<k> either
+        n = k.ident
+        params = ", ".join("%s %s" % (p.type, p.var) for p in k.params)
+        out.append("uint32_t __npurt_launcher_%s::operator()(%s) const {\n" % (n, params))
+        if k.params:
+            out.append("  %s\n" % args_struct(k, "Args"))
+            out.append("  const Args args = {%s};\n" % ", ".join(p.var for p in k.params))
+            out.append("  return __npurt_launch_%s(%du, npurt_blocks, npurt_stream, &args, sizeof(args));\n"
+                       % (lib, index_of[n]))
+        else:
+            out.append("  return __npurt_launch_%s(%du, npurt_blocks, npurt_stream, nullptr, 0);\n" % (lib, index_of[n]))
+        out.append("}\n")
         cparams = "".join(", %s %s" % (p.launch_type(), p.var) for p in k.params)
         out.append('extern "C" __attribute__((visibility("default"))) uint32_t aclrtlaunch_%s(uint32_t blockDim, '
                    'void* stream%s) {\n' % (n, cparams))
@@ -655,48 +811,132 @@ def main(argv):
     ap.add_argument("--image", help="path of the kernel binary to embed (library mode)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--instance", action="append", default=None, metavar="KERNEL=ARGS",
-                    help="the instantiations of template kernels to build, instead of those the sources' launches "
-                         "name (repeatable; none given with --instance-only: no instantiation)")
-    ap.add_argument("--instance-only", action="store_true")
+                    help="an instantiation of a template kernel to build, instead of those the sources' launches "
+                         "name (repeatable; explicit instantiations in the sources are kept)")
+    ap.add_argument("--instance-only", action="store_true",
+                    help="build only the --instance instantiations (none given: none), not the launches'")
     ap.add_argument("sources", nargs="+")
     args = ap.parse_args(argv)
     if not re.match(r"[A-Za-z_]\w*$", args.name):
         raise GenError("library name '%s' must be a C identifier" % args.name)
 
     files = [SourceFile(s) for s in args.sources]
-    # Struct parameters of aclrtlaunch_<k> are pointers, as in CANN's launchers.
-    structs = defined_structs([f.path for f in files], sorted({os.path.dirname(f.path) for f in files}))
+    search_dirs = sorted({os.path.dirname(f.path) for f in files})
+    headers = {}  # path -> SourceFile of a header reached through quote includes
+
+    def header(path):
+        if path not in headers:
+            headers[path] = SourceFile(path)
+        return headers[path]
+
+    def closure(path):
+        """The headers `path` includes with quotes, recursively (resolved as quoted_closure does)."""
+        seen, todo, out = set(), [path], []
+        while todo:
+            p = todo.pop()
+            if p in seen:
+                continue
+            seen.add(p)
+            if p != path:
+                out.append(p)
+            h = header(p) if p != path else None
+            text = h.text if h is not None else open(p, encoding="utf-8", errors="surrogateescape").read()
+            for m in QUOTE_INCLUDE.finditer(text):
+                for d in [os.path.dirname(p)] + search_dirs:
+                    cand = os.path.abspath(os.path.join(d, m.group(1)))
+                    if os.path.isfile(cand):
+                        todo.append(cand)
+                        break
+        return out
+
+    # Kernels declared or defined in the headers a source includes with quotes: the launcher structs are
+    # declared after the include line (host pass), and a kernel defined there gets its entry in the device
+    # pass of the first source that includes the header.
+    source_paths = {f.path for f in files}
+    header_kernels = {f.path: [] for f in files}
+    owner = {}  # header path -> the source whose device pass defines its kernels
     for f in files:
+        for m in QUOTE_INCLUDE.finditer(f.text):
+            target = None
+            for d in [os.path.dirname(f.path)] + search_dirs:
+                cand = os.path.abspath(os.path.join(d, m.group(1)))
+                if os.path.isfile(cand):
+                    target = cand
+                    break
+            if target is None or target in source_paths:
+                continue
+            names = []
+            for hp in [target] + [p for p in closure(target) if p not in source_paths]:
+                h = header(hp)
+                if h.heads:
+                    owner.setdefault(hp, f)
+                names += [k.name for k in h.kernels()]
+            if names:
+                line = f.text.count("\n", 0, m.end()) + 1
+                header_kernels[f.path].append((m.end(), line, names))
+    parsed = files + [headers[p] for p in sorted(owner, key=lambda p: (files.index(owner[p]), p))]
+
+    # Struct parameters of aclrtlaunch_<k> are pointers, as in CANN's launchers.
+    structs = defined_structs([f.path for f in files], search_dirs)
+    for f in parsed:
         for k in f.kernels():
             for p in k.params:
                 p.by_pointer = p.struct_name() in structs
-    defined, seen = [], {}
-    for f in files:
+            if kernel_uses(CROSS_BLOCK_CALL, f, k, search_dirs):
+                k.flags |= FLAG_COOPERATIVE
+            if kernel_uses(CUBE_PART_CODE, f, k, search_dirs):
+                k.flags |= FLAG_AIC_PART  # used by mixed entries only (below)
+    # Instantiations of template kernels: explicit ones and the template arguments of launches.
+    keys = {}
+    given = args.instance_only or args.instance is not None
+    for f in parsed:
+        for name, key in [(n, k) for (_, _, n, k) in f.instantiations] + ([] if given else f.launches):
+            if key not in keys.setdefault(name, []):
+                keys[name].append(key)
+    for item in args.instance or []:
+        name, _, targs = item.partition("=")
+        key = normalize_args("<%s>" % targs)
+        if key not in keys.setdefault(name, []):
+            keys[name].append(key)
+    defined, seen, lib_entries = [], {}, {}
+    for f in parsed:
+        home = owner.get(f.path, f)
         for k in f.kernels():
-            if k.defined:
-                if k.name in seen:
-                    raise GenError("kernel %s is defined twice in %s (%s and %s)" % (k.name, args.name, seen[k.name],
-                                                                                  f.path))
-                seen[k.name] = f.path
-                defined.append(k)
-    given = None
-    if args.instance_only or args.instance:
-        given = {}
-        for item in args.instance or []:
-            kname, _, targs = item.partition("=")
-            given.setdefault(kname, []).append(" ".join(targs.split()))
-    instances = table_entries(files, defined, given)
+            if not k.defined:
+                if k.tparams is None:
+                    lib_entries.setdefault(k.name, [k])
+                continue
+            if k.name in seen:
+                raise GenError("kernel %s is defined twice in %s (%s and %s)" % (k.name, args.name, seen[k.name],
+                                                                              f.path))
+            seen[k.name] = f.path
+            entries = [k] if k.tparams is None else [k.instantiate(key, i) for i, key in enumerate(keys.get(k.name, []))]
+            for e in entries:
+                if e.kernel_type == KERNEL_TYPE_CUBE:
+                    e.flags |= FLAG_AIC_PART  # a cube kernel's block is its cube participant
+                elif e.aiv == 0:
+                    e.flags &= ~FLAG_AIC_PART  # only a mixed kernel has a cube participant besides
+            lib_entries[k.name] = entries
+            home.entries += entries
+            defined += entries
     if args.list:
-        for inst in instances:
-            print(inst.name)
+        for k in defined:
+            print(k.name)
         return 0
+    index_of = {k.ident: i for i, k in enumerate(defined)}
+    # The template kernels (a definition preferred to a declaration): their launchers are class templates.
+    templates = {}
+    for f in parsed:
+        for k in f.kernels():
+            if k.tparams is not None and (k.defined or k.name not in templates):
+                templates[k.name] = k
     out = args.out_dir
     for i, f in enumerate(files):
-        mine = [inst for inst in instances if inst.kernel.source == f.path]
-        write_if_changed(os.path.join(out, "device", stem(i, f.path) + ".cpp"), device_source(f, mine))
-    write_if_changed(os.path.join(out, "device", "npurt_kernel_table.cpp"), table_source(instances, args.name))
+        write_if_changed(os.path.join(out, "device", stem(i, f.path) + ".cpp"), device_source(f, args.name))
+    write_if_changed(os.path.join(out, "device", "npurt_kernel_table.cpp"), table_source(defined, args.name))
     manifest = ["# Generated by npurt_kernel_gen.py: what it wrote for %s.\n" % args.name,
-                "set(NPURT_GEN_KERNELS %s)\n" % " ".join(c_string(inst.name) for inst in instances),
+                "set(NPURT_GEN_KERNELS %s)\n" % " ".join(c_string(k.name) for k in defined),
+                "set(NPURT_GEN_INPUTS %s)\n" % " ".join(c_string(p) for p in sorted(headers)),
                 "set(NPURT_GEN_DEVICE_SOURCES\n"]
     manifest += ['  "%s"\n' % os.path.join(out, "device", stem(i, f.path) + ".cpp") for i, f in enumerate(files)]
     manifest.append('  "%s")\n' % os.path.join(out, "device", "npurt_kernel_table.cpp"))
@@ -710,38 +950,13 @@ def main(argv):
         if not args.image:
             raise GenError("--image is required in library mode")
         for i, f in enumerate(files):
-            write_if_changed(os.path.join(out, "host", stem(i, f.path) + ".cpp"), host_source(f, args.name, instances))
-        write_if_changed(os.path.join(out, "host", "npurt_embed.cpp"), embed_source(instances, args.name, args.image))
+            write_if_changed(os.path.join(out, "host", stem(i, f.path) + ".cpp"),
+                             host_source(f, args.name, index_of, lib_entries, header_kernels[f.path], templates))
+        write_if_changed(os.path.join(out, "host", "npurt_embed.cpp"), embed_source(defined, args.name, args.image))
         for k in defined:
-            if k.tparams is None:
+            if k.instance_of is None:
                 write_if_changed(os.path.join(out, "include", "aclrtlaunch_%s.h" % k.name), launch_header(k))
     return 0
-
-
-def table_entries(files, defined, given=None):
-    """The kernel table: every plain kernel, and every instantiation of a template kernel that the sources
-    launch (`k<args><<<...>>>`), in the order of the sources; or those `given` ({kernel: [args]})."""
-    launched = {}
-    for f in files:
-        for _, name, targs, _, _ in f.launches:
-            launched.setdefault(name, [])
-            if targs not in launched[name]:
-                launched[name].append(targs)
-    if given is not None:
-        for k in defined:
-            if k.tparams is not None:
-                launched[k.name] = [t for t in launched.get(k.name, []) if t is None] + given.get(k.name, [])
-    instances = []
-    for k in defined:
-        if k.tparams is None:
-            instances.append(Instance(k, None, 0))
-            continue
-        if None in launched.get(k.name, []):
-            raise GenError("%s: template kernel %s is launched without template arguments; write %s<...><<<...>>>"
-                           % (k.source, k.name, k.name))
-        for i, targs in enumerate(launched.get(k.name, [])):
-            instances.append(Instance(k, targs, i))
-    return instances
 
 
 if __name__ == "__main__":

@@ -45,6 +45,13 @@ class KernelFunction final : public HandleObject {
   // The kernel runs on vector cores (AIV): a vector kernel, or a kernel of no stated type on a SoC with
   // separate cube and vector cores (the Ascend910B family), where Ascend C's vector kernels are AIV kernels.
   bool on_vector_cores() const { return on_vector_cores_; }
+  // Every block must run at once (the kernel calls SyncAll or cross-core flags: kernel_abi.h).
+  bool cooperative() const { return (info_.desc->flags & NPURT_KERNEL_FLAG_COOPERATIVE) != 0; }
+  // Mixed kernels: the vector sub-blocks per block and the cube part, as hal::KernelLaunch::mix holds them.
+  uint8_t mix() const {
+    return static_cast<uint8_t>((info_.desc->flags & (NPURT_KERNEL_FLAG_AIV_MASK | NPURT_KERNEL_FLAG_AIC_PART)) >>
+                                NPURT_KERNEL_FLAG_AIV_SHIFT);
+  }
 
  private:
   friend class KernelBinary;

@@ -116,7 +116,9 @@ Status LaunchKernel(KernelFunction* function, uint32_t num_blocks, Stream* strea
                                         ? settings.timeout_ns
                                         : Runtime::Get().op_execute_timeout_us.load(std::memory_order_relaxed) * 1000);
   StoreIfChanged(r->hal.name, function->name());
-  StoreIfChanged(r->hal.on_vector_cores, static_cast<uint16_t>(function->on_vector_cores()));
+  StoreIfChanged(r->hal.on_vector_cores, static_cast<uint8_t>(function->on_vector_cores()));
+  StoreIfChanged(r->hal.cooperative, static_cast<uint8_t>(function->cooperative()));
+  StoreIfChanged(r->hal.mix, function->mix());
   StoreIfChanged(r->hal.owner, static_cast<void*>(r));
   StoreIfChanged(r->hal.check_memory, MemcheckEnabled() ? &MemcheckDescribe : nullptr);
   // Set by blocks that overflowed (atomically); read once every block has finished.

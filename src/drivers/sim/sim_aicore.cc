@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
@@ -14,6 +15,8 @@
 #include "base/clock.h"
 #include "base/prefetch.h"
 #include "drivers/sim/sim_aicore_fault.h"
+#include "drivers/sim/sim_coop.h"
+#include "drivers/sim/sim_cross_flags.h"
 #include "drivers/sim/sim_queue.h"
 
 namespace npurt::drivers::sim {
@@ -79,13 +82,19 @@ void ServiceCheckGlobal(const void* addr, uint64_t size, int32_t is_write, const
 }
 
 void ServiceReportOverflow() {
-  if (hal::KernelLaunch* launch = RunningLaunch()) __atomic_store_n(&launch->overflowed, uint16_t{1}, __ATOMIC_RELAXED);
+  if (hal::KernelLaunch* launch = RunningLaunch()) __atomic_store_n(&launch->overflowed, uint8_t{1}, __ATOMIC_RELAXED);
 }
 
 const npurt_kernel_services kServices = {sizeof(npurt_kernel_services), 0, &ServiceFail, &ServicePrint,
-                                         &ServiceCheckGlobal, &ServiceReportOverflow};
+                                         &ServiceCheckGlobal, &ServiceReportOverflow, &ServiceSyncAll,
+                                         &ServiceCrossSet,    &ServiceCrossWait};
 const npurt_kernel_services kServicesNoCheck = {sizeof(npurt_kernel_services), 0, &ServiceFail, &ServicePrint,
-                                                nullptr, &ServiceReportOverflow};
+                                                nullptr, &ServiceReportOverflow, &ServiceSyncAll,
+                                                &ServiceCrossSet, &ServiceCrossWait};
+
+// Threads of co-operative blocks, all launches together: the fault handlers know at most 4096 block threads
+// (sim_aicore_fault.cc), which the cores and executors share with them.
+constexpr uint32_t kMaxCooperativeThreads = 3072;
 
 }  // namespace
 
@@ -103,6 +112,9 @@ struct AiCorePool::Job {
   std::atomic<bool> done{false};   // synchronous Run
   WaitSignal done_signal;
   Job* next_free = nullptr;        // in returned_jobs_ or an executor's cache
+  bool cooperative = false;        // its blocks run on threads of their own (in coop_jobs_, mu_)
+  CoopBarrier barrier;             // SyncAll of a co-operative launch
+  CrossFlags cross;                // its cross-core flags
 };
 
 struct AiCorePool::Core {
@@ -119,6 +131,11 @@ struct AiCorePool::Core {
 AiCorePool::AiCorePool(uint32_t cores, DeadlineTimer* timer) : cores_(cores == 0 ? 1 : cores), timer_(timer) {}
 
 AiCorePool::~AiCorePool() {
+  {
+    // Co-operative blocks end on their own (a launch completes only once all its blocks ended).
+    std::unique_lock<std::mutex> lock(mu_);
+    coop_ended_.wait(lock, [&] { return coop_threads_ == 0; });
+  }
   stop_.store(true, std::memory_order_release);
   work_signal_.Notify();
   for (auto& t : threads_) t.join();
@@ -169,7 +186,7 @@ AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue, 
   job->launch = launch;
   job->queue = queue;
   job->next = 0;
-  job->end = launch->num_blocks;
+  job->end = Units(*launch);  // every participant of every block
   job->finished.store(0, std::memory_order_relaxed);
   job->code.store(0, std::memory_order_relaxed);
   job->timed_out.store(false, std::memory_order_relaxed);
@@ -177,6 +194,7 @@ AiCorePool::Job* AiCorePool::NewJob(hal::KernelLaunch* launch, SimQueue* queue, 
   job->refs.store(queue != nullptr ? 1 : 2, std::memory_order_relaxed);
   job->deadline_ns = launch->timeout_ns != 0 ? NowNs() + launch->timeout_ns : 0;
   job->allowed_cores = AllowedCores(*launch);
+  job->cooperative = false;
   // Read before writing: the launch record belongs to the launching thread's cache, and a store here
   // would cost its next launch a miss.
   if (!launch->failure.empty()) launch->failure.clear();
@@ -222,6 +240,7 @@ bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code
     if (*code != 0) launch->failure = std::move(message);
     return true;
   }
+  if (launch->cooperative != 0) return !StartCooperative(NewJob(launch, queue), code);
   // With a core limit (aclrtSetStreamResLimit) only the cores may run it; otherwise the executor takes a
   // block too, and the cores are woken only for the rest: a hand-off to another thread and back costs
   // tens of microseconds when the cores sleep, longer than a small kernel runs.
@@ -236,7 +255,7 @@ bool AiCorePool::Start(hal::KernelLaunch* launch, SimQueue* queue, int32_t* code
   // cannot complete, so the cores cannot finish it, recycle it for another launch and resume the queue
   // while this executor still uses it.
   const uint32_t block = job->next++;
-  Submit(job, launch->num_blocks > 1);
+  Submit(job, Units(*launch) > 1);
   RunBlock(core, job, block);
   return FinishBlocks(job, 1, /*resume=*/false, code);
 }
@@ -264,11 +283,97 @@ AiCorePool::Core& AiCorePool::ExecutorCore() {
 
 int32_t AiCorePool::Run(hal::KernelLaunch* launch) {
   Job* job = NewJob(launch, nullptr);
-  Submit(job, true);
+  if (launch->cooperative != 0) {
+    int32_t code = 0;
+    if (!StartCooperative(job, &code)) return code;
+  } else {
+    Submit(job, true);
+  }
   job->done_signal.WaitUntil([&] { return job->done.load(std::memory_order_acquire); }, UINT64_MAX, kCoreSpinNs);
   const int32_t code = job->code.load(std::memory_order_acquire);
   if (job->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) RecycleJob(job);
   return code;
+}
+
+bool AiCorePool::StartCooperative(Job* job, int32_t* code) {
+  hal::KernelLaunch* launch = job->launch;
+  const uint32_t blocks = Units(*launch);  // every participant runs at once
+  std::string why;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (blocks > kMaxCooperativeBlocks) {
+      why = fmt::format("kernel '{}' synchronises its blocks (SyncAll), so all {} blocks must run at once; the sim "
+                        "runs at most {} blocks of such a kernel",
+                        launch->name, blocks, kMaxCooperativeBlocks);
+    } else if (coop_threads_ + blocks > kMaxCooperativeThreads) {
+      why = fmt::format("kernel '{}' synchronises its blocks (SyncAll), so all {} blocks must run at once, but "
+                        "co-operative launches already run {} blocks (at most {} in all)",
+                        launch->name, blocks, coop_threads_, kMaxCooperativeThreads);
+    } else {
+      coop_threads_ += blocks;
+      job->cooperative = true;
+      coop_jobs_.push_back(job);
+    }
+  }
+  if (!why.empty()) {
+    launch->failure = std::move(why);
+    *code = ACL_ERROR_RT_AICORE_EXCEPTION;
+    RecycleJob(job);
+    return false;
+  }
+  job->next = job->end;  // no core claims its blocks
+  job->barrier.Reset(blocks, &job->code);
+  job->cross.Reset(launch->num_blocks, launch->MixVectors(), launch->MixCube(), &job->code);
+  if (job->deadline_ns != 0) timer_->Arm(job->deadline_ns, this, reinterpret_cast<uintptr_t>(job));
+  for (uint32_t b = 0; b < blocks; ++b) {
+    try {
+      std::thread([this, job, b] { CooperativeBlock(job, b); }).detach();
+    } catch (const std::system_error& e) {
+      // Blocks b.. never run: the launch fails, the blocks waiting in SyncAll give up.
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        coop_threads_ -= blocks - b;
+        if (coop_threads_ == 0) coop_ended_.notify_all();
+      }
+      FailJob(job, ACL_ERROR_RT_AICORE_EXCEPTION,
+              fmt::format("kernel '{}': no thread for co-operative block {}: {}", launch->name, b, e.what()));
+      FinishBlocks(job, blocks - b);
+      break;
+    }
+  }
+  return true;
+}
+
+void AiCorePool::CooperativeBlock(Job* job, uint32_t block) {
+  PrepareBlockThread();
+  Core core;
+  core.id = block;  // a co-operative block has a core of its own
+  MapUnifiedBuffer(core);
+  core.state = &CurrentBlockThread();
+  core.thread = pthread_self();
+  core.state->coop = &job->barrier;
+  core.state->cross = &job->cross;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    coop_cores_.push_back(&core);
+  }
+  if (core.ub != nullptr) {
+    RunBlock(core, job, block);
+  } else {
+    FailJob(job, ACL_ERROR_RT_AICORE_EXCEPTION,
+            fmt::format("kernel '{}' block {}: no memory for its unified buffer", job->launch->name, block));
+  }
+  core.state->coop = nullptr;
+  core.state->cross = nullptr;
+  job->barrier.BlockEnded();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    coop_cores_.erase(std::find(coop_cores_.begin(), coop_cores_.end(), &core));
+  }
+  if (core.map != nullptr) munmap(core.map, core.map_bytes);
+  FinishBlocks(job, 1);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (--coop_threads_ == 0) coop_ended_.notify_all();
 }
 
 void AiCorePool::MapUnifiedBuffer(Core& core) {
@@ -375,9 +480,18 @@ int32_t AiCorePool::ExecuteBlock(Core& core, hal::KernelLaunch* launch, Job* job
     }
     st.solo_launch.store(launch, std::memory_order_release);
   }
+  // `block` counts participants: of a mixed kernel, the block's index and which participant of it runs.
+  npurt_kernel_block ctx{};
+  st.unit = block;
+  if (launch->mix != 0) [[unlikely]] {
+    const uint32_t lanes = Lanes(*launch);
+    const uint32_t lane = block % lanes;
+    const uint32_t aiv = launch->MixVectors();
+    ctx.sub_block = (lane < aiv ? lane : 0u) | (lane >= aiv ? 0x100u : 0u) | (launch->MixCube() ? 0x200u : 0u) | (aiv << 16);
+    block /= lanes;
+  }
   st.block_idx = block + launch->block_offset;
   st.launch = launch;
-  npurt_kernel_block ctx{};
   ctx.block_idx = st.block_idx;
   ctx.block_num = launch->num_blocks;
   ctx.core_id = core.id;
@@ -486,6 +600,7 @@ void AiCorePool::InterruptJob(Job* job, int32_t code, std::string message) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& core : executor_cores_) interrupt(*core);
+    for (Core* core : coop_cores_) interrupt(*core);
   }
   FailJob(job, code, std::move(message));
 }
@@ -504,6 +619,9 @@ bool AiCorePool::Interrupt(const hal::KernelLaunch* launch, int32_t code, const 
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& core : executor_cores_) find(*core);
     for (Job* j : active_) {
+      if (j->launch == launch) job = j;
+    }
+    for (Job* j : coop_jobs_) {
       if (j->launch == launch) job = j;
     }
     if (job == nullptr) {
@@ -527,7 +645,7 @@ bool AiCorePool::Interrupt(const hal::KernelLaunch* launch, int32_t code, const 
 bool AiCorePool::FinishBlocks(Job* job, uint32_t count, bool resume, int32_t* code) {
   // Read before counting: once this call's blocks are counted another thread may complete the job and
   // recycle it (and its launch record) for another launch.
-  const uint32_t total = job->launch->num_blocks;
+  const uint32_t total = Units(*job->launch);
   if (job->finished.fetch_add(count, std::memory_order_acq_rel) + count != total) return false;
   const int32_t c = Complete(job, resume);
   if (code != nullptr) *code = c;
@@ -537,6 +655,10 @@ bool AiCorePool::FinishBlocks(Job* job, uint32_t count, bool resume, int32_t* co
 int32_t AiCorePool::Complete(Job* job, bool resume) {
   // Afterwards the timer no longer touches the job (on the timer's thread, the timeout completing it).
   if (job->deadline_ns != 0) timer_->Cancel(this, reinterpret_cast<uintptr_t>(job));
+  if (job->cooperative) {
+    std::lock_guard<std::mutex> lock(mu_);
+    coop_jobs_.erase(std::find(coop_jobs_.begin(), coop_jobs_.end(), job));
+  }
   const int32_t code = job->code.load(std::memory_order_acquire);
   SimQueue* queue = resume ? job->queue : nullptr;
   if (job->queue == nullptr) {

@@ -56,8 +56,20 @@ class AiCorePool final : private DeadlineTimer::Client {
   // True when Start runs every block of `launch` on the calling executor and completes it there (one
   // block, no core limit): nothing else can resume the queue, so it need not park.
   bool RunsOnExecutorAlone(const hal::KernelLaunch& launch) const {
-    return launch.num_blocks == 1 && AllowedCores(launch) == cores_;
+    return Units(launch) == 1 && launch.cooperative == 0 && AllowedCores(launch) == cores_;
   }
+  // Participants of each block: the vector sub-blocks and the cube part of a mixed kernel (the cube part
+  // alone for a cube kernel), else 1.
+  static uint32_t Lanes(const hal::KernelLaunch& launch) {
+    const uint32_t n = launch.MixVectors() + (launch.MixCube() ? 1u : 0u);
+    return n == 0 ? 1u : n;
+  }
+  // What the cores run one at a time: every participant of every block.
+  static uint32_t Units(const hal::KernelLaunch& launch) { return launch.num_blocks * Lanes(launch); }
+  // A co-operative launch (hal::KernelLaunch::cooperative: the kernel calls SyncAll) runs every block at
+  // once, each on a thread of its own with its own unified buffer, whatever the number of cores and the
+  // core limit: up to this many blocks per launch (more fail the launch with a message).
+  static constexpr uint32_t kMaxCooperativeBlocks = 1024;
   // Synchronous mode: runs `launch` and returns its code once it completed.
   int32_t Run(hal::KernelLaunch* launch);
   // Interrupts `launch` if it is running (aclrtStreamAbort / aclrtStreamStop): it starts no further
@@ -95,6 +107,10 @@ class AiCorePool final : private DeadlineTimer::Client {
   bool FinishBlocks(Job* job, uint32_t count, bool resume = true, int32_t* code = nullptr);
   // Records the job's first failure and stops it from starting further blocks.
   void FailJob(Job* job, int32_t code, std::string message);
+  // Starts every block of a co-operative launch, one thread each (see kMaxCooperativeBlocks). False with
+  // the failure in *code and launch->failure when the launch cannot run (the job is then recycled).
+  bool StartCooperative(Job* job, int32_t* code);
+  void CooperativeBlock(Job* job, uint32_t block);
   void OnTimeout(Job* job);
   void OnDeadline(uint64_t job) override { OnTimeout(reinterpret_cast<Job*>(job)); }
   // Fails `job` with `code` (unless it already failed), stops it from starting blocks and interrupts the
@@ -123,6 +139,10 @@ class AiCorePool final : private DeadlineTimer::Client {
   // launches and the cores finishing them.
   std::atomic<Job*> returned_jobs_{nullptr};
   std::vector<std::unique_ptr<Core>> executor_cores_;  // cores of executor threads (mu_)
+  std::vector<Core*> coop_cores_;    // the cores of running co-operative blocks (mu_)
+  std::vector<Job*> coop_jobs_;      // co-operative launches not yet completed (mu_)
+  uint32_t coop_threads_ = 0;        // threads of co-operative blocks not yet ended (mu_)
+  std::condition_variable coop_ended_;  // the pool's destructor waits for coop_threads_ == 0
   std::atomic<bool> stop_{false};
   WaitSignal work_signal_;
   DeadlineTimer* const timer_;

@@ -61,6 +61,11 @@ struct BlockThreadState {
   // The running block's launch (a hal::KernelLaunch, null between blocks) for the kernel services, and
   // the line it is printing (flushed when the block ends). Not async-signal-safe: handlers never touch them.
   void* launch = nullptr;
+  // The barrier and cross-core flags of the running block's co-operative launch (a CoopBarrier, sim_coop.h,
+  // and CrossFlags, sim_cross_flags.h), else null; `unit` is the running participant (block * lanes + lane).
+  void* coop = nullptr;
+  void* cross = nullptr;
+  uint32_t unit = 0;
   std::string print_line;
   // The thread's signal mask outside handlers: restored after leaving a handler through the recovery
   // point (sigsetjmp does not save the mask, which would cost a system call per block).

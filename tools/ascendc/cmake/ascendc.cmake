@@ -135,6 +135,10 @@ function(_npurt_ascendc_generate name mode gen image)
   # Editing a kernel source (a kernel added, a signature changed) re-runs the generator.
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${abs_sources} "${_NPURT_ASCENDC_GEN}")
   include("${gen}/outputs.cmake")
+  # So do the headers the sources include with quotes (kernels, SyncAll calls and tiling structs in them).
+  if(NPURT_GEN_INPUTS)
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${NPURT_GEN_INPUTS})
+  endif()
   set(_npurt_kernels ${NPURT_GEN_KERNELS} PARENT_SCOPE)
   set(_npurt_device_sources ${NPURT_GEN_DEVICE_SOURCES} PARENT_SCOPE)
   set(_npurt_host_sources ${NPURT_GEN_HOST_SOURCES} PARENT_SCOPE)

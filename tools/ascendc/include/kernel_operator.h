@@ -6,7 +6,9 @@
 // The pieces: language spellings, half/bfloat16_t, block index and printf (npurt_kernel/base.h);
 // GlobalTensor/LocalTensor (tensor.h); TPipe/TQue/TBuf over the core's unified buffer (pipe.h); DataCopy
 // (data_copy.h); element-wise, scalar and unary vector operations, Duplicate (vector_ops.h); Cast and
-// reductions (cast_reduce.h); the library APIs SoftMax, Pad, UnPad with their tilings (softmax_pad.h).
+// reductions (cast_reduce.h); atomic copies to global memory (atomic.h, through data_copy.h); SyncAll
+// across the blocks of a launch (sync_all.h); the library APIs SoftMax, Pad, UnPad with their tilings
+// (softmax_pad.h).
 #ifndef NPURT_KERNEL_OPERATOR_H_
 #define NPURT_KERNEL_OPERATOR_H_
 
@@ -16,6 +18,7 @@
 #include "npurt_kernel/data_copy.h"
 #include "npurt_kernel/vector_ops.h"
 #include "npurt_kernel/cast_reduce.h"
+#include "npurt_kernel/sync_all.h"
 #include "npurt_kernel/cube.h"
 #include "npurt_kernel/workspace.h"
 #include "npurt_kernel/vector_mask.h"

@@ -31,12 +31,17 @@
 #ifndef __aicore__
 #define __aicore__
 #endif
-// Core-type qualifiers of the single-source (.asc) style: every sim core runs vector and cube code alike.
+// Kernel-type qualifiers (`__vector__`, `__cube__`, and CANN's newer `__mix__(1, 2) __global__ void k(...)`):
+// the generator reads them (the kernel's type in the table); they compile to nothing, every sim core running
+// vector and cube code alike.
 #ifndef __vector__
 #define __vector__
 #endif
 #ifndef __cube__
 #define __cube__
+#endif
+#ifndef __mix__
+#define __mix__(cube, vector)
 #endif
 #define __gm__
 #define __ubuf__
@@ -116,12 +121,18 @@ namespace npurt_detail {
 
 // The block this thread is running (set by the generated entry) and the unified-buffer bytes that
 // TPipe::InitBuffer has handed out in it.
+// The atomic operation of copies to global memory (SetAtomicAdd/Max/Min, atomic.h) and its element type.
+enum : uint8_t { kAtomicNone = 0, kAtomicAdd, kAtomicMax, kAtomicMin };
+enum : uint8_t { kAtomicF32 = 0, kAtomicF16, kAtomicBf16, kAtomicS32, kAtomicS16, kAtomicS8, kAtomicUnsupported };
+
 struct BlockState {
   const npurt_kernel_block* block = nullptr;
   uint64_t ub_used = 0;
   // The vector unit's mask register (vector_mask.h): normal mode, all elements, at the start of a block.
   uint64_t vector_mask[2] = {~0ull, ~0ull};  // [0]: elements 0..63, [1]: 64..127 (counter mode: [0] = count)
   bool mask_counter = false;
+  uint8_t atomic_op = kAtomicNone;
+  uint8_t atomic_type = kAtomicF32;
 };
 inline thread_local BlockState g_state;
 
@@ -184,12 +195,37 @@ inline void CheckLocal(const void* addr, uint64_t bytes, const char* what) {
 }  // namespace npurt_detail
 
 // Block index and count of the running block.
-__aicore__ inline int64_t GetBlockIdx() { return static_cast<int64_t>(npurt_detail::g_state.block->block_idx); }
+namespace npurt_detail {
+// The running participant of a mixed kernel's block (npurt_kernel_block.sub_block): its vector sub-block,
+// whether it is the cube part, and the vector sub-blocks per block (0: a plain kernel).
+inline uint32_t SubBlock() { return g_state.block->sub_block & 0xffu; }
+inline bool OnCubePart() { return (g_state.block->sub_block & 0x100u) != 0; }
+inline uint32_t VectorsPerBlock() { return (g_state.block->sub_block >> 16) & 0xffu; }
+inline bool HasCubePart() { return (g_state.block->sub_block & 0x200u) != 0; }
+}  // namespace npurt_detail
+
+// The core types of g_coreType: ASCEND_IS_AIC / ASCEND_IS_AIV tell the parts of a mixed kernel apart.
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+
+// Block index: a vector participant of a mixed kernel with N sub-blocks per block counts in
+// [0, N * GetBlockNum()) (block * N + sub-block), as on an NPU; the cube part and plain kernels in
+// [0, GetBlockNum()).
+__aicore__ inline int64_t GetBlockIdx() {
+  const uint32_t per = npurt_detail::VectorsPerBlock();
+  const int64_t b = static_cast<int64_t>(npurt_detail::g_state.block->block_idx);
+  return per != 0 && !npurt_detail::OnCubePart() ? b * per + npurt_detail::SubBlock() : b;
+}
 __aicore__ inline int64_t GetBlockNum() { return static_cast<int64_t>(npurt_detail::g_state.block->block_num); }
-// Vector cores of a mixed task: the sim runs plain vector blocks (one sub-block each).
-__aicore__ inline int64_t GetSubBlockIdx() { return 0; }
-__aicore__ inline int64_t GetSubBlockNum() { return 1; }
-__aicore__ inline int64_t GetTaskRation() { return 1; }
+// Vector sub-blocks of a mixed kernel's block (KERNEL_TYPE_MIX_AIC_1_2: 2): the running one's index in the
+// block, their number; GetTaskRation is that number on a vector participant, 1 on the cube part. A plain
+// kernel's block is one sub-block.
+__aicore__ inline int64_t GetSubBlockIdx() { return npurt_detail::OnCubePart() ? 0 : npurt_detail::SubBlock(); }
+__aicore__ inline int64_t GetSubBlockNum() {
+  const uint32_t per = npurt_detail::VectorsPerBlock();
+  return per == 0 ? 1 : per;
+}
+__aicore__ inline int64_t GetTaskRation() { return npurt_detail::OnCubePart() ? 1 : GetSubBlockNum(); }
 
 // Synchronisation between the pipes of one core: a block runs its pipes in program order here, so
 // barriers and flags have nothing to wait for.
@@ -233,6 +269,10 @@ __aicore__ inline void printf(const char* format, Args... args) {
 // block_idx / block_num: the running block's index and the launch's block count.
 inline thread_local int64_t block_idx = 0;
 inline thread_local int64_t block_num = 0;
+// The core type of the running participant: AscendC::AIC for a mixed kernel's cube part, else AIV.
+inline thread_local int32_t g_coreType = AscendC::AIV;
+#define ASCEND_IS_AIV (g_coreType == AscendC::AIV)
+#define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
 inline int64_t get_block_idx() { return block_idx; }
 inline int64_t get_block_num() { return block_num; }
 
@@ -251,7 +291,8 @@ namespace AscendC::npurt_detail {
 inline void EnterBlock(const npurt_kernel_block* b) {
   g_state = BlockState{};
   g_state.block = b;
-  ::block_idx = b->block_idx;
+  ::g_coreType = (b->sub_block & 0x100u) != 0 ? AIC : AIV;
+  ::block_idx = GetBlockIdx();
   ::block_num = b->block_num;
 }
 }  // namespace AscendC::npurt_detail

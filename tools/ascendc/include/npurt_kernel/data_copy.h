@@ -1,9 +1,11 @@
 // Ascend C data movement for the sim: DataCopy between global memory and the unified buffer (and within
 // the unified buffer), contiguous, strided (DataCopyParams, 32-byte block units) and padded
 // (DataCopyPad, byte-exact rows). The sim copies exactly the elements asked for; where the hardware
-// moves whole 32-byte blocks the bytes past the request are left untouched. Part of kernel_operator.h.
+// moves whole 32-byte blocks the bytes past the request are left untouched. Copies to global memory are
+// atomic while SetAtomicAdd/Max/Min is in force (atomic.h). Part of kernel_operator.h.
 #pragma once
 
+#include "npurt_kernel/atomic.h"
 #include "npurt_kernel/tensor.h"
 
 namespace AscendC {
@@ -61,7 +63,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
   const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
   npurt_detail::CheckLocal(src.GetPhyAddr(), bytes, "DataCopy(UB->GM)");
   npurt_detail::CheckGlobal(dst.GetPhyAddr(), bytes, true, "DataCopy(UB->GM)");
-  npurt_detail::CopyBytes(dst.GetPhyAddr(), src.GetPhyAddr(), bytes);
+  npurt_detail::StoreGlobal(dst.GetPhyAddr(), src.GetPhyAddr(), bytes, "DataCopy(UB->GM)");
 }
 
 template <typename T>
@@ -85,7 +87,7 @@ inline void CopyBlocks(D* dst, const S* src, const DataCopyParams& p, bool dst_l
     const uint8_t* sr = s + i * (row + static_cast<uint64_t>(p.srcStride) * ONE_BLK_SIZE);
     if (dst_local) CheckLocal(dr, row, what); else CheckGlobal(dr, row, true, what);
     if (src_local) CheckLocal(sr, row, what); else CheckGlobal(sr, row, false, what);
-    CopyBytes(dr, sr, row);
+    if (dst_local) CopyBytes(dr, sr, row); else StoreGlobal(dr, sr, row, what);
   }
 }
 }  // namespace npurt_detail
@@ -138,7 +140,7 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
     const uint8_t* sr = s + i * (ub_row + static_cast<uint64_t>(p.srcStride) * ONE_BLK_SIZE);
     npurt_detail::CheckLocal(sr, p.blockLen, "DataCopyPad(UB->GM)");
     npurt_detail::CheckGlobal(dr, p.blockLen, true, "DataCopyPad(UB->GM)");
-    npurt_detail::CopyBytes(dr, sr, p.blockLen);
+    npurt_detail::StoreGlobal(dr, sr, p.blockLen, "DataCopyPad(UB->GM)");
   }
 }
 
