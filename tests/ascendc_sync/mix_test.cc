@@ -57,6 +57,21 @@ TEST_F(MixTest, CrossCoreFlagsBetweenTheCubePartAndTheSubBlocks) {
   }
 }
 
+// Mode 0 in a plain vector kernel: every block's set is matched before any wait returns (a barrier).
+TEST_F(MixTest, ModeZeroFlagsSynchroniseEveryBlock) {
+  const uint32_t blocks = 9;
+  std::uniform_int_distribution<int32_t> d(-10000, 10000);
+  std::vector<int32_t> x(blocks);
+  for (auto& v : x) v = d(rng_);
+  DeviceBuffer xd(blocks * 4), vals(blocks * 4), sums(blocks * 4);
+  xd.Write(x);
+  ASSERT_EQ(MixModeZero(blocks, stream_, xd.get(), vals.get(), sums.get()), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << ErrorMessage();
+  int32_t sum = 0;
+  for (int32_t v : x) sum += v;
+  for (int32_t v : sums.Read<int32_t>(blocks)) EXPECT_EQ(v, sum);
+}
+
 TEST_F(MixTest, FlagToAMissingCubePartFails) {
   DeviceBuffer out(4);
   ASSERT_EQ(MixFlagWithoutCube(stream_, out.get()), ACL_SUCCESS);

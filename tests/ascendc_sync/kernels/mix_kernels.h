@@ -14,5 +14,8 @@ int32_t MixSubBlocks(uint32_t blocks, void* stream, void* ids, const void* x, vo
 //   then each sub-block copies sums[b*rounds + r] into echo[(2b+s)*rounds + r].
 int32_t MixFlags(uint32_t blocks, void* stream, const void* x, void* vals, void* peer, void* sums, void* echo,
                  uint32_t rounds);
+// A plain vector kernel using mode-0 flags as a barrier: vals[b] = x[b]; set and wait flag 7 (mode 0: every
+// block); sums[b] = the sum of all vals.
+int32_t MixModeZero(uint32_t blocks, void* stream, const void* x, void* vals, void* sums);
 // CrossCoreSetFlag<2> from a vector kernel with no cube part: fails with a message.
 int32_t MixFlagWithoutCube(void* stream, void* out);
