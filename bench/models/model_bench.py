@@ -119,8 +119,9 @@ def critical_path_bound(args, om_path, msprof):
     """(sum of the operators' durations, the longest chain of them) for one single-stream run of om_path."""
     prof = os.path.join(args.work, "multibranch_prof")
     subprocess.run(["rm", "-rf", prof], check=True)
-    subprocess.run([sys.executable, msprof, f"--output={prof}", args.msame, "--model", om_path, "--loop", "3"],
-                   capture_output=True, text=True, check=True)
+    # msame's --output keeps its result files in the work directory (without it they land in the caller's).
+    subprocess.run([sys.executable, msprof, f"--output={prof}", args.msame, "--model", om_path, "--loop", "3",
+                    "--output", os.path.join(args.work, "out")], capture_output=True, text=True, check=True)
     import csv
     import glob
     summary = glob.glob(os.path.join(prof, "PROF_*", "mindstudio_profiler_output", "op_summary_*.csv"))[0]
