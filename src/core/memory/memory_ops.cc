@@ -236,6 +236,11 @@ Status Memcpy(void* dst, size_t dest_max, const void* src, size_t count, int32_t
     NPURT_RETURN_IF_ERROR(CheckDirection(kind, d.value(), s.value()));
   } else if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
     return Err(ACL_ERROR_INVALID_PARAM, "memcpy kind {} is not a valid aclrtMemcpyKind", kind);
+  } else if (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE && d->device != nullptr && s->device != nullptr &&
+             d->device != s->device) {
+    // The one kind that states more than a direction: a copy inside one device.
+    return Err(ACL_ERROR_INVALID_PARAM, "ACL_MEMCPY_INNER_DEVICE_TO_DEVICE between devices {} and {}",
+               s->device->id(), d->device->id());
   }
   NPURT_RETURN_IF_ERROR(CheckPeer(d.value(), s.value(), IssuingDevice(stream)));
   if (count == 0) return Status::Ok();
