@@ -87,9 +87,10 @@ StatusOr<Image> DecodeJpeg(const uint8_t* data, size_t size) {
     Plane& p = img.planes[c];
     const uint32_t cw = ChromaSide(img.width, img.sx), ch = ChromaSide(img.height, img.sy);
     if (p.width == cw && p.height == ch) continue;
-    Plane cut(cw, ch);
-    for (uint32_t y = 0; y < ch; ++y) std::memcpy(&cut.at(0, y), &p.at(0, y), cw);
-    p = std::move(cut);
+    for (uint32_t y = 0; y < ch; ++y) std::memmove(p.px.data() + size_t{y} * cw, &p.at(0, y), cw);  // rows move down
+    p.px.resize(size_t{cw} * ch);
+    p.width = cw;
+    p.height = ch;
   }
   return img;
 }

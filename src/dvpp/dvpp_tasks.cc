@@ -33,7 +33,7 @@ Region Whole(const Picture& pic) { return Region{0, pic.width - 1, 0, pic.height
 
 // `img` grown to `width` x `height` by repeating its last column and row (an output picture a little larger
 // than the decoded one, as the samples' even sizes are).
-Image Extend(const Image& img, uint32_t width, uint32_t height) {
+Image Extend(Image img, uint32_t width, uint32_t height) {
   if (img.width == width && img.height == height) return img;
   Image out = img;
   out.width = width;
@@ -51,14 +51,14 @@ Image Extend(const Image& img, uint32_t width, uint32_t height) {
 }
 
 // Writes a decoded image into the whole of `out` (it must be at least as large; padding repeats the edges).
-Status StoreDecoded(const Image& img, const Picture& out, const char* codec) {
+Status StoreDecoded(Image img, const Picture& out, const char* codec) {
   if (img.width > out.width || img.height > out.height) {
     return Err(ACL_ERROR_INVALID_PARAM, "the {} picture is {}x{}, larger than the {}x{} output picture", codec,
                img.width, img.height, out.width, out.height);
   }
   const FormatInfo& f = *FindFormat(out.format);
   std::vector<uint8_t> bytes(PictureBytes(f, out.width_stride, out.height_stride), 0);
-  Pack(ConvertTo(Extend(img, out.width, out.height), f), out, bytes.data(), Whole(out));
+  Pack(ConvertTo(Extend(std::move(img), out.width, out.height), f), out, bytes.data(), Whole(out));
   return WritePicture(out, bytes, "the output picture");
 }
 
@@ -88,7 +88,7 @@ Status RunJpegDecode(const JpegDecodeJob& job) {
   if (!file.ok()) return file.status();
   auto img = DecodeJpeg(file.value().data(), file.value().size());
   if (!img.ok()) return img.status();
-  return StoreDecoded(img.value(), job.out, "decoded JPEG");
+  return StoreDecoded(std::move(img.value()), job.out, "decoded JPEG");
 }
 
 Status RunPngDecode(const PngDecodeJob& job) {
@@ -96,7 +96,7 @@ Status RunPngDecode(const PngDecodeJob& job) {
   if (!file.ok()) return file.status();
   auto img = DecodePng(file.value().data(), file.value().size(), job.out.format == kRgba8888);
   if (!img.ok()) return img.status();
-  return StoreDecoded(img.value(), job.out, "decoded PNG");
+  return StoreDecoded(std::move(img.value()), job.out, "decoded PNG");
 }
 
 Status RunJpegEncode(const JpegEncodeJob& job) {
@@ -104,7 +104,7 @@ Status RunJpegEncode(const JpegEncodeJob& job) {
   if (!bytes.ok()) return bytes.status();
   Image img = Unpack(job.in, bytes.value().data(), Whole(job.in));
   // RGB, packed and 4:4:4 semi-planar inputs are encoded from their own samples; RGB goes through YUV 4:2:0.
-  if (!img.yuv) img = ConvertTo(img, *FindFormat(kYuv420Sp));
+  if (!img.yuv) img = ConvertTo(std::move(img), *FindFormat(kYuv420Sp));
   auto jpeg = EncodeJpeg(img, job.quality);
   if (!jpeg.ok()) return jpeg.status();
   if (jpeg.value().size() > job.capacity) {
@@ -124,8 +124,8 @@ Status RunVpc(const VpcJob& job) {
     auto out = ReadPicture(item.out, "the output picture");
     if (!out.ok()) return out.status();
     const Image cropped = Unpack(item.in, in.value().data(), item.crop);
-    const Image sized = Resize(cropped, item.paste.width(), item.paste.height(), job.how);
-    Pack(ConvertTo(sized, *FindFormat(item.out.format)), item.out, out.value().data(), item.paste);
+    Image sized = Resize(cropped, item.paste.width(), item.paste.height(), job.how);
+    Pack(ConvertTo(std::move(sized), *FindFormat(item.out.format)), item.out, out.value().data(), item.paste);
     NPURT_RETURN_IF_ERROR(WritePicture(item.out, out.value(), "the output picture"));
   }
   return Status::Ok();

@@ -274,9 +274,9 @@ Image Resize(const Image& in, uint32_t width, uint32_t height, Interpolation how
   return out;
 }
 
-Image ConvertTo(const Image& in, const FormatInfo& target) {
+Image ConvertTo(Image in, const FormatInfo& target) {
   if (!target.yuv) return in.yuv ? YuvToRgb(in) : in;
-  Image out = in.yuv ? in : RgbToYuv(in);
+  Image out = in.yuv ? std::move(in) : RgbToYuv(in);
   if (target.chroma_sx == 0) {  // YUV400: the luma alone
     out.planes.resize(1);
     out.sx = out.sy = 0;

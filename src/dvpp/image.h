@@ -47,6 +47,6 @@ Image Resize(const Image& in, uint32_t width, uint32_t height, Interpolation how
 
 // `in` in the colour family and chroma subsampling of `target`: chroma resampled (replicated up, averaged
 // down), YUV <-> RGB with the full-range BT.601 matrix of JPEG files, grey chroma 128 added or dropped.
-Image ConvertTo(const Image& in, const FormatInfo& target);
+Image ConvertTo(Image in, const FormatInfo& target);
 
 }  // namespace npurt::dvpp
