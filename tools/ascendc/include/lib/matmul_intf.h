@@ -17,19 +17,10 @@
 #include "kernel_tiling/kernel_tiling.h"
 #include "npurt_kernel/matmul_impl.h"
 
+// CANN's kernels write `using namespace matmul;` and then call every AscendC name unqualified
+// (GetBlockIdx(), GetSysWorkSpacePtr(), TPosition, ...): the namespace brings in all of AscendC, Matmul included.
 namespace matmul {
-using AscendC::CFG_MDL;
-using AscendC::CFG_NORM;
-using AscendC::CubeFormat;
-using AscendC::GetBasicConfig;
-using AscendC::GetMDLConfig;
-using AscendC::GetNormalConfig;
-using AscendC::LayoutMode;
-using AscendC::Matmul;
-using AscendC::MatmulCallBackFunc;
-using AscendC::MatmulConfig;
-using AscendC::MatmulImpl;
-using AscendC::MatmulType;
+using namespace AscendC;
 }  // namespace matmul
 
 #endif  // NPURT_LIB_MATMUL_INTF_H_

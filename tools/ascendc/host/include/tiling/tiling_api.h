@@ -7,6 +7,10 @@
 #ifndef NPURT_TILING_TILING_API_H_
 #define NPURT_TILING_TILING_API_H_
 
+// Host programs print with std::cout after including only this (as with CANN, whose tiling headers bring
+// <iostream> in: asc-devkit's matmul samples rely on it).
+#include <iostream>
+
 #include "kernel_tiling/kernel_tiling.h"
 #include "register/tilingdata_base.h"
 #include "tiling/matmul_tiling.h"
