@@ -2,6 +2,7 @@
 #include "aclrtlaunch_vec_brcb.h"
 #include "aclrtlaunch_vec_broadcast.h"
 #include "aclrtlaunch_vec_fill_gm.h"
+#include "aclrtlaunch_vec_static_tensor_add.h"
 #include "vec_test_util.h"
 
 namespace vectest {
@@ -73,6 +74,27 @@ TEST_F(FillTest, BroadcastAlongEachAxis) {
     }
     EXPECT_EQ(Mismatches(got, want), "") << "mode " << mode;
   }
+}
+
+// Static-tensor programming (InitSocState, LocalMemAllocator<Hardware::UB>, LocalTensor at a UB address), as
+// asc-devkit's basic-API examples write kernels; a tensor placed past the unified buffer fails the kernel.
+TEST_F(FillTest, StaticTensorsCarveTheUnifiedBuffer) {
+  std::mt19937_64 rng(64);
+  const uint32_t n = 4096;
+  const std::vector<float> x = RandomValues<float>(n, rng, -5, 5), y = RandomValues<float>(n, rng, -5, 5);
+  DevMem dx(n * 4), dy(n * 4), dz(n * 4);
+  CopyIn(dx, x.data(), n * 4);
+  CopyIn(dy, y.data(), n * 4);
+  ASSERT_EQ(aclrtlaunch_vec_static_tensor_add(1, stream_, dx.get(), dy.get(), dz.get(), n, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+  std::vector<float> got(n), want(n);
+  CopyOut(got.data(), dz, n * 4);
+  for (uint32_t i = 0; i < n; ++i) want[i] = x[i] + y[i];
+  EXPECT_EQ(Mismatches(got, want), "");
+  // 32 KiB of x and y, then z: 192 KiB - 32 KiB - 16 KiB left; 160 KiB further is past the end.
+  ASSERT_EQ(aclrtlaunch_vec_static_tensor_add(1, stream_, dx.get(), dy.get(), dz.get(), n, 160u << 10), ACL_SUCCESS);
+  EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_NE(RecentError().find("outside the core's"), std::string::npos) << RecentError();
 }
 
 }  // namespace

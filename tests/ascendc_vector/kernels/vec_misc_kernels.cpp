@@ -156,3 +156,23 @@ extern "C" __global__ __aicore__ void vec_count_form_resets_mask(GM_ADDR data) {
   AscendC::Adds<float, false>(upper, upper, 2.0f, AscendC::MASK_PLACEHOLDER, 1, AscendC::UnaryRepeatParams());
   AscendC::DataCopy(g, l, 128);
 }
+
+// Static-tensor programming: z = x + y over n floats (n <= 4096) with the UB carved by LocalMemAllocator for
+// x and y, and z at a byte address of the UB (LocalTensor(TPosition, address, length)) right after them;
+// `z_addr_extra` moves z's address further (past the UB's end: the kernel must fail).
+extern "C" __global__ __aicore__ void vec_static_tensor_add(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n,
+                                                            uint32_t z_addr_extra) {
+  AscendC::InitSocState();
+  AscendC::GlobalTensor<float> xg, yg, zg;
+  xg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), n);
+  yg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), n);
+  zg.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(z), n);
+  AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+  AscendC::LocalTensor<float> xl = ub.Alloc<float, 4096>();
+  AscendC::LocalTensor<float> yl = ub.Alloc<float>(4096);
+  AscendC::LocalTensor<float> zl(AscendC::TPosition::VECCALC, ub.GetCurAddr() + z_addr_extra, n);
+  AscendC::DataCopy(xl, xg, n);
+  AscendC::DataCopy(yl, yg, n);
+  AscendC::Add(zl, xl, yl, n);
+  AscendC::DataCopy(zg, zl, n);
+}

@@ -33,5 +33,6 @@
 #include "npurt_kernel/broadcast.h"
 #include "npurt_kernel/kernel_assert.h"
 #include "npurt_kernel/softmax_pad.h"
+#include "npurt_kernel/static_tensor.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_

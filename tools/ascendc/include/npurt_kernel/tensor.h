@@ -59,6 +59,9 @@ class LocalTensor {
   __aicore__ inline LocalTensor() = default;
   __aicore__ inline LocalTensor(T* addr, uint32_t size, TPosition pos = TPosition::VECCALC)
       : addr_(addr), size_(size), pos_(pos) {}
+  // Static-tensor programming: `length` elements at byte `address` of the unified buffer (checked against it;
+  // npurt_kernel/static_tensor.h).
+  __aicore__ inline LocalTensor(TPosition pos, uint32_t address, uint32_t length);
 
   __aicore__ inline T* GetPhyAddr() const { return addr_; }
   __aicore__ inline T* GetPhyAddr(uint32_t offset) const { return addr_ + offset; }
