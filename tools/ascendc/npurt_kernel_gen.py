@@ -148,6 +148,108 @@ def mask(text):
     return "".join(out)
 
 
+# Macros the command line defines (-D/-U, set by main): what lets inactive #if branches be told apart.
+CMDLINE_MACROS = {}
+
+
+def _eval_condition(expr, macros):
+    """The value of a #if expression, or None where it names a macro this file cannot know (one a header
+    may define): then every branch of the chain is kept, as before."""
+    unknown = []
+
+    def defined(m):
+        name = m.group(1) or m.group(2)
+        if name in macros:
+            return " 0 " if macros[name] is None else " 1 "
+        unknown.append(name)
+        return " 0 "
+
+    e = re.sub(r"\bdefined\s*(?:\(\s*(\w+)\s*\)|(\w+))", defined, expr)
+    for _ in range(8):  # macros naming macros
+        changed = False
+
+        def value(m):
+            nonlocal changed
+            name = m.group(0)
+            if name in macros and macros[name] is not None:
+                changed = True
+                return " %s " % (macros[name] or "1")
+            if not name[0].isdigit():
+                unknown.append(name)
+            return name
+        e = re.sub(r"\b[A-Za-z_]\w*\b", value, e)
+        if not changed:
+            break
+    if unknown:
+        return None
+    e = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]*\b", r"\1", e)
+    e = e.replace("&&", " and ").replace("||", " or ")
+    e = re.sub(r"!(?!=)", " not ", e)
+    if re.search(r"[^\w\s()<>=!+\-*/%&|^~]|\?", e.replace(" and ", " ").replace(" or ", " ").replace(" not ", " ")):
+        return None
+    try:
+        return bool(eval(e.replace("/", "//"), {"__builtins__": {}}, {}))
+    except Exception:
+        return None
+
+
+def inactive_ranges(text):
+    """[start, end) spans of `text` in #if/#elif/#else branches the preprocessor drops, where the chain's
+    conditions depend only on the command line's macros and the file's own object-like #defines (a sample
+    that picks one of several definitions of a kernel by -DSCENARIO_NUM=...)."""
+    macros = dict(CMDLINE_MACROS)
+    out, stack = [], []  # stack: [decidable, taken, branch_start or None, parent_live]
+    live = True
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        start, pos = pos, pos + len(line)
+        m = re.match(r"\s*#\s*(\w+)(.*)", line)
+        if not m:
+            continue
+        d, rest = m.group(1), re.sub(r"//.*|/\*.*?\*/", "", m.group(2)).strip()
+        if d in ("if", "ifdef", "ifndef"):
+            cond = (_eval_condition(rest, macros) if d == "if" else
+                    _eval_condition("defined(%s)" % rest, macros) if d == "ifdef" else
+                    _eval_condition("!defined(%s)" % rest, macros))
+            frame = [cond is not None, bool(cond), None, live]
+            stack.append(frame)
+            if frame[0] and live and not cond:
+                frame[2] = pos
+        elif d in ("elif", "else") and stack:
+            frame = stack[-1]
+            if frame[2] is not None:
+                out.append((frame[2], start))
+                frame[2] = None
+            if frame[0]:
+                cond = True if d == "else" else _eval_condition(rest, macros)
+                if cond is None:
+                    frame[0] = False  # the rest of the chain is kept
+                elif frame[3] and (frame[1] or not cond):
+                    frame[2] = pos
+                frame[1] = frame[1] or bool(cond)
+        elif d == "endif" and stack:
+            frame = stack.pop()
+            if frame[2] is not None:
+                out.append((frame[2], start))
+        elif d in ("define", "undef") and all(f[2] is None for f in stack):
+            dm = re.match(r"([A-Za-z_]\w*)(\(?)(\s+(.*))?$", rest)
+            if dm:
+                name = dm.group(1)
+                if dm.group(2) or not all(f[0] for f in stack):
+                    macros.pop(name, None)  # function-like, or under a condition not decided here: unknown
+                else:
+                    macros[name] = None if d == "undef" else (dm.group(4) or "").strip()
+        live = all(f[2] is None for f in stack)
+    return out
+
+
+def prune_inactive(masked, text):
+    """masked with the inactive branches blanked (newlines kept)."""
+    for a, b in inactive_ranges(text):
+        masked = masked[:a] + re.sub(r"[^\n]", " ", masked[a:b]) + masked[b:]
+    return masked
+
+
 def matching(masked, pos, open_ch, close_ch):
     """Index of the bracket closing the one at masked[pos]."""
     depth = 0
@@ -399,7 +501,7 @@ class SourceFile:
         self.path = os.path.abspath(path)
         with open(self.path, encoding="utf-8", errors="surrogateescape") as f:
             self.text = f.read()
-        self.masked = mask(self.text)
+        self.masked = prune_inactive(mask(self.text), self.text)
         self.heads = []  # (start, name_end, Kernel)
         self.instantiations = []  # (start, end, name, key): explicit instantiations `template ... k<args>(...);`
         for m in KERNEL_HEAD.finditer(self.masked):
@@ -815,8 +917,18 @@ def main(argv):
                          "name (repeatable; explicit instantiations in the sources are kept)")
     ap.add_argument("--instance-only", action="store_true",
                     help="build only the --instance instantiations (none given: none), not the launches'")
+    ap.add_argument("--define", action="append", default=[], metavar="NAME[=VALUE]",
+                    help="a macro the compile defines (-D): #if branches that depend only on such macros are read "
+                         "as the preprocessor will take them")
+    ap.add_argument("--undef", action="append", default=[], metavar="NAME")
     ap.add_argument("sources", nargs="+")
     args = ap.parse_args(argv)
+    CMDLINE_MACROS.clear()
+    for d in args.define:
+        name, eq, value = d.partition("=")
+        CMDLINE_MACROS[name] = value if eq else "1"
+    for u in args.undef:
+        CMDLINE_MACROS[u] = None
     if not re.match(r"[A-Za-z_]\w*$", args.name):
         raise GenError("library name '%s' must be a C identifier" % args.name)
 

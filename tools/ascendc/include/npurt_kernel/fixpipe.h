@@ -16,8 +16,7 @@
 
 #include "npurt_kernel/cube_copy.h"
 
-namespace AscendC {
-
+// A global name, as CANN's compiler gives it (kernels write QuantMode_t::F322F16 without AscendC::).
 enum QuantMode_t {
   NoQuant,
   F322F16,
@@ -29,6 +28,9 @@ enum QuantMode_t {
   REQ8,
   VREQ8,
 };
+
+namespace AscendC {
+using ::QuantMode_t;
 
 enum class CO2Layout : uint8_t { NZ = 0, ROW_MAJOR };
 struct FixpipeConfig {
