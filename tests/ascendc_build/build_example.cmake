@@ -1,4 +1,5 @@
-# cmake -DSRC=<repo> -DPKG=<dir> -DWORK=<dir> -DEXAMPLE=<name> -DLIBS=<libs> [-DPROJECT=<dir>] -P build_example.cmake
+# cmake -DSRC=<repo> -DPKG=<dir> -DWORK=<dir> -DEXAMPLE=<name> -DLIBS=<libs> [-DPROJECT=<dir>]
+#       [-DCONFIGURE_ARGS=<a;b>] [-DEXPECT_ERROR=<regex>] -P build_example.cmake
 # Stages a package at PKG with the layout `cmake --install` gives the kernel toolchain (NpurtPackage.cmake,
 # tools/ascendc/install.cmake), then configures, builds and runs PROJECT (default examples/EXAMPLE) against it
 # the way a user does after `source <P>/set_env.sh` (ASCEND_HOME_PATH, CMAKE_PREFIX_PATH, PATH).
@@ -46,6 +47,21 @@ function(step what)
   endif()
   message(STATUS "${EXAMPLE}: ${what}: ok\n${out}")
 endfunction()
-step("configure" ${CMAKE_COMMAND} -S "${PROJECT}" -B "${WORK}" -G "Unix Makefiles")
+# EXPECT_ERROR: the configure or the build must fail, with a message matching the regex (what a user of an
+# unsupported feature must see).
+if(DEFINED EXPECT_ERROR)
+  execute_process(COMMAND ${CMAKE_COMMAND} -S "${PROJECT}" -B "${WORK}" -G "Unix Makefiles" ${CONFIGURE_ARGS}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    execute_process(COMMAND ${CMAKE_COMMAND} --build "${WORK}" -j 2 RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE err)
+  endif()
+  if(rc EQUAL 0 OR NOT "${out}${err}" MATCHES "${EXPECT_ERROR}")
+    message(FATAL_ERROR "${EXAMPLE}: expected a failure matching '${EXPECT_ERROR}', got (${rc}):\n${out}\n${err}")
+  endif()
+  message(STATUS "${EXAMPLE}: refused as expected")
+  return()
+endif()
+step("configure" ${CMAKE_COMMAND} -S "${PROJECT}" -B "${WORK}" -G "Unix Makefiles" ${CONFIGURE_ARGS})
 step("build" ${CMAKE_COMMAND} --build "${WORK}" -j 2)
 step("run" "${WORK}/main")

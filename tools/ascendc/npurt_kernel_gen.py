@@ -603,13 +603,15 @@ def args_struct(kernel, struct_name):
 
 
 def launcher_decl(kernel):
-    """The launcher `k<<<b, l2, s>>>(args)` becomes; for a template kernel a class template, `k<args><<<...>>>`
+    """The launcher `k<<<b, l2, s>>>(args)` becomes (`k<<<b, l2>>>` and `k<<<b>>>` launch on the default stream);
+    for a template kernel a class template, `k<args><<<...>>>`
     becoming `__npurt_launcher_k<args>(...)` also where the arguments are a host template's parameters."""
     params = ", ".join("%s %s" % (p.type, p.var) for p in kernel.params)
     head = "template <%s> " % kernel.tparams_text if kernel.tparams is not None else ""
     return ("%sstruct __npurt_launcher_%s { uint32_t npurt_blocks; void* npurt_stream; "
             "__npurt_launcher_%s(uint32_t b, const void*, void* s) : npurt_blocks(b), npurt_stream(s) {} "
-            "uint32_t operator()(%s) const; }; " % (head, kernel.ident, kernel.ident, params))
+            "explicit __npurt_launcher_%s(uint32_t b, const void* = nullptr) : npurt_blocks(b), npurt_stream(nullptr) {} "
+            "uint32_t operator()(%s) const; }; " % (head, kernel.ident, kernel.ident, kernel.ident, params))
 
 
 # ---- device pass -----------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@
 # Makes the languages ASC (.asc) and CCE (.cce, -xcce) known to CMake: their compiler is the package's driver
 # <P>/bin/npurt-ascc (as <P>/compiler/ccec_compiler/bin/bisheng and ccec), which compiles the kernels for the
 # sim (npurt_kernel_gen.py) and the host code with the host compiler, and links programs with the runtime.
-# CMAKE_ASC_ARCHITECTURES, --npu-arch and CMAKE_ASC_RUN_MODE (npu, cpu, sim) are accepted: all run on the sim.
+# CMAKE_ASC_ARCHITECTURES, --npu-arch and CMAKE_ASC_RUN_MODE (npu, cpu, sim) are accepted: all run on the sim,
+# which is dav-2201 (Atlas A2). dav-3510 (Ascend 950) is refused here: its programming model is not simulated.
 # Sets ASC_FOUND, and ASCEND_CANN_PACKAGE_PATH / ASCEND_HOME_PATH (when unset) to the package; <P>/lib64 becomes a
 # link directory of the calling directory.
 get_filename_component(_npurt_asc_dir "${CMAKE_CURRENT_LIST_DIR}" REALPATH)
@@ -26,6 +27,15 @@ endif()
 # Host code outside kernel-language sources (a C++ main() calling ACL, tiling) names the package's libraries
 # bare (`ascendcl`, `tiling_api`, `platform`), as with CANN's toolkit; the driver adds this when it links.
 link_directories("${_npurt_asc_root}/lib64")
+foreach(_npurt_arch IN LISTS CMAKE_ASC_ARCHITECTURES)
+  if(_npurt_arch MATCHES "^dav-(c|m)?35")
+    message(FATAL_ERROR "CMAKE_ASC_ARCHITECTURES=${_npurt_arch} (Ascend 950PR/950DT) is not simulated: npurt's "
+                        "simulated NPU is dav-2201 (Atlas A2), without Ascend 950's register-based vector functions "
+                        "(__simd_vf__, MicroAPI), SIMT or tensor API. Kernels written for dav-2201 build with "
+                        "-DCMAKE_ASC_ARCHITECTURES=dav-2201 (docs/kernels.md).")
+  endif()
+endforeach()
+unset(_npurt_arch)
 set(ASC_FOUND TRUE)
 unset(_npurt_asc_dir)
 unset(_npurt_asc_root)

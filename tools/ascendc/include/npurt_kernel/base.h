@@ -43,6 +43,11 @@
 #ifndef __mix__
 #define __mix__(cube, vector)
 #endif
+// Ascend 950's register-based vector functions are not simulated: a kernel that declares one stops at it,
+// with why (rather than at an unknown type or an unknown MicroAPI call further on).
+#define __simd_vf__ \
+  _Pragma("GCC error \"npurt: __simd_vf__ (Ascend 950 register-based vector functions, MicroAPI) is not simulated; npurt simulates dav-2201 (Atlas A2): use the level-0/level-2 vector API\"")
+#define __simd_callee__ __simd_vf__
 #define __gm__
 #define __ubuf__
 #define __cbuf__
