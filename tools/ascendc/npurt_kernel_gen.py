@@ -280,6 +280,10 @@ def split_params(text, masked):
 class Param:
     def __init__(self, decl, index):
         decl = " ".join(decl.split())
+        # `__gm__ uint8_t* __kfc_workspace__ workspace`: the workspace of a mixed kernel's Matmul, which CANN's
+        # compiler hands to the Matmul objects (SetSysWorkspace) before the kernel body runs; the entry does so.
+        self.kfc_workspace = re.search(r"\b__kfc_workspace__\b", decl) is not None
+        decl = " ".join(re.sub(r"\b__kfc_workspace__\b", " ", decl).split())
         if "=" in decl:
             decl = decl.split("=", 1)[0].strip()  # default argument
         if "[" in decl or "&" in decl or "..." in decl:
@@ -646,6 +650,9 @@ def device_source(src, lib):
         out.append("  ::AscendC::npurt_detail::EnterBlock(npurt_block);\n")
         if k.params:
             out.append("  const %s* a = static_cast<const %s*>(npurt_args);\n" % (struct, struct))
+            for p in k.params:
+                if p.kfc_workspace:
+                    out.append("  ::AscendC::SetSysWorkspace(reinterpret_cast<GM_ADDR>(a->%s));\n" % p.var)
             out.append("  %s(%s);\n" % (k.call, ", ".join("a->%s" % p.var for p in k.params)))
         else:
             out.append("  (void)npurt_args;\n  %s();\n" % k.call)

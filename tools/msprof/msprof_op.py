@@ -2,6 +2,10 @@
 
   msprof op [--output=DIR] [--kernel-name=NAME] [--launch-count=N] [--launch-skip-before-match=N] ./app args
   msprof op [options] --application="./app args"
+  msprof op simulator [--soc-version=SOC] [--core-id=N] [options] ./app args
+
+`msprof op simulator` (CANN's simulator-based collection, also `msopprof simulator`) collects the same as
+`msprof op`: every launch already runs on the simulated cores; --soc-version and --core-id are accepted.
 
 Runs the program with task timing on, then writes, for each kernel launch collected (the first
 --launch-count, default 1, of the launches whose kernel name matches --kernel-name, after skipping
@@ -48,6 +52,8 @@ def parse(argv):
     ap.add_argument("--aic-metrics", help="accepted; the sim has no AI Core PMU")
     ap.add_argument("--warm-up", type=int, help="accepted; no effect")
     ap.add_argument("--config", help="an operator binary's json: not supported on npurt")
+    ap.add_argument("--soc-version", help="simulator mode: accepted (the sim's SoC is the device's)")
+    ap.add_argument("--core-id", type=int, help="simulator mode: accepted (every core of the launch is collected)")
     ap.add_argument("program", nargs=argparse.REMAINDER, help="the program and its arguments")
     return ap, ap.parse_args(argv)
 

@@ -49,6 +49,8 @@
   _Pragma("GCC error \"npurt: __simd_vf__ (Ascend 950 register-based vector functions, MicroAPI) is not simulated; npurt simulates dav-2201 (Atlas A2): use the level-0/level-2 vector API\"")
 #define __simd_callee__ __simd_vf__
 #define __gm__
+// Marks a mixed kernel's Matmul workspace parameter; the generated entry passes it to SetSysWorkspace.
+#define __kfc_workspace__
 #define __ubuf__
 #define __cbuf__
 #define __ca__
@@ -118,6 +120,7 @@ using ::EVENT_ID0, ::EVENT_ID1, ::EVENT_ID2, ::EVENT_ID3, ::EVENT_ID4, ::EVENT_I
 enum class HardEvent : uint8_t { MTE2_MTE1, MTE1_MTE2, MTE1_M, M_MTE1, MTE2_V, V_MTE2, MTE3_V, V_MTE3, M_V, V_M, V_V, MTE3_MTE1, MTE1_MTE3, MTE1_V, MTE2_M, M_MTE2, V_MTE1, M_FIX, FIX_M, MTE3_MTE2, MTE2_MTE3, S_V, V_S, S_MTE2, MTE2_S, S_MTE3, MTE3_S, MTE2_FIX, FIX_MTE2, FIX_S, M_S, FIX_MTE3, MAX };
 
 constexpr int32_t ONE_BLK_SIZE = 32;          // bytes in a data block (the DataCopy unit)
+constexpr int32_t DEFAULT_C0_SIZE = 32;       // bytes of a C0 row of a fractal (the cube's 32-byte unit)
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;  // bytes one vector instruction repeat processes
 constexpr int32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr int32_t BLOCK_CUBE = 16;
