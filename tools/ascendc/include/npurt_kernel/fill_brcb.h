@@ -1,6 +1,6 @@
 // Ascend C fills for the sim: InitGlobalMemory / Fill (global memory) and Brcb (unified buffer).
 // Part of kernel_operator.h.
-//   InitGlobalMemory(gm, size, value), Fill(gm, size, value)   gm[0 .. size) = value (checked under
+//   InitGlobalMemory(gm, size, value), Fill, InitOutput (same)   gm[0 .. size) = value (checked under
 //       NPURT_SIM_MEMCHECK, as DataCopy is)
 //   Brcb(dst, src, repeatTimes, BrcbRepeatParams)   repeat r takes src[8r .. 8r + 8) and fills dst's block
 //       b of that repeat (at r * dstRepStride + b * dstBlkStride 32-byte blocks; a dstBlkStride of 0
@@ -20,6 +20,12 @@ __aicore__ inline void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const 
 
 template <typename T>
 __aicore__ inline void Fill(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value) {
+  InitGlobalMemory(gmWorkspaceAddr, size, value);
+}
+
+// The older name of InitGlobalMemory (samples still call it to zero an output before atomic accumulation).
+template <typename T>
+__aicore__ inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, const uint64_t size, const T value) {
   InitGlobalMemory(gmWorkspaceAddr, size, value);
 }
 
