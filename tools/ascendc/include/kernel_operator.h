@@ -34,5 +34,6 @@
 #include "npurt_kernel/kernel_assert.h"
 #include "npurt_kernel/softmax_pad.h"
 #include "npurt_kernel/static_tensor.h"
+#include "npurt_kernel/block_sync_debug.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
