@@ -37,3 +37,4 @@
 #include "npurt_kernel/block_sync_debug.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
+#include "npurt_kernel/kernel_assert_macro.h"  // outside the guard: assert after a later <cassert> (kernel_assert.h)
