@@ -22,7 +22,8 @@ std::vector<int32_t> Random(std::mt19937& rng, size_t n, int32_t lo, int32_t hi)
 }
 
 // The flag pairs are reused every round (an IBSet waits until the IBWait of the round before took the
-// flag), two events alternate: each round's running sums over the blocks come out in order.
+// flag), two events alternate: each round's running sums from the last block down come out in order. The
+// first blocks wait for the last (co-operative scheduling).
 TEST_F(BlockSyncTest, IbSetWaitChainsTheBlocks) {
   for (uint32_t blocks : {2u, 7u, 19u}) {
     const uint32_t rounds = 5;
@@ -36,7 +37,7 @@ TEST_F(BlockSyncTest, IbSetWaitChainsTheBlocks) {
     const std::vector<int32_t> got = out.Read<int32_t>(x.size());
     for (uint32_t r = 0; r < rounds; ++r) {
       int32_t sum = 0;
-      for (uint32_t b = 0; b < blocks; ++b) {
+      for (uint32_t b = blocks; b-- > 0;) {
         sum += x[r * blocks + b];
         ASSERT_EQ(got[r * blocks + b], sum) << "blocks " << blocks << " round " << r << " block " << b;
       }
@@ -61,7 +62,8 @@ TEST_F(BlockSyncTest, OrderedExecutionTakesTurnsInBlockOrder) {
   }
 }
 
-// Each waiter sees every arriver's value of the round; the blocks outside both groups do nothing.
+// Each waiter sees every arriver's value of the round; the blocks outside both groups do nothing. The
+// waiters have the lower block indices.
 TEST_F(BlockSyncTest, GroupBarrierWaitersSeeEveryArrival) {
   const uint32_t arrive = 3, wait = 5, rounds = 3, blocks = arrive + wait + 1;
   const std::vector<int32_t> x = Random(rng_, arrive * rounds, -100, 100);
@@ -81,7 +83,8 @@ TEST_F(BlockSyncTest, GroupBarrierWaitersSeeEveryArrival) {
   }
 }
 
-// Blocks polling a flag with ReadGmByPassDCache see the data written before WriteGmByPassDCache set it.
+// Blocks polling a flag with ReadGmByPassDCache see the data the last block wrote before
+// WriteGmByPassDCache set it.
 TEST_F(BlockSyncTest, PollingWithReadGmByPassDCache) {
   const uint32_t blocks = 9, n = 333;
   const int32_t seed = Random(rng_, 1, 2, 50)[0];
@@ -91,7 +94,7 @@ TEST_F(BlockSyncTest, PollingWithReadGmByPassDCache) {
             ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << ErrorMessage();
   const std::vector<int32_t> got = out.Read<int32_t>(blocks * n);
-  for (uint32_t b = 1; b < blocks; ++b) {
+  for (uint32_t b = 0; b + 1 < blocks; ++b) {
     for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(got[b * n + i], seed * static_cast<int32_t>(i) + 7) << b << " " << i;
   }
 }

@@ -6,9 +6,11 @@
 
 using namespace AscendC;
 
-// A chain over the blocks, `rounds` times, with one IBSet/IBWait pair per neighbour reused every round
-// (event r % 2): in round r block b waits for block b-1, writes out[r * n + b] = out[r * n + b - 1] +
-// x[r * n + b] (block 0: x[r * n]) and sets its own flag. `sync` holds the flags (zeroed).
+// A chain over the blocks from the last to the first, `rounds` times, with one IBSet/IBWait pair per
+// neighbour reused every round (event r % 2): in round r block b waits for block b+1, writes
+// out[r * n + b] = out[r * n + b + 1] + x[r * n + b] (the last block: x[r * n + n - 1]) and sets its own
+// flag. Block 0 waits first for a block that starts last when blocks are claimed in order: only a
+// co-operative launch completes it with fewer AI cores than blocks. `sync` holds the flags (zeroed).
 extern "C" __global__ __aicore__ void ib_chain(GM_ADDR x, GM_ADDR out, GM_ADDR sync, uint32_t rounds) {
   TPipe pipe;
   TBuf<TPosition::VECCALC> buf;
@@ -24,12 +26,12 @@ extern "C" __global__ __aicore__ void ib_chain(GM_ADDR x, GM_ADDR out, GM_ADDR s
     const int32_t event = static_cast<int32_t>(r % 2);
     const uint32_t base = r * static_cast<uint32_t>(n);
     int32_t v = xg.GetValue(base + b);
-    if (b > 0) {
-      IBWait(sg, ub, b - 1, event);
-      v += og.GetValue(base + b - 1);
+    if (b + 1 < n) {
+      IBWait(sg, ub, b + 1, event);
+      v += og.GetValue(base + b + 1);
     }
     og.SetValue(base + b, v);
-    if (b + 1 < n) IBSet(sg, ub, b, event);
+    if (b > 0) IBSet(sg, ub, b, event);
   }
 }
 
@@ -54,9 +56,10 @@ extern "C" __global__ __aicore__ void ordered_log(GM_ADDR log, GM_ADDR ws, uint3
   }
 }
 
-// GroupBarrier: blocks 0..arrive-1 write x[r * arrive + i] * (r + 1) to vals[r * arrive + i] and arrive;
-// blocks arrive..arrive+wait-1 wait and write the sum of the round's values to out[r * wait + j]. `ws` is
-// 512-byte aligned, wait * 512 bytes, zeroed.
+// GroupBarrier: blocks wait..wait+arrive-1 write x[r * arrive + i] * (r + 1) to vals[r * arrive + i]
+// (i = block - wait) and arrive; blocks 0..wait-1 wait and write the sum of the round's values to
+// out[r * wait + j]. The waiters have the low indices (they start first). `ws` is 512-byte aligned,
+// wait * 512 bytes, zeroed.
 extern "C" __global__ __aicore__ void group_barrier_sum(GM_ADDR x, GM_ADDR vals, GM_ADDR out, GM_ADDR ws,
                                                         uint32_t arrive, uint32_t wait, uint32_t rounds) {
   GroupBarrier<PipeMode::MTE3_MODE> bar(ws, arrive, wait);
@@ -66,26 +69,27 @@ extern "C" __global__ __aicore__ void group_barrier_sum(GM_ADDR x, GM_ADDR vals,
   og.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(out));
   const uint32_t b = static_cast<uint32_t>(GetBlockIdx());
   for (uint32_t r = 0; r < rounds; ++r) {
-    if (b < arrive) {
-      vg.SetValue(r * arrive + b, xg.GetValue(r * arrive + b) * static_cast<int32_t>(r + 1));
-      bar.Arrive(b);
-    } else if (b < arrive + wait) {
-      bar.Wait(b - arrive);
+    if (b < wait) {
+      bar.Wait(b);
       int32_t sum = 0;
       for (uint32_t i = 0; i < arrive; ++i) sum += vg.GetValue(r * arrive + i);
-      og.SetValue(r * wait + (b - arrive), sum);
+      og.SetValue(r * wait + b, sum);
+    } else if (b < wait + arrive) {
+      const uint32_t i = b - wait;
+      vg.SetValue(r * arrive + i, xg.GetValue(r * arrive + i) * static_cast<int32_t>(r + 1));
+      bar.Arrive(i);
     }
   }
 }
 
-// Block 0 writes data[0..n) and then flag = 1 (WriteGmByPassDCache); every other block polls the flag
-// (ReadGmByPassDCache) and copies data into out[b * n ..).
+// The last block writes data[0..n) and then flag = 1 (WriteGmByPassDCache); every other block polls the
+// flag (ReadGmByPassDCache) and copies data into out[b * n ..).
 extern "C" __global__ __aicore__ void bypass_poll(GM_ADDR data, GM_ADDR flag, GM_ADDR out, uint32_t n, int32_t seed) {
   __gm__ int32_t* d = reinterpret_cast<__gm__ int32_t*>(data);
   __gm__ int32_t* f = reinterpret_cast<__gm__ int32_t*>(flag);
   __gm__ int32_t* o = reinterpret_cast<__gm__ int32_t*>(out);
   const uint32_t b = static_cast<uint32_t>(GetBlockIdx());
-  if (b == 0) {
+  if (b + 1 == static_cast<uint32_t>(GetBlockNum())) {
     for (uint32_t i = 0; i < n; ++i) d[i] = seed * static_cast<int32_t>(i) + 7;
     DataSyncBarrier<MemDsbT::DDR>();
     WriteGmByPassDCache<int32_t>(f, 1);
