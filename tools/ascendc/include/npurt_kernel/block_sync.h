@@ -213,11 +213,13 @@ class GroupBarrier {
       npurt_detail::Fail("GroupBarrier::Wait(%u): the wait group has %u blocks", waitIndex, wait_);
     }
     const int32_t round = ++rounds_;
+    npurt_detail::GmWord(counters_, "GroupBarrier::Wait");  // alignment
+    npurt_detail::CheckGlobal(counters_, static_cast<uint64_t>(arrive_) * 4u, false, "GroupBarrier::Wait");
     uint32_t missing = 0;
     npurt_detail::WaitUntil(
         [&] {
           for (uint32_t i = 0; i < arrive_; ++i) {
-            if (npurt_detail::GmWord(counters_ + i, "GroupBarrier::Wait").load(std::memory_order_acquire) < round) {
+            if (npurt_detail::GmAtomic<int32_t>{counters_ + i}.load(std::memory_order_acquire) < round) {
               missing = i;
               return false;
             }
