@@ -4,8 +4,9 @@
 // calling these primitives co-operative, so that every block of their launches runs at once (as SyncAll's).
 //
 // A wait that cannot complete (the awaited block ended, failed, or never sets the flag) would hang on an NPU;
-// here it fails the kernel with a message after NPURT_SIM_BLOCK_WAIT_S seconds (default 60), so a
-// deadlocked kernel reports itself instead of hanging the process. The runtime's own launch timeout and
+// here it fails the kernel with a message after NPURT_SIM_BLOCK_WAIT_S seconds (default 300: the sim is
+// slow, and a block may compute for minutes before it sets the flag another waits for), so a deadlocked
+// kernel reports itself instead of hanging the process. The runtime's own launch timeout and
 // aclrtStreamAbort still interrupt a waiting block (the wait holds no lock). Part of kernel_operator.h.
 #pragma once
 
@@ -28,7 +29,7 @@ inline uint64_t MonotonicNs() {
 inline uint64_t BlockWaitLimitNs() {
   const char* env = std::getenv("NPURT_SIM_BLOCK_WAIT_S");
   double s = env != nullptr ? std::atof(env) : 0.0;
-  if (!(s > 0.0)) s = 60.0;
+  if (!(s > 0.0)) s = 300.0;
   return static_cast<uint64_t>(s * 1e9);
 }
 
