@@ -12,7 +12,8 @@ ascendc_fatbin_library(npurt_cts_kernels
   ${_npurt_cts_kernel_dir}/kernel_cts_faults.cpp
   ${_npurt_cts_kernel_dir}/kernel_cts_vector.cpp
   ${_npurt_cts_kernel_dir}/kernel_cts_race.cpp
-  ${_npurt_cts_kernel_dir}/kernel_cts_coop.cpp)
+  ${_npurt_cts_kernel_dir}/kernel_cts_coop.cpp
+  ${_npurt_cts_kernel_dir}/kernel_cts_debug.cpp)
 ascendc_library(npurt_cts_chevron STATIC ${_npurt_cts_kernel_dir}/kernel_cts_chevron.cpp)
 
 target_sources(npurt_conformance PRIVATE
@@ -27,6 +28,7 @@ target_sources(npurt_conformance PRIVATE
   sync_copy_order_test.cc
   kernel_vector_test.cc
   kernel_coop_test.cc  # blocks working together: SyncAll, atomics (issue 18)
+  kernel_debug_print_test.cc  # utils/debug/asc_printf.h, asc_dump.h, DumpTensor
   racecheck_test.cc)  # the race detector (issue 14): uses the suite's kernels
 target_include_directories(npurt_conformance PRIVATE ${_npurt_cts_kernel_dir})
 target_link_libraries(npurt_conformance PRIVATE npurt_cts_chevron)

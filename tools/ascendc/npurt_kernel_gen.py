@@ -37,8 +37,9 @@ in the source and in the headers it includes with quotes, looked up next to the 
 library's source directories; a struct defined elsewhere (an angle-bracket include) is taken by value.
 `k<<<...>>>(args)` keeps the kernel's own parameter types.
 
-A kernel that can reach SyncAll or a cross-core flag (in its body, in its source outside the other kernels'
-bodies, or in a header included with quotes) is marked co-operative in the table
+A kernel that can reach SyncAll, a cross-core flag or another wait for other blocks (IBWait, WaitPreBlock,
+GroupBarrier, a polling ReadGmByPassDCache ...; CROSS_BLOCK_CALL) (in its body, in its source outside the
+other kernels' bodies, or in a header included with quotes) is marked co-operative in the table
 (NPURT_KERNEL_FLAG_COOPERATIVE): the runtime runs all its blocks at once. A mixed kernel's vector
 sub-blocks per block (KERNEL_TYPE_MIX_AIC_1_2, __mix__(1, 2)) and whether it has a cube part (code that
 tells the core types apart) are flags too (NPURT_KERNEL_FLAG_AIV_*, NPURT_KERNEL_FLAG_AIC_PART).
@@ -357,7 +358,11 @@ def defined_structs(paths, search_dirs):
 
 # Calls that wait for other blocks: a kernel of a source that makes one (itself or in a header it includes
 # with quotes) is co-operative (NPURT_KERNEL_FLAG_COOPERATIVE), so the runtime runs all its blocks at once.
-CROSS_BLOCK_CALL = re.compile(r'\b(?:SyncAll|CrossCoreSetFlag|CrossCoreWaitFlag)\s*[<(]')
+# Besides the barriers and flags: the global-memory handshakes (IBSet/IBWait, ordered execution, GroupBarrier)
+# and the scalar reads a kernel polls another block's writes with (ReadGmByPassDCache, DataCacheCleanAndInvalid).
+CROSS_BLOCK_CALL = re.compile(r'\b(?:SyncAll|CrossCoreSetFlag|CrossCoreWaitFlag|IBSet|IBWait|GroupBarrier|'
+                              r'InitDetermineComputeWorkspace|WaitPreBlock|NotifyNextBlock|ReadGmByPassDCache|'
+                              r'DataCacheCleanAndInvalid)\s*[<(]')
 FLAG_COOPERATIVE = 1
 # Mixed kernels (NPURT_KERNEL_FLAG_AIV_*): vector sub-blocks per block in bits 8-11; a cube participant per
 # block when the source has code of its own for it (it tells the core types apart or uses cross-core flags).

@@ -1,5 +1,5 @@
-// Test kernel of the global pipe / event names and of ASSERT / assert in kernels. No `using namespace
-// AscendC`: PIPE_V, EVENT_ID0 ... must be global names, as CANN's compiler makes them.
+// Test kernel of the global PIPE_* / EVENT_ID* names (no `using namespace AscendC`) and of ASSERT / assert.
+#include <cassert>  // before kernel_operator.h, as in asc-devkit's 09_log: assert must stay the kernel's
 #include "kernel_operator.h"
 
 // data[0] = v: asserts v < limit (ASSERT), v != 12345 (assert) and v != 777 (ascendc_assert with a

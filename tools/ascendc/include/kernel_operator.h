@@ -36,5 +36,7 @@
 #include "npurt_kernel/static_tensor.h"
 #include "npurt_kernel/std.h"
 #include "npurt_kernel/list_tensor.h"
+#include "npurt_kernel/block_sync_debug.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
+#include "npurt_kernel/kernel_assert_macro.h"  // outside the guard: assert after a later <cassert> (kernel_assert.h)

@@ -141,6 +141,7 @@ struct BlockState {
   bool mask_counter = false;
   uint8_t atomic_op = kAtomicNone;
   uint8_t atomic_type = kAtomicF32;
+  bool print_midline = false;  // utils/debug/asc_printf.h: the block's last print did not end its line
 };
 inline thread_local BlockState g_state;
 

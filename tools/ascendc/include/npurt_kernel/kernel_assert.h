@@ -4,8 +4,10 @@
 // A failed assertion prints "[ASSERT] file:line: Assertion `expr' message" from the block, as CANN's
 // kernel assert prints it, and fails the kernel: the launch fails with the vector-core (AI-core)
 // exception and that message, instead of aborting the process as the C library's assert would, on every
-// device at once. As with CANN, -DASCENDC_DUMP=0 compiles assertions out; NDEBUG does not. A kernel
-// source that includes <cassert> after kernel_operator.h gets the C library's assert back.
+// device at once. As with CANN, -DASCENDC_DUMP=0 compiles assertions out; NDEBUG does not. The macros
+// are in kernel_assert_macro.h, which kernel_operator.h includes again at each inclusion: a source that
+// includes <cassert> between two inclusions of kernel_operator.h (the kernel generator puts one before the
+// source) gets the kernel's assert back at the second.
 #pragma once
 
 #include "npurt_kernel/base.h"
@@ -64,11 +66,4 @@ inline void AssertCheck(const char* file, int line, const char* text, bool cond)
 
 }  // namespace AscendC::npurt_detail
 
-#undef assert
-#if defined(ASCENDC_DUMP) && ASCENDC_DUMP == 0
-#define assert(...) static_cast<void>(0)
-#else
-#define assert(...) ::AscendC::npurt_detail::AssertCheck(__FILE__, __LINE__, #__VA_ARGS__, __VA_ARGS__)
-#endif
-#define ascendc_assert(...) assert(__VA_ARGS__)
-#define ASSERT(...) assert(__VA_ARGS__)
+#include "npurt_kernel/kernel_assert_macro.h"
