@@ -16,6 +16,9 @@ namespace AscendC {
 
 class TPipe;
 
+// The id of a hardware synchronisation event (SetFlag/WaitFlag).
+using TEventID = int8_t;
+
 namespace npurt_detail {
 
 constexpr uint32_t kMaxQueueBuffers = 16;
@@ -227,12 +230,48 @@ class TPipe {
   __aicore__ inline void Destroy() { Reset(); }
   __aicore__ inline void Init() {}
 
+  // Event ids for SetFlag/WaitFlag: 8 per kind of HardEvent, as on the NPU. AllocEventID takes the lowest
+  // free one (running out would hang a real core: the kernel fails), ReleaseEventID gives it back;
+  // FetchEventID names the id AllocEventID would take, without taking it. The flags themselves do not
+  // wait on the sim (base.h), so only the bookkeeping is modelled.
+  template <HardEvent evt>
+  __aicore__ inline TEventID AllocEventID() {
+    const TEventID id = FetchEventID(evt);
+    if (id < 0) npurt_detail::Fail("TPipe::AllocEventID: all 8 event ids of HardEvent %d are in use", int(evt));
+    event_used_[static_cast<size_t>(evt)] |= static_cast<uint8_t>(1u << id);
+    return id;
+  }
+  template <HardEvent evt>
+  __aicore__ inline void ReleaseEventID(TEventID id) {
+    if (id < 0 || id >= 8 || (event_used_[static_cast<size_t>(evt)] & (1u << id)) == 0) {
+      npurt_detail::Fail("TPipe::ReleaseEventID(%d): not an id that AllocEventID handed out", int(id));
+    }
+    event_used_[static_cast<size_t>(evt)] &= static_cast<uint8_t>(~(1u << id));
+  }
+  template <HardEvent evt>
+  __aicore__ inline TEventID FetchEventID() {
+    return FetchEventID(evt);
+  }
+  __aicore__ inline TEventID FetchEventID(HardEvent evt) {
+    const uint8_t used = event_used_[static_cast<size_t>(evt)];
+    for (int id = 0; id < 8; ++id) {
+      if ((used & (1u << id)) == 0) return static_cast<TEventID>(id);
+    }
+    return -1;
+  }
+
   static TPipe*& Current() {
     static thread_local TPipe* pipe = nullptr;
     return pipe;
   }
+
+ private:
+  uint8_t event_used_[static_cast<size_t>(HardEvent::MAX)] = {};
 };
 
 __aicore__ inline TPipe* GetTPipePtr() { return TPipe::Current(); }
 
 }  // namespace AscendC
+
+// CANN declares GetTPipePtr outside the AscendC namespace: kernels call it unqualified.
+using AscendC::GetTPipePtr;
