@@ -11,6 +11,7 @@
 #pragma once
 
 #include "npurt_kernel/tensor.h"
+#include "npurt_kernel/sys_var.h"
 
 namespace AscendC {
 

@@ -1,6 +1,7 @@
-// Ascend C's compile-time type utilities (AscendC::IsSameType, AscendC::Conditional), which kernels use
-// to pick code paths and element types by their template arguments. Plain aliases of the standard
-// traits, kept in a header of their own so that every part of kernel_operator.h can use them.
+// Ascend C's compile-time utilities: the type traits AscendC::IsSameType and AscendC::Conditional, which
+// kernels use to pick code paths and element types by their template arguments (plain forms of the
+// standard traits), and the integer helper DivCeil. A header of its own so that every part of
+// kernel_operator.h can use them.
 #pragma once
 
 #include <type_traits>
@@ -14,5 +15,11 @@ struct IsSameType : std::is_same<T, U> {};
 // Conditional<cond, T, F>::type: T when cond holds, else F.
 template <bool cond, typename T, typename F>
 struct Conditional : std::conditional<cond, T, F> {};
+
+// DivCeil(a, b): a / b rounded up (non-negative a, positive b), as kernels size repeats and blocks.
+template <typename T, typename U>
+__aicore__ inline constexpr auto DivCeil(T a, U b) {
+  return (a + b - 1) / b;
+}
 
 }  // namespace AscendC
