@@ -202,7 +202,7 @@ class ReduceTest : public VecTest {
   }
 
   template <typename T>
-  void RunAllForms(uint32_t op, uint64_t seed) {
+  void RunAllForms(uint32_t op, uint64_t seed, bool by_type = false) {
     std::mt19937_64 rng(seed);
     const bool whole_repeat_api = op >= kRedSum && op <= kRedMin;  // ReduceSum/Max/Min: no isSetMask, block stride 1
     for (uint32_t form = kMaskBits; form <= kMaskCounterArg; ++form) {
@@ -217,6 +217,7 @@ class ReduceTest : public VecTest {
         }
         c.dst_rep = 1 + static_cast<uint32_t>(rng() % 3);
         c.order = (op == kRedWholeMax || op == kRedWholeMin) ? trial % 4 : trial % 2;
+        c.by_type = by_type ? 1 : 0;
         RunAndCheck<T>(c, rng);
       }
     }
@@ -230,6 +231,16 @@ class ReduceTest : public VecTest {
 
 TEST_F(ReduceTest, Half) { RunOps<half>(10); }
 TEST_F(ReduceTest, Float) { RunOps<float>(20); }
+
+// ReduceRepeat / ReduceDataBlock / ReducePairElem<ReduceType>: the same instructions as WholeReduce*,
+// BlockReduce* and PairReduceSum under CANN 9's names (mask before repeatTime), checked against the
+// same model.
+TEST_F(ReduceTest, ReduceTypeNames) {
+  for (uint32_t op = kRedWholeSum; op <= kRedPairSum; ++op) {
+    RunAllForms<half>(op, 40 + op, true);
+    RunAllForms<float>(op, 60 + op, true);
+  }
+}
 
 // Half pairwise sums saturate at 65504 instead of overflowing: 60000 + 60000 -> 65504, then
 // 65504 + (-30000 + 96) = 35600, rounded to half (35584).

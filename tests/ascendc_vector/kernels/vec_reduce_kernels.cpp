@@ -16,6 +16,20 @@ __aicore__ inline void RunReduce(const VecCase& c, const LocalTensor<T>& d, cons
   const auto order = static_cast<AscendC::ReduceOrder>(c.order);
   VecWithMask<T, int32_t>(c, [&](auto set, auto m) {
     constexpr bool kSet = decltype(set)::value;
+    using RT = AscendC::ReduceType;
+    if (c.by_type != 0) {  // the same reductions under their ReduceType names (mask before repeatTime)
+      switch (c.op) {
+        case kRedWholeSum: AscendC::ReduceRepeat<RT::SUM, T, T, kSet>(d, s, m, rep, dr, sb, sr); break;
+        case kRedWholeMax: AscendC::ReduceRepeat<RT::MAX, T, T, kSet>(d, s, m, rep, dr, sb, sr, order); break;
+        case kRedWholeMin: AscendC::ReduceRepeat<RT::MIN, T, T, kSet>(d, s, m, rep, dr, sb, sr, order); break;
+        case kRedBlockSum: AscendC::ReduceDataBlock<RT::SUM, T, T, kSet>(d, s, m, rep, dr, sb, sr); break;
+        case kRedBlockMax: AscendC::ReduceDataBlock<RT::MAX, T, T, kSet>(d, s, m, rep, dr, sb, sr); break;
+        case kRedBlockMin: AscendC::ReduceDataBlock<RT::MIN, T, T, kSet>(d, s, m, rep, dr, sb, sr); break;
+        case kRedPairSum: AscendC::ReducePairElem<RT::SUM, T, T, kSet>(d, s, m, rep, dr, sb, sr); break;
+        default: trap();
+      }
+      return;
+    }
     switch (c.op) {
       case kRedWholeSum: AscendC::WholeReduceSum<T, kSet>(d, s, m, rep, dr, sb, sr); break;
       case kRedWholeMax: AscendC::WholeReduceMax<T, kSet>(d, s, m, rep, dr, sb, sr, order); break;

@@ -133,6 +133,9 @@ struct BlockState {
   bool mask_counter = false;
   uint8_t atomic_op = kAtomicNone;
   uint8_t atomic_type = kAtomicF32;
+  // The padding value SetPadValue wrote (data_copy.h), bit for bit; unset at the start of a block.
+  bool pad_value_set = false;
+  uint64_t pad_value = 0;
 };
 inline thread_local BlockState g_state;
 

@@ -1,0 +1,64 @@
+// DataCopyPad (GM->UB) padding: paddingValue (isPad), the SetPadValue value (!isPad), or the padding left
+// as it was (!isPad with no SetPadValue), with left / right padding, several rows, a source gap and rows
+// rounded up to 32 bytes; and TPipe's event ids (AllocEventID / ReleaseEventID / FetchEventID).
+#include "aclrtlaunch_vec_copy_pad.h"
+#include "aclrtlaunch_vec_event_ids.h"
+#include "vec_test_util.h"
+
+namespace vectest {
+namespace {
+
+class CopyPadTest : public VecTest {};
+
+TEST_F(CopyPadTest, PaddingValueSetPadValueOrUntouched) {
+  std::mt19937_64 rng(71);
+  struct Case {
+    uint32_t rows, cols, gap_elems, left, right;
+  };
+  for (const Case& k : {Case{1, 20, 0, 0, 4}, Case{3, 13, 2, 2, 1}, Case{4, 8, 0, 0, 0}, Case{2, 5, 1, 3, 8}}) {
+    for (uint32_t mode = 0; mode < 3; ++mode) {
+      const uint32_t row_elems = (k.left + k.cols + k.right + 7) / 8 * 8;  // 32-byte rows in the UB
+      const uint32_t n_dst = k.rows * row_elems + 8;
+      const uint32_t n_src = k.rows * (k.cols + k.gap_elems);
+      const std::vector<float> src = RandomValues<float>(n_src, rng, -5, 5);
+      const std::vector<float> dst0 = RandomValues<float>(n_dst, rng, -5, 5);
+      const float value = 7.25f;
+      DevMem ds(n_src * 4), dd(n_dst * 4);
+      CopyIn(ds, src.data(), n_src * 4);
+      CopyIn(dd, dst0.data(), n_dst * 4);
+      ASSERT_EQ(aclrtlaunch_vec_copy_pad(1, stream_, ds.get(), dd.get(), k.rows, k.cols, k.gap_elems * 4, k.left,
+                                         k.right, n_dst, mode, value),
+                ACL_SUCCESS);
+      ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+      std::vector<float> got(n_dst);
+      CopyOut(got.data(), dd, n_dst * 4);
+      std::vector<float> want = dst0;
+      for (uint32_t r = 0; r < k.rows; ++r) {
+        float* row = want.data() + r * row_elems;
+        if (mode != 2) {
+          for (uint32_t j = 0; j < k.left; ++j) row[j] = value;
+          for (uint32_t j = 0; j < k.right; ++j) row[k.left + k.cols + j] = value;
+        }
+        for (uint32_t j = 0; j < k.cols; ++j) row[k.left + j] = src[r * (k.cols + k.gap_elems) + j];
+      }
+      EXPECT_EQ(Mismatches(got, want), "") << "rows " << k.rows << " cols " << k.cols << " left " << k.left
+                                           << " right " << k.right << " mode " << mode;
+    }
+  }
+}
+
+TEST_F(CopyPadTest, EventIdsAreAllocatedPerHardEvent) {
+  DevMem d(5 * 4);
+  ASSERT_EQ(aclrtlaunch_vec_event_ids(1, stream_, d.get()), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+  int32_t got[5] = {};
+  CopyOut(got, d, sizeof got);
+  EXPECT_EQ(got[0], 0);
+  EXPECT_EQ(got[1], 1);
+  EXPECT_EQ(got[2], 2);
+  EXPECT_EQ(got[3], 0);
+  EXPECT_EQ(got[4], 0);
+}
+
+}  // namespace
+}  // namespace vectest

@@ -1,0 +1,44 @@
+// Test kernel of DataCopyPad (GM->UB) padding with SetPadValue, reached through the global GetTPipePtr()
+// (no `AscendC::`, as CANN declares it) and TPipe's event ids.
+#include "kernel_operator.h"
+
+// dst (n_dst floats, holding its initial contents) is staged into the unified buffer, `rows` rows of
+// `cols` floats of src (rows `src_gap` bytes apart in global memory) are copied into it by DataCopyPad with
+// `left` / `right` padding elements, and dst is written back. mode 0: isPad with paddingValue = value;
+// 1: !isPad after SetPadValue(value); 2: !isPad with no SetPadValue (the padding keeps its contents).
+extern "C" __global__ __aicore__ void vec_copy_pad(GM_ADDR src, GM_ADDR dst, uint32_t rows, uint32_t cols,
+                                                   uint32_t src_gap, uint32_t left, uint32_t right, uint32_t n_dst,
+                                                   uint32_t mode, float value) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECIN> buf;
+  GetTPipePtr()->InitBuffer(buf, (n_dst * 4 + 31) / 32 * 32);
+  AscendC::GlobalTensor<float> gs, gd;
+  gs.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src));
+  gd.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(dst), n_dst);
+  AscendC::LocalTensor<float> l = buf.Get<float>();
+  AscendC::DataCopy(l, gd, n_dst);
+  const AscendC::TEventID id = GetTPipePtr()->AllocEventID<AscendC::HardEvent::MTE2_V>();
+  AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(id);
+  AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(id);
+  GetTPipePtr()->ReleaseEventID<AscendC::HardEvent::MTE2_V>(id);
+  AscendC::DataCopyExtParams p{static_cast<uint16_t>(rows), cols * 4, src_gap, 0, 0};
+  AscendC::DataCopyPadExtParams<float> pad{mode == 0, static_cast<uint8_t>(left), static_cast<uint8_t>(right),
+                                           mode == 0 ? value : -1.0f};
+  if (mode == 1) AscendC::SetPadValue(value);
+  AscendC::DataCopyPad(l, gs, p, pad);
+  AscendC::DataCopy(gd, l, n_dst);
+}
+
+// ids[0..2] = AllocEventID twice then FetchEventID; ids[3] = FetchEventID after releasing the first.
+extern "C" __global__ __aicore__ void vec_event_ids(GM_ADDR ids) {
+  AscendC::TPipe pipe;
+  __gm__ int32_t* out = reinterpret_cast<__gm__ int32_t*>(ids);
+  const AscendC::TEventID a = pipe.AllocEventID<AscendC::HardEvent::V_S>();
+  const AscendC::TEventID b = pipe.AllocEventID<AscendC::HardEvent::V_S>();
+  out[0] = a;
+  out[1] = b;
+  out[2] = GetTPipePtr()->FetchEventID(AscendC::HardEvent::V_S);
+  pipe.ReleaseEventID<AscendC::HardEvent::V_S>(a);
+  out[3] = GetTPipePtr()->FetchEventID<AscendC::HardEvent::V_S>();
+  out[4] = pipe.FetchEventID(AscendC::HardEvent::S_V);  // other events have their own ids
+}
