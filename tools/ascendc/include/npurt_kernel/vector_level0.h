@@ -263,3 +263,4 @@ NPURT_ASCENDC_L0_COPY(uint64_t mask)
 #undef NPURT_ASCENDC_L0_COPY
 
 }  // namespace AscendC
+#include "npurt_kernel/vector_shift_axpy.h"
