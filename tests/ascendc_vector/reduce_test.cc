@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "aclrtlaunch_vec_reduce.h"
+#include "aclrtlaunch_vec_reduce_sum_spr.h"
 #include "vec_case.h"
 #include "vec_model.h"
 #include "vec_test_util.h"
@@ -261,6 +262,23 @@ TEST_F(ReduceTest, HalfBlockSumSaturates) {
   src[3] = half(96);
   RunAndCheck<half>(c, rng, src);
   EXPECT_EQ(static_cast<float>(RedTree(std::vector<half>(src.begin(), src.begin() + 16))), 35584.0f);
+}
+
+// The count-form ReduceSum leaves its result in the register GetReduceRepeatSumSpr reads.
+TEST_F(ReduceTest, ReduceSumLeavesItsResultForGetReduceRepeatSumSpr) {
+  std::mt19937_64 rng(5);
+  const uint32_t n = 300;
+  const std::vector<float> src = RandomValues<float>(n, rng, -4, 4);
+  DevMem ds(n * 4), dd(8 * 4);
+  CopyIn(ds, src.data(), n * 4);
+  ASSERT_EQ(aclrtlaunch_vec_reduce_sum_spr(1, stream_, ds.get(), dd.get(), n), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+  float got[8] = {};
+  CopyOut(got, dd, sizeof got);
+  double sum = 0;
+  for (float v : src) sum += v;
+  EXPECT_NEAR(got[0], sum, 1e-3);
+  EXPECT_EQ(Bits(got[1]), Bits(got[0]));
 }
 
 }  // namespace

@@ -82,3 +82,21 @@ extern "C" __global__ __aicore__ void vec_reduce(GM_ADDR src, GM_ADDR dst, GM_AD
     RunReduceCase<float>(c, src, dst);
   }
 }
+
+// Count-form ReduceSum of n floats into out[0]; out[1] = GetReduceRepeatSumSpr<float>() after it.
+extern "C" __global__ __aicore__ void vec_reduce_sum_spr(GM_ADDR src, GM_ADDR out, uint32_t n) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bs, bd, bw;
+  pipe.InitBuffer(bs, RedBytes(n, 4));
+  pipe.InitBuffer(bd, 32);
+  pipe.InitBuffer(bw, RedBytes(n, 4));
+  AscendC::GlobalTensor<float> gs, gd;
+  gs.SetGlobalBuffer((__gm__ float*)src, n);
+  gd.SetGlobalBuffer((__gm__ float*)out, 8);
+  LocalTensor<float> ls = bs.Get<float>(), ld = bd.Get<float>(), lw = bw.Get<float>();
+  AscendC::DataCopy(ls, gs, n);
+  AscendC::Duplicate(ld, 0.0f, 8);
+  AscendC::ReduceSum<float>(ld, ls, lw, static_cast<int32_t>(n));
+  ld.SetValue(1, AscendC::GetReduceRepeatSumSpr<float>());
+  AscendC::DataCopy(gd, ld, 8);
+}

@@ -136,6 +136,8 @@ struct BlockState {
   // The padding value SetPadValue wrote (data_copy.h), bit for bit; unset at the start of a block.
   bool pad_value_set = false;
   uint64_t pad_value = 0;
+  // The result of the last count-form ReduceSum, bit for bit (GetReduceRepeatSumSpr, cast_reduce.h).
+  uint64_t reduce_sum_spr = 0;
 };
 inline thread_local BlockState g_state;
 

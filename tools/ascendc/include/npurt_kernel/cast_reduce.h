@@ -202,7 +202,22 @@ __aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>
   npurt_detail::CheckOperand(src, count, "ReduceSum");
   npurt_detail::CheckOperand(dst, 1, "ReduceSum");
   const float sum = npurt_detail::SumToFloat(src.GetPhyAddr(), static_cast<uint32_t>(count));
-  dst.GetPhyAddr()[0] = T(sum);
+  const T result = T(sum);
+  dst.GetPhyAddr()[0] = result;
+  // The vector unit also leaves the sum in a special register (GetReduceRepeatSumSpr).
+  uint64_t bits = 0;
+  std::memcpy(&bits, &result, sizeof(T));
+  npurt_detail::g_state.reduce_sum_spr = bits;
+}
+
+// The sum of the last count-form ReduceSum of this block (the special register it leaves it in), as T;
+// 0 before any.
+template <typename T>
+__aicore__ inline T GetReduceRepeatSumSpr() {
+  static_assert(sizeof(T) <= 8, "GetReduceRepeatSumSpr: a scalar element type");
+  T v;
+  std::memcpy(&v, &npurt_detail::g_state.reduce_sum_spr, sizeof(T));
+  return v;
 }
 
 // dst[0] = max of src[0 .. count); with calIndex, dst[1] holds the index of its first occurrence.
