@@ -264,3 +264,4 @@ NPURT_ASCENDC_L0_COPY(uint64_t mask)
 
 }  // namespace AscendC
 #include "npurt_kernel/vector_shift_axpy.h"
+#include "npurt_kernel/transpose.h"
