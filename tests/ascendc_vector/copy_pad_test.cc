@@ -1,8 +1,10 @@
 // DataCopyPad (GM->UB) padding: paddingValue (isPad), the SetPadValue value (!isPad), or the padding left
 // as it was (!isPad with no SetPadValue), with left / right padding, several rows, a source gap and rows
-// rounded up to 32 bytes; and TPipe's event ids (AllocEventID / ReleaseEventID / FetchEventID).
+// rounded up to 32 bytes; TPipe's event ids (AllocEventID / ReleaseEventID / FetchEventID); and
+// ListTensorDesc / TensorDesc over a host-built list of tensors of different ranks.
 #include "aclrtlaunch_vec_copy_pad.h"
 #include "aclrtlaunch_vec_event_ids.h"
+#include "aclrtlaunch_vec_list_tensor.h"
 #include "vec_test_util.h"
 
 namespace vectest {
@@ -58,6 +60,41 @@ TEST_F(CopyPadTest, EventIdsAreAllocatedPerHardEvent) {
   EXPECT_EQ(got[2], 2);
   EXPECT_EQ(got[3], 0);
   EXPECT_EQ(got[4], 0);
+}
+
+TEST_F(CopyPadTest, ListTensorDescReadsTheHostLayout) {
+  // Three tensors of ranks 2, 3 and 1: header, descriptors (dim | index << 32, shape...), pointers.
+  const std::vector<std::vector<uint64_t>> shapes = {{8, 2048}, {2, 3, 4}, {5}};
+  std::vector<DevMem*> data;
+  std::vector<uint64_t> words = {0};
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    words.push_back(shapes[i].size() | (uint64_t{10 + i} << 32));
+    for (uint64_t v : shapes[i]) words.push_back(v);
+  }
+  words[0] = words.size() * 8;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    data.push_back(new DevMem(64));
+    const int32_t vals[2] = {static_cast<int32_t>(100 + i), static_cast<int32_t>(200 + i)};
+    CopyIn(*data.back(), vals, sizeof vals);
+    words.push_back(reinterpret_cast<uint64_t>(data.back()->get()));
+  }
+  DevMem dl(words.size() * 8), dout((1 + 8 * shapes.size()) * 8);
+  CopyIn(dl, words.data(), words.size() * 8);
+  ASSERT_EQ(aclrtlaunch_vec_list_tensor(1, stream_, dl.get(), dout.get(), static_cast<uint32_t>(words.size() * 8)),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+  std::vector<int64_t> got(1 + 8 * shapes.size());
+  CopyOut(got.data(), dout, got.size() * 8);
+  EXPECT_EQ(got[0], 3);
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    const int64_t* t = got.data() + 1 + 8 * i;
+    EXPECT_EQ(t[0], static_cast<int64_t>(shapes[i].size()));
+    EXPECT_EQ(t[1], static_cast<int64_t>(10 + i));
+    for (size_t k = 0; k < 4; ++k) EXPECT_EQ(t[2 + k], k < shapes[i].size() ? static_cast<int64_t>(shapes[i][k]) : 0);
+    EXPECT_EQ(t[6], static_cast<int64_t>(100 + i));
+    EXPECT_EQ(t[7], static_cast<int64_t>(200 + i));
+  }
+  for (DevMem* d : data) delete d;
 }
 
 }  // namespace

@@ -42,3 +42,25 @@ extern "C" __global__ __aicore__ void vec_event_ids(GM_ADDR ids) {
   out[3] = GetTPipePtr()->FetchEventID<AscendC::HardEvent::V_S>();
   out[4] = pipe.FetchEventID(AscendC::HardEvent::S_V);  // other events have their own ids
 }
+
+// ListTensorDesc over `list` (length bytes): out[0] = GetSize(); per tensor i, out[1 + 8 i ..] = dim,
+// index, the first 4 shape values (0 past dim) and the first two int32 elements of its data (through
+// GetDataObj), as int64.
+extern "C" __global__ __aicore__ void vec_list_tensor(GM_ADDR list, GM_ADDR out, uint32_t length) {
+  AscendC::ListTensorDesc l(reinterpret_cast<__gm__ void*>(list), length);
+  __gm__ int64_t* o = reinterpret_cast<__gm__ int64_t*>(out);
+  o[0] = l.GetSize();
+  for (uint32_t i = 0; i < l.GetSize(); ++i) {
+    uint64_t shape[8] = {};
+    AscendC::TensorDesc<int32_t> d;
+    d.SetShapeAddr(shape);
+    l.GetDesc(d, i);
+    __gm__ int64_t* t = o + 1 + 8 * i;
+    t[0] = static_cast<int64_t>(d.GetDim());
+    t[1] = static_cast<int64_t>(d.GetIndex());
+    for (uint32_t k = 0; k < 4; ++k) t[2 + k] = k < d.GetDim() ? static_cast<int64_t>(d.GetShape(k)) : 0;
+    AscendC::GlobalTensor<int32_t> g = d.GetDataObj();
+    t[6] = g.GetValue(0);
+    t[7] = l.GetDataPtr<int32_t>(i)[1];
+  }
+}
