@@ -5,6 +5,7 @@
 #include "aclrtlaunch_vec_copy_pad.h"
 #include "aclrtlaunch_vec_event_ids.h"
 #include "aclrtlaunch_vec_list_tensor.h"
+#include "aclrtlaunch_vec_slice_copy.h"
 #include "vec_test_util.h"
 
 namespace vectest {
@@ -95,6 +96,71 @@ TEST_F(CopyPadTest, ListTensorDescReadsTheHostLayout) {
     EXPECT_EQ(t[7], static_cast<int64_t>(200 + i));
   }
   for (DevMem* d : data) delete d;
+}
+
+// Slice DataCopy (GM -> UB): the reference's example (rows 0 and 2 of a 3 x 87 float tensor, two
+// 24-element segments of each from element 16 with 7 between, into two 48-element rows) and a 1-D case
+// with a segment cut at endIndex; the UB elements no slice picks keep their contents.
+TEST_F(CopyPadTest, SliceDataCopy) {
+  std::mt19937_64 rng(72);
+  struct Dim {
+    uint32_t start, end, stride, burst, shape;
+  };
+  struct Case {
+    std::vector<Dim> dst, src;
+    uint32_t n_src, n_ub;
+  };
+  const std::vector<Case> cases = {
+      {{{0, 47, 0, 3, 48}, {0, 1, 0, 1, 2}}, {{16, 70, 7, 3, 87}, {0, 2, 1, 1, 3}}, 3 * 87, 96},
+      {{{8, 25, 0, 1, 40}}, {{3, 30, 5, 1, 40}}, 40, 40},  // 18 elements: src [3,11) [16,24) [29,31), dst [8,26)
+  };
+  for (const Case& k : cases) {
+    const std::vector<float> src = RandomValues<float>(k.n_src, rng, -5, 5);
+    const std::vector<float> ub0 = RandomValues<float>(k.n_ub, rng, -5, 5);
+    std::vector<uint32_t> infos;
+    for (const auto* side : {&k.dst, &k.src}) {
+      for (const Dim& d : *side) infos.insert(infos.end(), {d.start, d.end, d.stride, d.burst, d.shape});
+    }
+    const uint32_t dims = static_cast<uint32_t>(k.dst.size());
+    DevMem ds(k.n_src * 4), di(k.n_ub * 4), dout(k.n_ub * 4), dinfo(infos.size() * 4);
+    CopyIn(ds, src.data(), k.n_src * 4);
+    CopyIn(di, ub0.data(), k.n_ub * 4);
+    CopyIn(dinfo, infos.data(), infos.size() * 4);
+    ASSERT_EQ(aclrtlaunch_vec_slice_copy(1, stream_, ds.get(), di.get(), dout.get(), dinfo.get(), dims, k.n_ub),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+    std::vector<float> got(k.n_ub);
+    CopyOut(got.data(), dout, k.n_ub * 4);
+    // The model: the offsets each side picks, in order.
+    auto offsets = [](const std::vector<Dim>& dims_info) {
+      std::vector<uint64_t> offs = {0};
+      std::vector<uint64_t> pitch(dims_info.size(), 1);
+      for (size_t d = 1; d < dims_info.size(); ++d) pitch[d] = pitch[d - 1] * dims_info[d - 1].shape;
+      for (size_t dd = dims_info.size(); dd-- > 0;) {
+        const Dim& s = dims_info[dd];
+        std::vector<uint64_t> idx;
+        if (dd == 0) {
+          const uint64_t seg = uint64_t{s.burst} * 8;
+          for (uint64_t st = s.start; st <= s.end; st += seg + s.stride) {
+            for (uint64_t i = st; i < st + seg && i <= s.end; ++i) idx.push_back(i);
+          }
+        } else {
+          for (uint64_t i = s.start; i <= s.end; i += s.stride + 1) idx.push_back(i);
+        }
+        std::vector<uint64_t> next;
+        for (uint64_t o : offs) {
+          for (uint64_t i : idx) next.push_back(o + i * pitch[dd]);
+        }
+        offs.swap(next);
+      }
+      return offs;
+    };
+    const std::vector<uint64_t> d = offsets(k.dst), s = offsets(k.src);
+    ASSERT_EQ(d.size(), s.size());
+    std::vector<float> want = ub0;
+    for (size_t i = 0; i < d.size(); ++i) want[d[i]] = src[s[i]];
+    EXPECT_EQ(Mismatches(got, want), "") << "dims " << dims;
+  }
 }
 
 }  // namespace

@@ -64,3 +64,27 @@ extern "C" __global__ __aicore__ void vec_list_tensor(GM_ADDR list, GM_ADDR out,
     t[7] = l.GetDataPtr<int32_t>(i)[1];
   }
 }
+
+// Slice DataCopy of floats, GM -> UB with (dst, src) slice infos (dims dimensions, 5 uint32 each in
+// `infos`: dst then src), then the whole UB tensor (n_ub floats, staged from ub_init) back to out.
+extern "C" __global__ __aicore__ void vec_slice_copy(GM_ADDR src, GM_ADDR ub_init, GM_ADDR out, GM_ADDR infos,
+                                                     uint32_t dims, uint32_t n_ub) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECIN> buf;
+  pipe.InitBuffer(buf, (n_ub * 4 + 31) / 32 * 32);
+  AscendC::GlobalTensor<float> gs, gi, go;
+  gs.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(src));
+  gi.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(ub_init), n_ub);
+  go.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(out), n_ub);
+  AscendC::LocalTensor<float> l = buf.Get<float>();
+  AscendC::DataCopy(l, gi, n_ub);
+  const __gm__ uint32_t* in = reinterpret_cast<const __gm__ uint32_t*>(infos);
+  AscendC::SliceInfo d[AscendC::K_MAX_DIM], s[AscendC::K_MAX_DIM];
+  for (uint32_t i = 0; i < dims; ++i) {
+    d[i] = AscendC::SliceInfo(in[5 * i], in[5 * i + 1], in[5 * i + 2], in[5 * i + 3], in[5 * i + 4]);
+    const uint32_t j = 5 * (dims + i);
+    s[i] = AscendC::SliceInfo(in[j], in[j + 1], in[j + 2], in[j + 3], in[j + 4]);
+  }
+  AscendC::DataCopy(l, gs, d, s, dims);
+  AscendC::DataCopy(go, l, n_ub);
+}

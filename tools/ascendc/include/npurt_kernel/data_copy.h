@@ -170,3 +170,4 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
 }
 
 }  // namespace AscendC
+#include "npurt_kernel/slice_copy.h"
