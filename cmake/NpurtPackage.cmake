@@ -135,7 +135,8 @@ set(_npurt_links
     "${CMAKE_SYSTEM_PROCESSOR}-linux/ccec_compiler/bin/ccec|../../../bin/npurt-ascc")
 # The host tiling SDK's libraries (tools/ascendc/host) are linked from stub/ too, by their file names.
 set(_npurt_stub_names ${NPURT_PACKAGE_LIBS})
-foreach(_target npurt_tiling_platform npurt_tiling_register npurt_tiling_api npurt_ascendalog npurt_graph_base)
+foreach(_target npurt_tiling_platform npurt_tiling_register npurt_tiling_api npurt_ascendalog npurt_graph_base
+                npurt_unified_dlog)
   if(TARGET ${_target})
     get_target_property(_name ${_target} OUTPUT_NAME)
     list(APPEND _npurt_stub_names ${_name})

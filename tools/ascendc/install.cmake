@@ -3,7 +3,7 @@
 #   <P>/tools/ascendc/npurt_kernel_gen.py      the source generator it runs (python3 <file>: not executable,
 #                                              the package holds no executables)
 #   <P>/tools/ascendc/include/                 kernel_operator.h and npurt_kernel/*.h
-#   <P>/lib64/lib{platform,register,tiling_api,ascendalog,graph_base}.so and <P>/include/{tiling,register,kernel_tiling,
+#   <P>/lib64/lib{platform,register,tiling_api,ascendalog,graph_base,unified_dlog}.so and <P>/include/{tiling,register,kernel_tiling,
 #                                              toolchain}/: the host tiling SDK (host/, docs/kernels.md)
 # The kernel binary ABI header is a public header: <P>/include/npurt/kernel_abi.h.
 #   <P>/tools/ascendc/cmake/ASCConfig.cmake, CMake{Determine,Test}{ASC,CCE}Compiler.cmake, CMake{ASC,CCE}Information.cmake,
@@ -24,5 +24,6 @@ install(PROGRAMS ${CMAKE_CURRENT_LIST_DIR}/npurt-ascc DESTINATION bin)
 install(FILES ${CMAKE_CURRENT_LIST_DIR}/npurt_kernel_gen.py DESTINATION tools/ascendc)
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/include/ DESTINATION tools/ascendc/include FILES_MATCHING PATTERN "*.h")
 install(TARGETS npurt_tiling_platform npurt_tiling_register npurt_tiling_api npurt_ascendalog npurt_graph_base
+        npurt_unified_dlog
         LIBRARY DESTINATION ${NPURT_PACKAGE_LIBDIR})
 install(DIRECTORY ${CMAKE_CURRENT_LIST_DIR}/host/include/ DESTINATION include FILES_MATCHING PATTERN "*.h")
