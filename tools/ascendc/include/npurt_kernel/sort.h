@@ -185,7 +185,7 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
   }
   auto* out = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
   for (int32_t r = 0; r < repeatTimes; ++r) {
-    const uint64_t step = uint64_t{r} * 4 * len[0] * 8;  // repeat r: the next four lists (repeatTimes > 1)
+    const uint64_t step = static_cast<uint64_t>(r) * 4 * len[0] * 8;  // repeat r: the next four lists (repeatTimes > 1)
     const uint8_t* s[4] = {};
     for (int q = 0; q < 4; ++q) s[q] = src[q] == nullptr ? nullptr : src[q] + step;
     npurt_detail::MergeOnce<T, isExhaustedSuspension>(out + step, s, len, count, sortedNum);
