@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "aclrtlaunch_vec_cast.h"
+#include "aclrtlaunch_vec_cast_int4.h"
 #include "vec_case.h"
 #include "vec_model.h"
 #include "vec_test_util.h"
@@ -97,6 +98,75 @@ TEST_F(CastL0Test, FloatToInt32) {
   RunAll<int32_t, float>(kCastF32ToI32, {kCastRint, kCastFloor, kCastCeil, kCastRound, kCastTrunc}, 53);
 }
 TEST_F(CastL0Test, Int32ToFloat) { RunAll<float, int32_t>(kCastI32ToF32, {kCastNone}, 54); }
+
+// int4b_t: half -> int4 in every round mode (saturating to -8..7, the even element in the low nibble)
+// and int4 -> half, count form and level-0 form (128 elements a repeat; int4 repeats 2 blocks apart when
+// contiguous, or further), bytes past the operand keep their contents.
+TEST_F(CastL0Test, Int4) {
+  std::mt19937_64 rng(57);
+  const uint32_t n = 512, extra = 32;
+  const int modes[] = {0, 1, 2, 3, 4, 5};  // NONE RINT FLOOR CEIL ROUND TRUNC
+  struct Form {
+    uint32_t level0, int4_rep, half_rep;
+  };
+  for (const Form& f : {Form{0, 0, 0}, Form{1, 2, 8}, Form{1, 3, 9}}) {
+    const uint32_t reps = n / 128;
+    const uint32_t n_bytes = (f.level0 != 0 ? (reps - 1) * f.int4_rep * 32 + 64 : n / 2) + extra;
+    const uint32_t n_half = (f.level0 != 0 ? (reps - 1) * f.half_rep * 16 + 128 : n) + 16;
+    auto int4_at = [&](uint32_t i) -> uint64_t {  // nibble of element i
+      return f.level0 != 0 ? uint64_t{i / 128} * f.int4_rep * 64 + i % 128 : i;
+    };
+    auto half_at = [&](uint32_t i) -> uint64_t { return f.level0 != 0 ? uint64_t{i / 128} * f.half_rep * 16 + i % 128 : i; };
+    for (int mode : modes) {
+      // half -> int4
+      std::vector<half> h = RandomValues<half>(n_half, rng, -10, 10);
+      h[half_at(0)] = half(2.5f);
+      h[half_at(1)] = half(-2.5f);
+      std::vector<uint8_t> b0(n_bytes);
+      for (auto& x : b0) x = static_cast<uint8_t>(rng());
+      DevMem dh(n_half * 2), db(n_bytes);
+      CopyIn(dh, h.data(), n_half * 2);
+      CopyIn(db, b0.data(), n_bytes);
+      ASSERT_EQ(aclrtlaunch_vec_cast_int4(1, stream_, dh.get(), db.get(), 1, n, n_half, n_bytes, mode, f.level0,
+                                          f.int4_rep, f.half_rep),
+                ACL_SUCCESS);
+      ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+      std::vector<uint8_t> got(n_bytes), want = b0;
+      CopyOut(got.data(), db, n_bytes);
+      for (uint32_t i = 0; i < n; ++i) {
+        const double v = static_cast<float>(h[half_at(i)]);
+        double r = mode == 2 ? std::floor(v) : mode == 3 ? std::ceil(v) : mode == 4 ? std::round(v)
+                   : mode == 5 ? std::trunc(v) : std::nearbyint(v);
+        r = std::min(7.0, std::max(-8.0, r));
+        const uint8_t nib = static_cast<uint8_t>(static_cast<int>(r)) & 0xF;
+        const uint64_t at = int4_at(i);
+        uint8_t& byte = want[at / 2];
+        byte = at % 2 == 0 ? static_cast<uint8_t>((byte & 0xF0) | nib) : static_cast<uint8_t>((byte & 0x0F) | (nib << 4));
+      }
+      EXPECT_EQ(Mismatches(got, want), "") << "to int4, level0 " << f.level0 << " rep " << f.int4_rep << " mode " << mode;
+    }
+    // int4 -> half
+    std::vector<uint8_t> b(n_bytes);
+    for (auto& x : b) x = static_cast<uint8_t>(rng());
+    const std::vector<half> h0 = RandomValues<half>(n_half, rng, -10, 10);
+    DevMem dh(n_half * 2), db(n_bytes);
+    CopyIn(dh, h0.data(), n_half * 2);
+    CopyIn(db, b.data(), n_bytes);
+    ASSERT_EQ(aclrtlaunch_vec_cast_int4(1, stream_, dh.get(), db.get(), 0, n, n_half, n_bytes, 0, f.level0, f.int4_rep,
+                                        f.half_rep),
+              ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+    std::vector<half> got(n_half), want = h0;
+    CopyOut(got.data(), dh, n_half * 2);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint64_t at = int4_at(i);
+      int v = at % 2 == 0 ? (b[at / 2] & 0xF) : (b[at / 2] >> 4);
+      if (v >= 8) v -= 16;
+      want[half_at(i)] = static_cast<half>(static_cast<float>(v));
+    }
+    EXPECT_EQ(Mismatches(got, want), "") << "from int4, level0 " << f.level0 << " rep " << f.int4_rep;
+  }
+}
 
 }  // namespace
 }  // namespace vectest

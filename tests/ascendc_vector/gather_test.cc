@@ -1,10 +1,11 @@
 // GatherMask and Gather against host models. GatherMask: every built-in pattern and random user
-// patterns, reduceMode false (repeatTimes repeats) and true (mask elements in all, a partial last repeat),
+// patterns, reduceMode false (repeatTimes repeats) and true (repeatTimes repeats of mask elements each),
 // source block and repeat strides, user-pattern repeat strides (0: one pattern for every repeat), for
 // half, float, int16, int32; dst starts random: the elements past rsvdCnt must keep their values.
 // Gather: random byte offsets from a base, count form and level-0 forms with masks and repeat strides.
 #include "aclrtlaunch_vec_gather.h"
 #include "aclrtlaunch_vec_gather_elems.h"
+#include "aclrtlaunch_vec_gatherb.h"
 #include "vec_case.h"
 #include "vec_model.h"
 #include "vec_test_util.h"
@@ -30,11 +31,18 @@ class GatherMaskTest : public VecTest {
   void RunAndCheck(VecCase c, std::mt19937_64& rng) {
     using U = typename std::conditional<sizeof(T) == 2, uint16_t, uint32_t>::type;
     c.dtype = DtypeOf<T>();
-    const L0Plan p = PlanOf<T>(c);  // kMaskBits with all bits = reduceMode false
-    c.n_src0 = L0Extent<T>(p, c.src0_blk, c.src0_rep);
-    const uint32_t pattern_bytes = (p.repeats == 0 ? 0 : (p.repeats - 1) * c.src1_rep * 32) + p.per / 8 + 32;
+    // reduceMode false: c.repeat repeats of a whole 256 bytes; true (counter mode, as Atlas A2 runs it):
+    // c.repeat repeats of c.count elements each, a repeat longer than 256 bytes going on at the block stride.
+    const bool reduce = c.mask_form == kMaskCounterArg;
+    const uint32_t reps = c.repeat, per = reduce ? static_cast<uint32_t>(c.count) : 256 / sizeof(T);
+    uint64_t src_end = 0;
+    for (uint32_t r = 0; r < reps; ++r) {
+      for (uint32_t k = 0; k < per; ++k) src_end = std::max<uint64_t>(src_end, L0Offset<T>(c.src0_blk, c.src0_rep, r, k) + 1);
+    }
+    c.n_src0 = static_cast<uint32_t>(src_end);
+    const uint32_t pattern_bytes = (reps - 1) * c.src1_rep * 32 + (per + 7) / 8 + 32;
     c.n_src1 = pattern_bytes / sizeof(U);
-    c.n_dst = p.repeats * p.per + 32;
+    c.n_dst = reps * per + 32;
     const std::vector<T> src = RandomValues<T>(c.n_src0, rng, -100, 100);
     std::vector<U> pattern(c.n_src1);
     for (auto& x : pattern) x = static_cast<U>(rng());
@@ -55,9 +63,8 @@ class GatherMaskTest : public VecTest {
     std::vector<T> want = dst0;
     const auto* pbytes = reinterpret_cast<const uint8_t*>(pattern.data());
     uint64_t n = 0;
-    for (uint32_t r = 0; r < p.repeats; ++r) {
-      for (uint32_t k = 0; k < p.per; ++k) {
-        if (!p.Active(r, k)) continue;
+    for (uint32_t r = 0; r < reps; ++r) {
+      for (uint32_t k = 0; k < per; ++k) {
         const bool pick = c.order == 0 ? (pbytes[r * c.src1_rep * 32 + k / 8] >> (k % 8)) & 1 : GmPatternBit(c.order, k);
         if (pick) want[n++] = src[L0Offset<T>(c.src0_blk, c.src0_rep, r, k)];
       }
@@ -149,6 +156,50 @@ class GatherTest : public VecTest {
 TEST_F(GatherTest, Half) { RunAll<half>(81); }
 TEST_F(GatherTest, Float) { RunAll<float>(82); }
 TEST_F(GatherTest, Int32) { RunAll<int32_t>(83); }
+
+// Gatherb: whole 32-byte blocks from random block offsets, 8 per repeat, to dst blocks
+// r * dstRepStride + j * dstBlkStride (0 acting as 1); the other dst blocks keep their contents.
+class GatherbTest : public VecTest {
+ protected:
+  template <typename T>
+  void Run(uint32_t is16, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    struct Case {
+      uint32_t repeat, blk, rep;
+    };
+    for (const Case& k : {Case{1, 1, 8}, Case{3, 1, 8}, Case{2, 0, 9}, Case{2, 2, 16}, Case{3, 1, 4}}) {
+      const uint32_t per_blk = 32 / sizeof(T), src_blocks = 40;
+      const uint32_t n_src = src_blocks * per_blk;
+      const uint32_t blk = k.blk == 0 ? 1 : k.blk;
+      const uint32_t n_dst = ((k.repeat - 1) * k.rep + 7 * blk + 2) * per_blk;
+      const std::vector<T> src = RandomValues<T>(n_src, rng, 0, 60000);
+      const std::vector<T> dst0 = RandomValues<T>(n_dst, rng, 0, 60000);
+      std::vector<uint32_t> offsets(8 * k.repeat);
+      for (auto& o : offsets) o = static_cast<uint32_t>(rng() % src_blocks) * 32;
+      DevMem ds(n_src * sizeof(T)), dof(offsets.size() * 4), dd(n_dst * sizeof(T));
+      CopyIn(ds, src.data(), n_src * sizeof(T));
+      CopyIn(dof, offsets.data(), offsets.size() * 4);
+      CopyIn(dd, dst0.data(), n_dst * sizeof(T));
+      ASSERT_EQ(aclrtlaunch_vec_gatherb(1, stream_, ds.get(), dof.get(), dd.get(), is16, n_src, n_dst, k.repeat, k.blk,
+                                        k.rep),
+                ACL_SUCCESS);
+      ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+      std::vector<T> got(n_dst);
+      CopyOut(got.data(), dd, n_dst * sizeof(T));
+      std::vector<T> want = dst0;
+      for (uint32_t r = 0; r < k.repeat; ++r) {
+        for (uint32_t j = 0; j < 8; ++j) {
+          const uint32_t from = offsets[r * 8 + j] / sizeof(T), to = (r * k.rep + j * blk) * per_blk;
+          for (uint32_t e = 0; e < per_blk; ++e) want[to + e] = src[from + e];
+        }
+      }
+      EXPECT_EQ(Mismatches(got, want), "") << "repeat " << k.repeat << " blk " << k.blk << " rep " << k.rep;
+    }
+  }
+};
+
+TEST_F(GatherbTest, Uint32) { Run<uint32_t>(0, 51); }
+TEST_F(GatherbTest, Uint16) { Run<uint16_t>(1, 52); }
 
 }  // namespace
 }  // namespace vectest

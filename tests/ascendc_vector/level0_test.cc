@@ -81,10 +81,24 @@ T L0Reference(uint32_t op, T x, T y, T old, float scalar) {
   return T(0);
 }
 
+// The case's plan. Copy's counter mode differs from the other instructions' (its reference says so): the
+// count is each repeat's element count (ceil(count * sizeof(T) / 32) blocks at the block stride, more
+// than 8 when it is above a repeat's elements) and repeatTimes counts.
+template <typename T>
+L0Plan L0PlanOf(const VecCase& c) {
+  L0Plan p = PlanOf<T>(c);
+  if (c.op == kVecCopy && (c.mask_form == kMaskCounterRegister || c.mask_form == kMaskCounterArg)) {
+    p.per_repeat_count = true;
+    p.repeats = c.repeat;
+    p.per = static_cast<uint32_t>(c.count);
+  }
+  return p;
+}
+
 // The destination after the instruction: per repeat, all values first, then the writes.
 template <typename T>
 std::vector<T> L0Model(const VecCase& c, const std::vector<T>& a, const std::vector<T>& b, std::vector<T> d) {
-  const L0Plan p = PlanOf<T>(c);
+  const L0Plan p = L0PlanOf<T>(c);
   for (uint32_t r = 0; r < p.repeats; ++r) {
     std::vector<std::pair<size_t, T>> writes;
     for (uint32_t k = 0; k < p.per; ++k) {
@@ -128,7 +142,7 @@ class Level0Test : public VecTest {
   template <typename T>
   void RunAndCheck(VecCase c, std::mt19937_64& rng, uint64_t ulps = 0) {
     c.dtype = DtypeOf<T>();
-    const L0Plan p = PlanOf<T>(c);
+    const L0Plan p = L0PlanOf<T>(c);
     c.n_dst = L0Extent<T>(p, c.dst_blk, c.dst_rep);
     c.n_src0 = L0Extent<T>(p, c.src0_blk, c.src0_rep);
     c.n_src1 = L0Extent<T>(p, c.src1_blk, c.src1_rep);

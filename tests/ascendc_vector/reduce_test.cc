@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "aclrtlaunch_vec_reduce.h"
+#include "aclrtlaunch_vec_reduce_sum_spr.h"
 #include "vec_case.h"
 #include "vec_model.h"
 #include "vec_test_util.h"
@@ -202,7 +203,7 @@ class ReduceTest : public VecTest {
   }
 
   template <typename T>
-  void RunAllForms(uint32_t op, uint64_t seed) {
+  void RunAllForms(uint32_t op, uint64_t seed, bool by_type = false) {
     std::mt19937_64 rng(seed);
     const bool whole_repeat_api = op >= kRedSum && op <= kRedMin;  // ReduceSum/Max/Min: no isSetMask, block stride 1
     for (uint32_t form = kMaskBits; form <= kMaskCounterArg; ++form) {
@@ -217,6 +218,7 @@ class ReduceTest : public VecTest {
         }
         c.dst_rep = 1 + static_cast<uint32_t>(rng() % 3);
         c.order = (op == kRedWholeMax || op == kRedWholeMin) ? trial % 4 : trial % 2;
+        c.by_type = by_type ? 1 : 0;
         RunAndCheck<T>(c, rng);
       }
     }
@@ -230,6 +232,16 @@ class ReduceTest : public VecTest {
 
 TEST_F(ReduceTest, Half) { RunOps<half>(10); }
 TEST_F(ReduceTest, Float) { RunOps<float>(20); }
+
+// ReduceRepeat / ReduceDataBlock / ReducePairElem<ReduceType>: the same instructions as WholeReduce*,
+// BlockReduce* and PairReduceSum under CANN 9's names (mask before repeatTime), checked against the
+// same model.
+TEST_F(ReduceTest, ReduceTypeNames) {
+  for (uint32_t op = kRedWholeSum; op <= kRedPairSum; ++op) {
+    RunAllForms<half>(op, 40 + op, true);
+    RunAllForms<float>(op, 60 + op, true);
+  }
+}
 
 // Half pairwise sums saturate at 65504 instead of overflowing: 60000 + 60000 -> 65504, then
 // 65504 + (-30000 + 96) = 35600, rounded to half (35584).
@@ -250,6 +262,23 @@ TEST_F(ReduceTest, HalfBlockSumSaturates) {
   src[3] = half(96);
   RunAndCheck<half>(c, rng, src);
   EXPECT_EQ(static_cast<float>(RedTree(std::vector<half>(src.begin(), src.begin() + 16))), 35584.0f);
+}
+
+// The count-form ReduceSum leaves its result in the register GetReduceRepeatSumSpr reads.
+TEST_F(ReduceTest, ReduceSumLeavesItsResultForGetReduceRepeatSumSpr) {
+  std::mt19937_64 rng(5);
+  const uint32_t n = 300;
+  const std::vector<float> src = RandomValues<float>(n, rng, -4, 4);
+  DevMem ds(n * 4), dd(8 * 4);
+  CopyIn(ds, src.data(), n * 4);
+  ASSERT_EQ(aclrtlaunch_vec_reduce_sum_spr(1, stream_, ds.get(), dd.get(), n), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+  float got[8] = {};
+  CopyOut(got, dd, sizeof got);
+  double sum = 0;
+  for (float v : src) sum += v;
+  EXPECT_NEAR(got[0], sum, 1e-3);
+  EXPECT_EQ(Bits(got[1]), Bits(got[0]));
 }
 
 }  // namespace

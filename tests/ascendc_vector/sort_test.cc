@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "aclrtlaunch_vec_mrgsort_repeat.h"
 #include "aclrtlaunch_vec_sort.h"
 #include "vec_test_util.h"
 
@@ -100,6 +101,32 @@ TEST_F(SortTest, MergeTwoThreeFourFloat) {
 TEST_F(SortTest, MergeHalfWithExhaustedSuspension) {
   Run<half>(4, 4, true, 76);
   Run<half>(4, 2, true, 77);
+}
+
+// MrgSort with repeatTimes > 1 (four contiguous lists of 32 each time, validBit 0b1111): each group of
+// 128 comes out sorted by score, largest first, equal scores in their input order.
+TEST_F(SortTest, MrgSortRepeats) {
+  std::mt19937_64 rng(77);
+  const uint32_t groups = 3, n = 128 * groups;
+  std::vector<float> scores(n);
+  for (auto& v : scores) v = static_cast<float>(static_cast<int>(rng() % 50)) * 0.5f;  // many equal scores
+  DevMem ds(n * 4), dm(n * 8);
+  CopyIn(ds, scores.data(), n * 4);
+  ASSERT_EQ(aclrtlaunch_vec_mrgsort_repeat(1, stream_, ds.get(), dm.get(), groups), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+  std::vector<uint32_t> got(2 * n);
+  CopyOut(got.data(), dm, n * 8);
+  for (uint32_t g = 0; g < groups; ++g) {
+    std::vector<uint32_t> order(128);
+    for (uint32_t i = 0; i < 128; ++i) order[i] = g * 128 + i;
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return scores[a] > scores[b]; });
+    for (uint32_t i = 0; i < 128; ++i) {
+      float s;
+      std::memcpy(&s, &got[2 * (g * 128 + i)], 4);
+      ASSERT_EQ(s, scores[order[i]]) << "group " << g << " position " << i;
+      ASSERT_EQ(got[2 * (g * 128 + i) + 1], order[i]) << "group " << g << " position " << i;
+    }
+  }
 }
 
 }  // namespace

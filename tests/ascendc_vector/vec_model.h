@@ -27,7 +27,9 @@ struct L0Plan {
   uint64_t count = 0;
   uint32_t repeats = 0;
   uint32_t per = 0;
+  bool per_repeat_count = false;  // counter mode counting each repeat's elements (Copy's counter mode)
   bool Active(uint32_t r, uint32_t k) const {
+    if (per_repeat_count) return k < count;
     if (counter) return uint64_t{r} * per + k < count;
     return k < 64 ? (bits[0] >> k) & 1 : (bits[1] >> (k - 64)) & 1;
   }

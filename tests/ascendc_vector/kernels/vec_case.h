@@ -63,4 +63,5 @@ struct VecCase {
   float scalar;
   uint32_t n_dst, n_src0, n_src1;  // elements of each buffer (staged whole)
   uint32_t order;
+  uint32_t by_type;  // reductions: call the ReduceType-named API (ReduceRepeat / ReduceDataBlock / ReducePairElem)
 };

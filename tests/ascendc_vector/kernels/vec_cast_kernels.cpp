@@ -41,3 +41,28 @@ extern "C" __global__ __aicore__ void vec_cast(GM_ADDR src, GM_ADDR dst, GM_ADDR
     default: RunCast<float, int32_t>(c, src, dst); break;
   }
 }
+
+// half -> int4b_t (to_int4) or int4b_t -> half of n elements in round mode `mode`: the count form
+// (level0 0) or the level-0 form with a continuous mask of 128 elements, n / 128 repeats, int4 repeats
+// int4_rep blocks apart and half repeats half_rep blocks apart. The int4 side is n / 2 bytes (plus
+// `extra` bytes staged, to show bytes past it stay).
+extern "C" __global__ __aicore__ void vec_cast_int4(GM_ADDR half_gm, GM_ADDR int4_gm, uint32_t to_int4, uint32_t n,
+                                                    uint32_t n_half, uint32_t n_bytes, uint32_t mode, uint32_t level0,
+                                                    uint32_t int4_rep, uint32_t half_rep) {
+  AscendC::TPipe pipe;
+  VecBuf bh, bi;
+  AscendC::LocalTensor<half> lh = VecStage<half>(pipe, bh, half_gm, n_half);
+  AscendC::LocalTensor<int8_t> lb = VecStage<int8_t>(pipe, bi, int4_gm, n_bytes);
+  AscendC::LocalTensor<AscendC::int4b_t> l4 = lb.ReinterpretCast<AscendC::int4b_t>();
+  const auto rm = static_cast<AscendC::RoundMode>(mode);
+  if (level0 == 0) {
+    if (to_int4 != 0) AscendC::Cast(l4, lh, rm, n); else AscendC::Cast(lh, l4, rm, n);
+  } else if (to_int4 != 0) {
+    AscendC::Cast<AscendC::int4b_t, half>(l4, lh, rm, 128, static_cast<uint8_t>(n / 128),
+                                          {1, 1, static_cast<uint8_t>(int4_rep), static_cast<uint8_t>(half_rep)});
+  } else {
+    AscendC::Cast<half, AscendC::int4b_t>(lh, l4, rm, 128, static_cast<uint8_t>(n / 128),
+                                          {1, 1, static_cast<uint8_t>(half_rep), static_cast<uint8_t>(int4_rep)});
+  }
+  if (to_int4 != 0) VecUnstage(int4_gm, lb, n_bytes); else VecUnstage(half_gm, lh, n_half);
+}

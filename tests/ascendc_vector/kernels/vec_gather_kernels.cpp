@@ -64,3 +64,21 @@ extern "C" __global__ __aicore__ void vec_gather_elems(GM_ADDR src, GM_ADDR offs
     RunGatherElems<T>(c, src, offsets, dst);
   });
 }
+
+// Gatherb of uint32 (is16 0) or uint16 blocks: src (n_src elements), offsets (8 * repeat byte offsets),
+// dst (n_dst elements, holding its initial contents), GatherRepeatParams(dst_blk, dst_rep).
+extern "C" __global__ __aicore__ void vec_gatherb(GM_ADDR src, GM_ADDR offsets, GM_ADDR dst, uint32_t is16,
+                                                  uint32_t n_src, uint32_t n_dst, uint32_t repeat, uint32_t dst_blk,
+                                                  uint32_t dst_rep) {
+  auto run = [&](auto zero) {
+    using T = decltype(zero);
+    AscendC::TPipe pipe;
+    VecBuf bs, bo, bd;
+    AscendC::LocalTensor<T> ls = VecStage<T>(pipe, bs, src, n_src), ld = VecStage<T>(pipe, bd, dst, n_dst);
+    AscendC::LocalTensor<uint32_t> lo = VecStage<uint32_t>(pipe, bo, offsets, 8 * repeat);
+    AscendC::Gatherb<T>(ld, ls, lo, static_cast<uint8_t>(repeat),
+                        AscendC::GatherRepeatParams(static_cast<uint8_t>(dst_blk), static_cast<uint8_t>(dst_rep)));
+    VecUnstage(dst, ld, n_dst);
+  };
+  if (is16 != 0) run(uint16_t(0)); else run(uint32_t(0));
+}

@@ -176,3 +176,31 @@ extern "C" __global__ __aicore__ void vec_static_tensor_add(GM_ADDR x, GM_ADDR y
   AscendC::Add(zl, xl, yl, n);
   AscendC::DataCopy(zg, zl, n);
 }
+
+// Sort32 of 128 * groups float scores (indices 0..) into lists of 32, then one MrgSort with repeatTimes =
+// groups merging each four consecutive lists into `merged` (groups lists of 128 structures).
+extern "C" __global__ __aicore__ void vec_mrgsort_repeat(GM_ADDR scores, GM_ADDR merged, uint32_t groups) {
+  const uint32_t n = 128 * groups;
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bs, bi, bo, bm;
+  pipe.InitBuffer(bs, n * 4);
+  pipe.InitBuffer(bi, n * 4);
+  pipe.InitBuffer(bo, n * 8);
+  pipe.InitBuffer(bm, n * 8);
+  AscendC::GlobalTensor<float> gs, gm;
+  gs.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(scores), n);
+  gm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(merged), 2 * n);
+  AscendC::LocalTensor<float> ls = bs.Get<float>(), lo = bo.Get<float>(), lm = bm.Get<float>();
+  AscendC::LocalTensor<uint32_t> li = bi.Get<uint32_t>();
+  AscendC::DataCopy(ls, gs, n);
+  for (uint32_t i = 0; i < n; ++i) li.SetValue(i, i);
+  AscendC::Sort32(lo, ls, li, static_cast<int32_t>(4 * groups));
+  AscendC::MrgSort4Info info;
+  for (int q = 0; q < 4; ++q) info.elementLengths[q] = 32;
+  info.ifExhaustedSuspension = false;
+  info.validBit = 0b1111;
+  info.repeatTimes = static_cast<uint16_t>(groups);
+  AscendC::MrgSortSrcList<float> lists(lo[0], lo[64], lo[128], lo[192]);  // 32 structures = 64 floats apart
+  AscendC::MrgSort<float>(lm, lists, info);
+  AscendC::DataCopy(gm, lm, 2 * n);
+}

@@ -16,6 +16,20 @@ __aicore__ inline void RunReduce(const VecCase& c, const LocalTensor<T>& d, cons
   const auto order = static_cast<AscendC::ReduceOrder>(c.order);
   VecWithMask<T, int32_t>(c, [&](auto set, auto m) {
     constexpr bool kSet = decltype(set)::value;
+    using RT = AscendC::ReduceType;
+    if (c.by_type != 0) {  // the same reductions under their ReduceType names (mask before repeatTime)
+      switch (c.op) {
+        case kRedWholeSum: AscendC::ReduceRepeat<RT::SUM, T, T, kSet>(d, s, m, rep, dr, sb, sr); break;
+        case kRedWholeMax: AscendC::ReduceRepeat<RT::MAX, T, T, kSet>(d, s, m, rep, dr, sb, sr, order); break;
+        case kRedWholeMin: AscendC::ReduceRepeat<RT::MIN, T, T, kSet>(d, s, m, rep, dr, sb, sr, order); break;
+        case kRedBlockSum: AscendC::ReduceDataBlock<RT::SUM, T, T, kSet>(d, s, m, rep, dr, sb, sr); break;
+        case kRedBlockMax: AscendC::ReduceDataBlock<RT::MAX, T, T, kSet>(d, s, m, rep, dr, sb, sr); break;
+        case kRedBlockMin: AscendC::ReduceDataBlock<RT::MIN, T, T, kSet>(d, s, m, rep, dr, sb, sr); break;
+        case kRedPairSum: AscendC::ReducePairElem<RT::SUM, T, T, kSet>(d, s, m, rep, dr, sb, sr); break;
+        default: trap();
+      }
+      return;
+    }
     switch (c.op) {
       case kRedWholeSum: AscendC::WholeReduceSum<T, kSet>(d, s, m, rep, dr, sb, sr); break;
       case kRedWholeMax: AscendC::WholeReduceMax<T, kSet>(d, s, m, rep, dr, sb, sr, order); break;
@@ -67,4 +81,22 @@ extern "C" __global__ __aicore__ void vec_reduce(GM_ADDR src, GM_ADDR dst, GM_AD
   } else {
     RunReduceCase<float>(c, src, dst);
   }
+}
+
+// Count-form ReduceSum of n floats into out[0]; out[1] = GetReduceRepeatSumSpr<float>() after it.
+extern "C" __global__ __aicore__ void vec_reduce_sum_spr(GM_ADDR src, GM_ADDR out, uint32_t n) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bs, bd, bw;
+  pipe.InitBuffer(bs, RedBytes(n, 4));
+  pipe.InitBuffer(bd, 32);
+  pipe.InitBuffer(bw, RedBytes(n, 4));
+  AscendC::GlobalTensor<float> gs, gd;
+  gs.SetGlobalBuffer((__gm__ float*)src, n);
+  gd.SetGlobalBuffer((__gm__ float*)out, 8);
+  LocalTensor<float> ls = bs.Get<float>(), ld = bd.Get<float>(), lw = bw.Get<float>();
+  AscendC::DataCopy(ls, gs, n);
+  AscendC::Duplicate(ld, 0.0f, 8);
+  AscendC::ReduceSum<float>(ld, ls, lw, static_cast<int32_t>(n));
+  ld.SetValue(1, AscendC::GetReduceRepeatSumSpr<float>());
+  AscendC::DataCopy(gd, ld, 8);
 }

@@ -13,6 +13,7 @@
 #define NPURT_KERNEL_OPERATOR_H_
 
 #include "npurt_kernel/base.h"
+#include "npurt_kernel/type_traits.h"
 #include "npurt_kernel/tensor.h"
 #include "npurt_kernel/pipe.h"
 #include "npurt_kernel/data_copy.h"

@@ -142,6 +142,11 @@ struct BlockState {
   uint8_t atomic_op = kAtomicNone;
   uint8_t atomic_type = kAtomicF32;
   bool print_midline = false;  // utils/debug/asc_printf.h: the block's last print did not end its line
+  // The padding value SetPadValue wrote (data_copy.h), bit for bit; unset at the start of a block.
+  bool pad_value_set = false;
+  uint64_t pad_value = 0;
+  // The result of the last count-form ReduceSum, bit for bit (GetReduceRepeatSumSpr, cast_reduce.h).
+  uint64_t reduce_sum_spr = 0;
 };
 inline thread_local BlockState g_state;
 

@@ -124,24 +124,52 @@ inline D CastOne(S v, RoundMode mode) {
 
 }  // namespace npurt_detail
 
+namespace npurt_detail {
+// Cast to and from int4b_t (Atlas A2: half -> int4b_t in any round mode, saturating to -8..7;
+// int4b_t -> half exactly). Element i of an int4 operand is nibble i (int4b.h).
+template <typename D, typename S>
+constexpr void CheckInt4Cast() {
+  static_assert((kIsInt4<D> && std::is_same<S, half>::value) || (std::is_same<D, half>::value && kIsInt4<S>),
+                "Cast: int4b_t converts from and to half only on Atlas A2");
+}
+template <typename D, typename S>
+inline void CastInt4Elem(void* d, uint64_t di, const void* s, uint64_t si, RoundMode mode) {
+  if constexpr (kIsInt4<D>) {
+    const double f = static_cast<double>(static_cast<float>(static_cast<const S*>(s)[si]));
+    double r = std::isnan(f) ? 0.0 : RoundToIntegral(f, mode);
+    r = r < -8.0 ? -8.0 : (r > 7.0 ? 7.0 : r);
+    PutInt4(d, di, static_cast<int>(r));
+  } else {
+    static_cast<D*>(d)[di] = static_cast<D>(static_cast<float>(GetInt4(s, si)));
+  }
+}
+}  // namespace npurt_detail
+
 template <typename D, typename S>
 __aicore__ inline void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src, const RoundMode& mode,
                             const uint32_t count) {
-  const int32_t n = static_cast<int32_t>(count);
-  npurt_detail::CheckOperand(dst, n, "Cast");
-  npurt_detail::CheckOperand(src, n, "Cast");
-  D* d = dst.GetPhyAddr();
-  const S* s = src.GetPhyAddr();
-  if constexpr (std::is_same<D, float>::value && std::is_same<S, half>::value) {
-    npurt_detail::HalfToFloat(d, s, count);
-  } else if constexpr (std::is_same<D, half>::value && std::is_same<S, float>::value) {
-    if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
-      npurt_detail::FloatToHalf(d, s, count);
-      return;
-    }
-    for (uint32_t i = 0; i < count; ++i) d[i] = npurt_detail::CastOne<D>(s[i], mode);
+  if constexpr (npurt_detail::kIsInt4<D> || npurt_detail::kIsInt4<S>) {
+    npurt_detail::CheckInt4Cast<D, S>();
+    npurt_detail::CheckLocal(dst.GetPhyAddr(), (uint64_t{count} * npurt_detail::kElemBits<D> + 7) / 8, "Cast");
+    npurt_detail::CheckLocal(src.GetPhyAddr(), (uint64_t{count} * npurt_detail::kElemBits<S> + 7) / 8, "Cast");
+    for (uint32_t i = 0; i < count; ++i) npurt_detail::CastInt4Elem<D, S>(dst.GetPhyAddr(), i, src.GetPhyAddr(), i, mode);
   } else {
-    for (uint32_t i = 0; i < count; ++i) d[i] = npurt_detail::CastOne<D>(s[i], mode);
+    const int32_t n = static_cast<int32_t>(count);
+    npurt_detail::CheckOperand(dst, n, "Cast");
+    npurt_detail::CheckOperand(src, n, "Cast");
+    D* d = dst.GetPhyAddr();
+    const S* s = src.GetPhyAddr();
+    if constexpr (std::is_same<D, float>::value && std::is_same<S, half>::value) {
+      npurt_detail::HalfToFloat(d, s, count);
+    } else if constexpr (std::is_same<D, half>::value && std::is_same<S, float>::value) {
+      if (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT) {
+        npurt_detail::FloatToHalf(d, s, count);
+        return;
+      }
+      for (uint32_t i = 0; i < count; ++i) d[i] = npurt_detail::CastOne<D>(s[i], mode);
+    } else {
+      for (uint32_t i = 0; i < count; ++i) d[i] = npurt_detail::CastOne<D>(s[i], mode);
+    }
   }
 }
 
@@ -202,7 +230,22 @@ __aicore__ inline void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>
   npurt_detail::CheckOperand(src, count, "ReduceSum");
   npurt_detail::CheckOperand(dst, 1, "ReduceSum");
   const float sum = npurt_detail::SumToFloat(src.GetPhyAddr(), static_cast<uint32_t>(count));
-  dst.GetPhyAddr()[0] = T(sum);
+  const T result = T(sum);
+  dst.GetPhyAddr()[0] = result;
+  // The vector unit also leaves the sum in a special register (GetReduceRepeatSumSpr).
+  uint64_t bits = 0;
+  std::memcpy(&bits, &result, sizeof(T));
+  npurt_detail::g_state.reduce_sum_spr = bits;
+}
+
+// The sum of the last count-form ReduceSum of this block (the special register it leaves it in), as T;
+// 0 before any.
+template <typename T>
+__aicore__ inline T GetReduceRepeatSumSpr() {
+  static_assert(sizeof(T) <= 8, "GetReduceRepeatSumSpr: a scalar element type");
+  T v;
+  std::memcpy(&v, &npurt_detail::g_state.reduce_sum_spr, sizeof(T));
+  return v;
 }
 
 // dst[0] = max of src[0 .. count); with calIndex, dst[1] holds the index of its first occurrence.

@@ -106,11 +106,36 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>&
 }
 
 // ---- padded (byte-exact rows) ------------------------------------------------------------------------
+// SetPadValue: the value DataCopyPad (GM->UB) writes into the left and right padding when its
+// DataCopyPadExtParams has isPad = false (isPad = true uses paddingValue instead). The padding register
+// keeps the value for the rest of the block. `pos` names the copy's destination (VECIN, VECOUT or MAX,
+// meaning either); they share the one register on this SoC.
+template <typename T, TPosition pos = TPosition::MAX>
+__aicore__ inline void SetPadValue(T paddingValue) {
+  static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::MAX,
+                "SetPadValue: the position must be VECIN, VECOUT or MAX (GM->UB copies)");
+  static_assert(sizeof(T) <= 8, "SetPadValue: element types of at most 8 bytes");
+  uint64_t bits = 0;
+  std::memcpy(&bits, &paddingValue, sizeof(T));
+  npurt_detail::g_state.pad_value = bits;
+  npurt_detail::g_state.pad_value_set = true;
+}
+
+// With padding: each row gets leftPadding elements before and rightPadding after its blockLen bytes,
+// filled with paddingValue (isPad) or the SetPadValue value (!isPad, when one was set; otherwise the
+// hardware writes unspecified values, and the sim leaves those bytes as they were), and is then
+// rounded up to 32 bytes.
 template <typename T>
 __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyExtParams& p,
                                    const DataCopyPadExtParams<T>& pad = {}) {
+  if (p.blockCount == 0 || p.blockLen == 0) return;  // a NOP on this SoC, as the reference says
   const uint64_t ub_row = (static_cast<uint64_t>(p.blockLen) + pad.leftPadding * sizeof(T) +
                            pad.rightPadding * sizeof(T) + ONE_BLK_SIZE - 1) / ONE_BLK_SIZE * ONE_BLK_SIZE;
+  const bool fill = pad.isPad || npurt_detail::g_state.pad_value_set;
+  T value = pad.paddingValue;
+  if (!pad.isPad && npurt_detail::g_state.pad_value_set) {
+    std::memcpy(&value, &npurt_detail::g_state.pad_value, sizeof(T));
+  }
   auto* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
   auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
   for (uint32_t i = 0; i < p.blockCount; ++i) {
@@ -119,13 +144,13 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
     npurt_detail::CheckLocal(dr, ub_row, "DataCopyPad(GM->UB)");
     npurt_detail::CheckGlobal(sr, p.blockLen, false, "DataCopyPad(GM->UB)");
     T* row = reinterpret_cast<T*>(dr);
-    if (pad.isPad) {
-      for (uint32_t k = 0; k < pad.leftPadding; ++k) row[k] = pad.paddingValue;
+    if (fill) {
+      for (uint32_t k = 0; k < pad.leftPadding; ++k) row[k] = value;
     }
     npurt_detail::CopyBytes(dr + pad.leftPadding * sizeof(T), sr, p.blockLen);
-    if (pad.isPad) {
+    if (fill) {
       T* tail = reinterpret_cast<T*>(dr + pad.leftPadding * sizeof(T) + p.blockLen);
-      for (uint32_t k = 0; k < pad.rightPadding; ++k) tail[k] = pad.paddingValue;
+      for (uint32_t k = 0; k < pad.rightPadding; ++k) tail[k] = value;
     }
   }
 }
@@ -145,3 +170,4 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
 }
 
 }  // namespace AscendC
+#include "npurt_kernel/slice_copy.h"

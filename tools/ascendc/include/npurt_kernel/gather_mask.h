@@ -11,9 +11,13 @@
 //   r * src1RepeatStride 32-byte blocks into src1Pattern.
 // src0's blocks are src0BlockStride blocks apart in a repeat and repeats src0RepeatStride blocks apart.
 // reduceMode false: gatherMaskParams.repeatTimes repeats of 256 bytes (mask unused); reduceMode true
-// (counter mode): `mask` elements in all, the last repeat partial (repeatTimes unused). The elements
-// gathered go to dst[0 .. rsvdCnt) in order; dst past them is left as it was.
+// (counter mode): gatherMaskParams.repeatTimes repeats of `mask` elements each, as Atlas A2 runs it (the
+// reference's "configuration one"; a repeat of more elements than 256 bytes goes on into the next
+// blocks at the block stride, its pattern bits consumed in order). The elements gathered go to
+// dst[0 .. rsvdCnt) in order; dst past them is left as it was.
 #pragma once
+
+#include <vector>
 
 #include "npurt_kernel/vector_level0.h"
 
@@ -54,33 +58,29 @@ template <typename T, typename Pick>
 inline void GatherMaskImpl(const LocalTensor<T>& dst, const LocalTensor<T>& src0, bool reduce_mode, uint32_t mask,
                            const GatherMaskParams& gp, uint64_t& rsvd_cnt, Pick pick, const char* what) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GatherMask: 16- or 32-bit elements only");
-  MaskPlan p;
-  p.per_repeat = RepeatElems(sizeof(T));
-  if (reduce_mode) {
-    p.counter = true;
-    p.count = mask;
-    p.repeats = static_cast<uint32_t>((p.count + p.per_repeat - 1) / p.per_repeat);
-  } else {
-    p.bits[0] = p.bits[1] = ~0ull;
-    p.repeats = gp.repeatTimes;
-  }
+  if (reduce_mode && mask == 0) Fail("%s: counter mode (reduceMode true) needs a mask of at least 1 element", what);
+  const uint32_t repeats = gp.repeatTimes;
+  const uint32_t per = reduce_mode ? mask : RepeatElems(sizeof(T));  // elements of each repeat
   const Stride s0{gp.src0BlockStride, gp.src0RepeatStride};
-  CheckPlanned(src0.GetPhyAddr(), p, s0, what);
   // Count first, so that dst's check covers every write.
   uint64_t n = 0;
-  for (uint32_t r = 0; r < p.repeats; ++r) {
-    for (uint32_t k = 0; k < p.per_repeat; ++k) n += (Active(p, r, k) && pick(r, k)) ? 1 : 0;
+  for (uint32_t r = 0; r < repeats; ++r) {
+    for (uint32_t k = 0; k < per; ++k) {
+      CheckLocal(src0.GetPhyAddr() + ElemOffset(s0, r, k, sizeof(T)), sizeof(T), what);
+      n += pick(r, k) ? 1 : 0;
+    }
   }
   CheckLocal(dst.GetPhyAddr(), n * sizeof(T), what);
+  // A repeat reads its elements before it writes (dst may be src0, as in-place gathers use it).
   T* d = dst.GetPhyAddr();
   uint64_t i = 0;
-  for (uint32_t r = 0; r < p.repeats; ++r) {
-    T vals[128];
-    uint32_t m = 0;
-    for (uint32_t k = 0; k < p.per_repeat; ++k) {
-      if (Active(p, r, k) && pick(r, k)) vals[m++] = SrcAt(src0, s0, r, k);
+  std::vector<T> vals;
+  for (uint32_t r = 0; r < repeats; ++r) {
+    vals.clear();
+    for (uint32_t k = 0; k < per; ++k) {
+      if (pick(r, k)) vals.push_back(SrcAt(src0, s0, r, k));
     }
-    for (uint32_t j = 0; j < m; ++j) d[i++] = vals[j];
+    for (const T& v : vals) d[i++] = v;
   }
   rsvd_cnt = n;
 }
@@ -95,10 +95,10 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
   static_assert(sizeof(U) == sizeof(T), "GatherMask: the pattern is uint16_t for 16-bit elements, uint32_t for 32-bit");
   const auto* bits = reinterpret_cast<const uint8_t*>(src1Pattern.GetPhyAddr());
   const uint32_t rep_bytes = 32u * gatherMaskParams.src1RepeatStride;
-  const uint32_t per = npurt_detail::RepeatElems(sizeof(T));
-  const uint32_t repeats = reduceMode ? (mask + per - 1) / per : gatherMaskParams.repeatTimes;
+  const uint32_t per = reduceMode ? mask : npurt_detail::RepeatElems(sizeof(T));
+  const uint32_t repeats = gatherMaskParams.repeatTimes;
   if (repeats > 0) {
-    npurt_detail::CheckLocal(bits, uint64_t{repeats - 1} * rep_bytes + per / 8, "GatherMask");
+    npurt_detail::CheckLocal(bits, uint64_t{repeats - 1} * rep_bytes + (per + 7) / 8, "GatherMask");
   }
   npurt_detail::GatherMaskImpl(dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt,
                                [&](uint32_t r, uint32_t k) {
@@ -173,5 +173,53 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
 NPURT_ASCENDC_GATHER_L0(const uint64_t mask[])
 NPURT_ASCENDC_GATHER_L0(const uint64_t mask)
 #undef NPURT_ASCENDC_GATHER_L0
+
+// ---- Gatherb: whole 32-byte blocks --------------------------------------------------------------------
+struct GatherRepeatParams {
+  __aicore__ GatherRepeatParams() {}
+  __aicore__ GatherRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t dstRepStrideIn)
+      : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+  uint32_t blockNumber = DEFAULT_BLK_NUM;  // reserved
+  uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+  uint8_t dstBlkStride = DEFAULT_BLK_STRIDE;
+  uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;  // reserved
+  uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;  // reserved
+  uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;  // reserved
+  uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;  // reserved
+  bool repeatStrideMode = false;  // reserved
+  bool strideSizeMode = false;    // reserved
+};
+
+// Each repeat gathers 8 blocks: block j of repeat i is the 32 bytes of src at byte offset[i * 8 + j]
+// (32-byte aligned), written to dst block i * dstRepStride + j * dstBlkStride (dstBlkStride 0 acts as 1).
+// All of a repeat's blocks are read before it writes. uint16_t / uint32_t elements on Atlas A2.
+template <typename T>
+__aicore__ inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& offset,
+                               const uint8_t repeatTime, const GatherRepeatParams& repeatParams) {
+  static_assert(std::is_same<T, uint16_t>::value || std::is_same<T, uint32_t>::value,
+                "Gatherb: uint16_t or uint32_t elements on Atlas A2");
+  const char* what = "Gatherb";
+  if (repeatTime == 0) return;
+  if (dst.GetPhyAddr() == src.GetPhyAddr()) npurt_detail::Fail("%s: the source and destination must not be the same", what);
+  const uint64_t blk_stride = repeatParams.dstBlkStride == 0 ? 1 : repeatParams.dstBlkStride;
+  const uint32_t* off = offset.GetPhyAddr();
+  npurt_detail::CheckLocal(off, uint64_t{repeatTime} * 8 * sizeof(uint32_t), what);
+  const auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+  auto* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  for (uint32_t i = 0; i < repeatTime; ++i) {
+    uint8_t blocks[8][32];
+    for (uint32_t j = 0; j < 8; ++j) {
+      const uint32_t o = off[i * 8 + j];
+      if (o % 32 != 0) npurt_detail::Fail("%s: block offset %u is not a multiple of 32 bytes", what, o);
+      npurt_detail::CheckLocal(s + o, 32, what);
+      std::memcpy(blocks[j], s + o, 32);
+    }
+    for (uint32_t j = 0; j < 8; ++j) {
+      uint8_t* db = d + (uint64_t{i} * repeatParams.dstRepStride + j * blk_stride) * 32;
+      npurt_detail::CheckLocal(db, 32, what);
+      std::memcpy(db, blocks[j], 32);
+    }
+  }
+}
 
 }  // namespace AscendC

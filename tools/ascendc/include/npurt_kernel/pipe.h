@@ -11,10 +11,22 @@
 #pragma once
 
 #include "npurt_kernel/tensor.h"
+#include "npurt_kernel/sys_var.h"
 
 namespace AscendC {
 
 class TPipe;
+template <TPosition pos, uint32_t bufIDSize>
+class TBufPool;
+// A custom TBufPool's handle of one of its buffers (EXTERN_IMPL_BUFPOOL, npurt_kernel/tbuf_pool.h).
+using TBufHandle = uint8_t*;
+namespace npurt_detail {
+struct BufPoolBase;
+uint8_t* PoolAddress(const BufPoolBase& pool, uint32_t addr, uint32_t len, const char* what);
+}  // namespace npurt_detail
+
+// The id of a hardware synchronisation event (SetFlag/WaitFlag).
+using TEventID = int8_t;
 
 namespace npurt_detail {
 
@@ -24,21 +36,35 @@ constexpr uint32_t kMaxQueueBuffers = 16;
 class QueueBuffers {
  public:
   void Init(uint8_t* base, uint32_t num, uint32_t len) {
-    base_ = base;
+    Prepare(num, len);
+    for (uint32_t i = 0; i < num; ++i) addr_[i] = base + static_cast<size_t>(i) * len;
+  }
+  // `num` buffers of `len` bytes whose addresses SetAddr gives one by one (a custom TBufPool's
+  // InitStartBufHandle / InitBufHandle, npurt_kernel/tbuf_pool.h).
+  void Prepare(uint32_t num, uint32_t len) {
+    if (num == 0 || num > kMaxQueueBuffers) Fail("TQue: %u buffers (1..%u supported)", num, kMaxQueueBuffers);
     num_ = num;
     len_ = len;
-    for (uint32_t i = 0; i < kMaxQueueBuffers; ++i) state_[i] = kFree;
+    for (uint32_t i = 0; i < kMaxQueueBuffers; ++i) {
+      state_[i] = kFree;
+      addr_[i] = nullptr;
+    }
     head_ = count_ = 0;
   }
-  bool initialized() const { return base_ != nullptr; }
+  void SetAddr(uint32_t i, uint8_t* addr) {
+    if (i >= num_) Fail("TQue: buffer %u of a queue of %u", i, num_);
+    addr_[i] = addr;
+  }
+  bool initialized() const { return num_ != 0 && addr_[0] != nullptr; }
   uint32_t len() const { return len_; }
 
   uint8_t* Alloc(const char* who) {
-    if (base_ == nullptr) Fail("%s::AllocTensor on a queue that TPipe::InitBuffer has not set up", who);
+    if (!initialized()) Fail("%s::AllocTensor on a queue that TPipe::InitBuffer has not set up", who);
     for (uint32_t i = 0; i < num_; ++i) {
       if (state_[i] == kFree) {
+        if (addr_[i] == nullptr) Fail("%s::AllocTensor: buffer %u was given no address (InitBufHandle)", who, i);
         state_[i] = kAllocated;
-        return base_ + static_cast<size_t>(i) * len_;
+        return addr_[i];
       }
     }
     Fail("%s::AllocTensor: all %u buffers of the queue are in use (a missing FreeTensor would hang a real core)",
@@ -62,7 +88,7 @@ class QueueBuffers {
     head_ = (head_ + 1) % num_;
     --count_;
     state_[i] = kAllocated;
-    return base_ + static_cast<size_t>(i) * len_;
+    return addr_[i];
   }
   uint32_t queued() const { return count_; }
   uint32_t vacant() const {
@@ -78,15 +104,13 @@ class QueueBuffers {
  private:
   enum State : uint8_t { kFree, kAllocated, kQueued };
   uint32_t Index(const void* addr, const char* who) const {
-    const auto off = static_cast<size_t>(static_cast<const uint8_t*>(addr) - base_);
-    if (base_ == nullptr || static_cast<const uint8_t*>(addr) < base_ || off >= static_cast<size_t>(num_) * len_ ||
-        off % len_ != 0) {
-      Fail("%s: tensor %p is not a buffer of this queue", who, addr);
+    for (uint32_t i = 0; i < num_; ++i) {
+      if (addr_[i] != nullptr && addr_[i] == static_cast<const uint8_t*>(addr)) return i;
     }
-    return static_cast<uint32_t>(off / len_);
+    Fail("%s: tensor %p is not a buffer of this queue", who, addr);
   }
 
-  uint8_t* base_ = nullptr;
+  uint8_t* addr_[kMaxQueueBuffers] = {};
   uint32_t num_ = 0;
   uint32_t len_ = 0;
   State state_[kMaxQueueBuffers] = {};
@@ -140,8 +164,18 @@ class TQueBind {
   __aicore__ inline bool HasIdleBuffer() const { return bufs_.vacant() != 0; }
   __aicore__ inline void FreeAllEvent() {}
 
+  // A custom TBufPool (EXTERN_IMPL_BUFPOOL) gives the queue `num` buffers of `len` bytes, then each its
+  // address in the pool (`addr`: the unified-buffer byte address, as GetCurAddr counts).
+  __aicore__ inline void InitStartBufHandle(TBufHandle /*start*/, uint8_t num, uint32_t len) { bufs_.Prepare(num, len); }
+  template <class Pool>
+  __aicore__ inline void InitBufHandle(Pool* pool, uint32_t index, TBufHandle /*start*/, uint32_t addr, uint32_t len) {
+    bufs_.SetAddr(index, npurt_detail::PoolAddress(pool->npurt_pool_, addr, len, "TQue::InitBufHandle"));
+  }
+
  private:
   friend class TPipe;
+  template <TPosition, uint32_t>
+  friend class TBufPool;
   npurt_detail::QueueBuffers bufs_;
 };
 
@@ -174,8 +208,22 @@ class TBuf {
     return LocalTensor<T>(reinterpret_cast<T*>(base_ + byte_offset), count, pos);
   }
 
+  // A custom TBufPool (EXTERN_IMPL_BUFPOOL) gives the buffer its `len` bytes at UB byte address `addr`.
+  __aicore__ inline void InitStartBufHandle(TBufHandle /*start*/, uint8_t num, uint32_t len) {
+    if (num != 1) npurt_detail::Fail("TBuf::InitStartBufHandle: a TBuf has one buffer (got %u)", num);
+    len_ = len;
+  }
+  template <class Pool>
+  __aicore__ inline void InitBufHandle(Pool* pool, uint32_t index, TBufHandle /*start*/, uint32_t addr, uint32_t len) {
+    if (index != 0) npurt_detail::Fail("TBuf::InitBufHandle: a TBuf has one buffer (index %u)", index);
+    base_ = npurt_detail::PoolAddress(pool->npurt_pool_, addr, len, "TBuf::InitBufHandle");
+    len_ = len;
+  }
+
  private:
   friend class TPipe;
+  template <TPosition, uint32_t>
+  friend class TBufPool;
   void Check() const {
     if (base_ == nullptr) npurt_detail::Fail("TBuf::Get on a buffer that TPipe::InitBuffer has not set up");
   }
@@ -219,6 +267,19 @@ class TPipe {
     buf.len_ = len;
     return true;
   }
+  // A TBufPool (or a custom one, EXTERN_IMPL_BUFPOOL) of `len` bytes carved from the pipe's memory of the
+  // pool's position; or sharing the start and length of `shareBuf` (len must fit in it).
+  template <class T>
+  __aicore__ inline bool InitBufPool(T& bufPool, uint32_t len) {
+    bufPool.npurt_pool_.InitFromPipe(len);
+    return true;
+  }
+  template <class T, class U>
+  __aicore__ inline bool InitBufPool(T& bufPool, uint32_t len, U& shareBuf) {
+    bufPool.npurt_pool_.InitShared(len, shareBuf.npurt_pool_);
+    return true;
+  }
+
   // Gives the whole unified buffer back (queues set up before must not be used afterwards).
   __aicore__ inline void Reset() {
     npurt_detail::g_state.ub_used = 0;
@@ -227,12 +288,50 @@ class TPipe {
   __aicore__ inline void Destroy() { Reset(); }
   __aicore__ inline void Init() {}
 
+  // Event ids for SetFlag/WaitFlag: 8 per kind of HardEvent, as on the NPU. AllocEventID takes the lowest
+  // free one (running out would hang a real core: the kernel fails), ReleaseEventID gives it back;
+  // FetchEventID names the id AllocEventID would take, without taking it. The flags themselves do not
+  // wait on the sim (base.h), so only the bookkeeping is modelled.
+  template <HardEvent evt>
+  __aicore__ inline TEventID AllocEventID() {
+    const TEventID id = FetchEventID(evt);
+    if (id < 0) npurt_detail::Fail("TPipe::AllocEventID: all 8 event ids of HardEvent %d are in use", int(evt));
+    event_used_[static_cast<size_t>(evt)] |= static_cast<uint8_t>(1u << id);
+    return id;
+  }
+  template <HardEvent evt>
+  __aicore__ inline void ReleaseEventID(TEventID id) {
+    if (id < 0 || id >= 8 || (event_used_[static_cast<size_t>(evt)] & (1u << id)) == 0) {
+      npurt_detail::Fail("TPipe::ReleaseEventID(%d): not an id that AllocEventID handed out", int(id));
+    }
+    event_used_[static_cast<size_t>(evt)] &= static_cast<uint8_t>(~(1u << id));
+  }
+  template <HardEvent evt>
+  __aicore__ inline TEventID FetchEventID() {
+    return FetchEventID(evt);
+  }
+  __aicore__ inline TEventID FetchEventID(HardEvent evt) {
+    const uint8_t used = event_used_[static_cast<size_t>(evt)];
+    for (int id = 0; id < 8; ++id) {
+      if ((used & (1u << id)) == 0) return static_cast<TEventID>(id);
+    }
+    return -1;
+  }
+
   static TPipe*& Current() {
     static thread_local TPipe* pipe = nullptr;
     return pipe;
   }
+
+ private:
+  uint8_t event_used_[static_cast<size_t>(HardEvent::MAX)] = {};
 };
 
 __aicore__ inline TPipe* GetTPipePtr() { return TPipe::Current(); }
 
 }  // namespace AscendC
+
+// CANN declares GetTPipePtr outside the AscendC namespace: kernels call it unqualified.
+using AscendC::GetTPipePtr;
+
+#include "npurt_kernel/tbuf_pool.h"

@@ -9,8 +9,10 @@
 //       repeatTimes) and MrgSort(dst, MrgSortSrcList, MrgSort4Info)   merge the sorted lists that validBit
 //       names (bit q: list q + 1; 0b11, 0b111 or 0b1111) into dst, largest score first, an equal score
 //       taken from the earlier list first. With isExhaustedSuspension the merge stops when a list runs
-//       out, and sortedNum[q] says how many structures of list q went to dst. Only repeatTimes 1 is
-//       supported (another value fails the kernel).
+//       out, and sortedNum[q] says how many structures of list q went to dst. repeatTimes > 1 merges
+//       the next four lists each time (sources and dst move on by the four lists' length), which the
+//       reference allows only for four contiguous lists of one length, validBit 0b1111 and no exhausted
+//       suspension (otherwise the kernel fails); repeatTimes 0 does nothing.
 #pragma once
 
 #include "npurt_kernel/tensor.h"
@@ -102,32 +104,22 @@ __aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& s
   }
 }
 
-template <typename T, bool isExhaustedSuspension = false>
-__aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList,
-                               const uint16_t elementCountList[4], uint32_t sortedNum[4], uint16_t validBit,
-                               const int32_t repeatTimes) {
-  npurt_detail::CheckSortType<T>();
-  if (repeatTimes != 1) npurt_detail::Fail("MrgSort: repeatTimes %d is not supported on the sim (only 1)", repeatTimes);
-  if (validBit != 0x3 && validBit != 0x7 && validBit != 0xf) {
-    npurt_detail::Fail("MrgSort: validBit 0x%x is not 0b11, 0b111 or 0b1111", validBit);
-  }
-  const LocalTensor<T>* lists[4] = {&sortList.src1, &sortList.src2, &sortList.src3, &sortList.src4};
-  const uint8_t* src[4] = {};
-  uint32_t len[4] = {}, pos[4] = {};
+namespace npurt_detail {
+// One merge of the lists at src[q] (len[q] structures; nullptr: not taking part) into out.
+template <typename T, bool isExhaustedSuspension>
+inline void MergeOnce(uint8_t* out, const uint8_t* const src_in[4], const uint32_t len[4], int count,
+                      uint32_t sortedNum[4]) {
+  const uint8_t* src[4] = {src_in[0], src_in[1], src_in[2], src_in[3]};
+  uint32_t pos[4] = {};
   uint64_t total = 0;
-  int count = 0;
-  for (int q = 0; q < 4; ++q) {
-    if (((validBit >> q) & 1) == 0) continue;
-    count = q + 1;
-    src[q] = reinterpret_cast<const uint8_t*>(lists[q]->GetPhyAddr());
-    len[q] = elementCountList[q];
-    npurt_detail::CheckLocal(src[q], uint64_t{len[q]} * npurt_detail::kSortStructBytes, "MrgSort");
+  for (int q = 0; q < count; ++q) {
+    if (src[q] == nullptr) continue;
+    CheckLocal(src[q], uint64_t{len[q]} * kSortStructBytes, "MrgSort");
     total += len[q];
   }
-  npurt_detail::CheckLocal(dst.GetPhyAddr(), total * npurt_detail::kSortStructBytes, "MrgSort");
+  CheckLocal(out, total * kSortStructBytes, "MrgSort");
   // The merged list goes straight to dst unless dst overlaps a source; then it is built aside first.
-  auto* out = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
-  const uint64_t out_bytes = total * npurt_detail::kSortStructBytes;
+  const uint64_t out_bytes = total * kSortStructBytes;
   bool overlap = false;
   for (int q = 0; q < count; ++q) {
     if (src[q] != nullptr && src[q] < out + out_bytes && out < src[q] + uint64_t{len[q]} * 8) overlap = true;
@@ -135,7 +127,7 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
   uint8_t* tmp = out;
   if (overlap) {
     tmp = static_cast<uint8_t*>(std::malloc(out_bytes + 1));
-    if (tmp == nullptr) npurt_detail::Fail("MrgSort: out of host memory");
+    if (tmp == nullptr) Fail("MrgSort: out of host memory");
   }
   uint64_t written = 0;
   while (true) {
@@ -147,8 +139,7 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
         exhausted = true;
         continue;
       }
-      if (best < 0 || npurt_detail::ScoreBefore(npurt_detail::ScoreAt<T>(src[q] + pos[q] * 8ull),
-                                                npurt_detail::ScoreAt<T>(src[best] + pos[best] * 8ull))) {
+      if (best < 0 || ScoreBefore(ScoreAt<T>(src[q] + pos[q] * 8ull), ScoreAt<T>(src[best] + pos[best] * 8ull))) {
         best = q;
       }
     }
@@ -162,6 +153,43 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
     std::free(tmp);
   }
   for (int q = 0; q < 4; ++q) sortedNum[q] = pos[q];
+}
+}  // namespace npurt_detail
+
+template <typename T, bool isExhaustedSuspension = false>
+__aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList,
+                               const uint16_t elementCountList[4], uint32_t sortedNum[4], uint16_t validBit,
+                               const int32_t repeatTimes) {
+  npurt_detail::CheckSortType<T>();
+  if (repeatTimes < 0 || repeatTimes > 255) npurt_detail::Fail("MrgSort: repeatTimes %d outside [0, 255]", repeatTimes);
+  if (validBit != 0x3 && validBit != 0x7 && validBit != 0xf) {
+    npurt_detail::Fail("MrgSort: validBit 0x%x is not 0b11, 0b111 or 0b1111", validBit);
+  }
+  const LocalTensor<T>* lists[4] = {&sortList.src1, &sortList.src2, &sortList.src3, &sortList.src4};
+  const uint8_t* src[4] = {};
+  uint32_t len[4] = {};
+  int count = 0;
+  for (int q = 0; q < 4; ++q) {
+    if (((validBit >> q) & 1) == 0) continue;
+    count = q + 1;
+    src[q] = reinterpret_cast<const uint8_t*>(lists[q]->GetPhyAddr());
+    len[q] = elementCountList[q];
+  }
+  if (repeatTimes > 1) {
+    bool ok = validBit == 0xf && !isExhaustedSuspension;
+    for (int q = 1; q < 4 && ok; ++q) ok = len[q] == len[0] && src[q] == src[0] + uint64_t{len[0]} * 8 * q;
+    if (!ok) {
+      npurt_detail::Fail("MrgSort: repeatTimes %d needs four contiguous lists of one length, validBit 0b1111 and "
+                         "no exhausted suspension", repeatTimes);
+    }
+  }
+  auto* out = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  for (int32_t r = 0; r < repeatTimes; ++r) {
+    const uint64_t step = static_cast<uint64_t>(r) * 4 * len[0] * 8;  // repeat r: the next four lists (repeatTimes > 1)
+    const uint8_t* s[4] = {};
+    for (int q = 0; q < 4; ++q) s[q] = src[q] == nullptr ? nullptr : src[q] + step;
+    npurt_detail::MergeOnce<T, isExhaustedSuspension>(out + step, s, len, count, sortedNum);
+  }
 }
 
 template <typename T>

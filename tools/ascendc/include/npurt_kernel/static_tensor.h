@@ -110,3 +110,4 @@ __aicore__ inline LocalTensor<T>::LocalTensor(TPosition pos, uint32_t address, u
       pos_(pos) {}
 
 }  // namespace AscendC
+#include "npurt_kernel/list_tensor.h"

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "npurt_kernel/base.h"
+#include "npurt_kernel/int4b.h"
 
 namespace AscendC {
 
@@ -67,19 +68,28 @@ class LocalTensor {
   __aicore__ inline T* GetPhyAddr(uint32_t offset) const { return addr_ + offset; }
   // Elements in the tensor.
   __aicore__ inline uint32_t GetSize() const { return size_; }
-  __aicore__ inline uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+  __aicore__ inline uint32_t GetLength() const {
+    return static_cast<uint32_t>(uint64_t{size_} * npurt_detail::kElemBits<T> / 8);
+  }
   __aicore__ inline void SetSize(uint32_t size) { size_ = size; }
   __aicore__ inline TPosition GetPosition() const { return pos_; }
 
   __aicore__ inline LocalTensor operator[](uint32_t offset) const {
-    return LocalTensor(addr_ + offset, size_ > offset ? size_ - offset : 0, pos_);
+    if constexpr (npurt_detail::kIsInt4<T>) {  // two elements a byte: a sub-tensor starts on a byte
+      if (offset % 2 != 0) npurt_detail::Fail("LocalTensor<int4b_t>[%u]: an odd offset is inside a byte", offset);
+      return LocalTensor(addr_ + offset / 2, size_ > offset ? size_ - offset : 0, pos_);
+    } else {
+      return LocalTensor(addr_ + offset, size_ > offset ? size_ - offset : 0, pos_);
+    }
   }
 
   __aicore__ inline T GetValue(uint32_t offset) const {
+    static_assert(!npurt_detail::kIsInt4<T>, "LocalTensor<int4b_t>::GetValue is not modelled on the sim");
     if (offset >= size_) npurt_detail::Fail("LocalTensor::GetValue(%u) past the tensor's %u elements", offset, size_);
     return addr_[offset];
   }
   __aicore__ inline void SetValue(uint32_t offset, T value) const {
+    static_assert(!npurt_detail::kIsInt4<T>, "LocalTensor<int4b_t>::SetValue is not modelled on the sim");
     if (offset >= size_) npurt_detail::Fail("LocalTensor::SetValue(%u) past the tensor's %u elements", offset, size_);
     addr_[offset] = value;
   }
@@ -88,7 +98,9 @@ class LocalTensor {
   // The same buffer seen as elements of another type.
   template <typename U>
   __aicore__ inline LocalTensor<U> ReinterpretCast() const {
-    return LocalTensor<U>(reinterpret_cast<U*>(addr_), static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)), pos_);
+    return LocalTensor<U>(reinterpret_cast<U*>(addr_),
+                          static_cast<uint32_t>(uint64_t{size_} * npurt_detail::kElemBits<T> / npurt_detail::kElemBits<U>),
+                          pos_);
   }
 
  private:

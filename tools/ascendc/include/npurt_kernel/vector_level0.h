@@ -3,11 +3,14 @@
 //   Op(dst, src, mask[] or mask, repeatTimes, UnaryRepeatParams)             Exp Ln Abs Sqrt Rsqrt Relu Reciprocal Not
 //   Op(dst, src, scalar, mask[] or mask, repeatTimes, UnaryRepeatParams)     Adds Muls Maxs Mins LeakyRelu
 //   Duplicate(dst, scalar, mask[] or mask, repeatTimes, dstBlockStride, dstRepeatStride)
-//   Copy(dst, src, mask[] or mask, repeatTimes, CopyRepeatParams)            (unified buffer to unified buffer)
+//   Copy(dst, src, mask[] or mask, repeatTimes, CopyRepeatParams)            (unified buffer to unified buffer;
+//                                                                             counter mode: mask elements per repeat)
 // Masks, repeats and strides as vector_mask.h describes; values as the count forms compute them
 // (vector_ops.h: half/bfloat16 in float, rounded once). Each repeat reads all its source elements before
 // it writes, as the vector unit does, so in-place instructions see the old values. Part of kernel_operator.h.
 #pragma once
+
+#include <vector>
 
 #include "npurt_kernel/vector_mask.h"
 #include "npurt_kernel/vector_ops.h"
@@ -245,6 +248,30 @@ NPURT_ASCENDC_L0_DUPLICATE(const uint64_t mask[])
 NPURT_ASCENDC_L0_DUPLICATE(uint64_t mask)
 #undef NPURT_ASCENDC_L0_DUPLICATE
 
+namespace npurt_detail {
+// Copy in counter mode differs from the other instructions (the reference says so for Copy): the mask
+// is the element count of each repeat, and repeatTimes counts; a repeat of `count` elements covers
+// ceil(count * sizeof(T) / 32) blocks at the block stride (more than 8 when count is above a repeat's).
+// A repeat reads all its elements before it writes.
+template <typename T>
+inline void CopyCounterMode(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t count, uint32_t repeats,
+                            Stride ds, Stride ss) {
+  std::vector<T> vals(count);
+  for (uint32_t r = 0; r < repeats; ++r) {
+    for (uint64_t k = 0; k < count; ++k) {
+      const T* sp = src.GetPhyAddr() + ElemOffset(ss, r, static_cast<uint32_t>(k), sizeof(T));
+      CheckLocal(sp, sizeof(T), "Copy");
+      vals[k] = *sp;
+    }
+    for (uint64_t k = 0; k < count; ++k) {
+      T* dp = dst.GetPhyAddr() + ElemOffset(ds, r, static_cast<uint32_t>(k), sizeof(T));
+      CheckLocal(dp, sizeof(T), "Copy");
+      *dp = vals[k];
+    }
+  }
+}
+}  // namespace npurt_detail
+
 #define NPURT_ASCENDC_L0_COPY(MaskParam)                                                                       \
   template <typename T, bool isSetMask = true>                                                                \
   __aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, MaskParam,                \
@@ -253,6 +280,10 @@ NPURT_ASCENDC_L0_DUPLICATE(uint64_t mask)
     const npurt_detail::MaskPlan p = npurt_detail::PlanFor<T>(isSetMask, npurt_detail::MaskOf(mask), repeatTimes, "Copy"); \
     const npurt_detail::Stride ds{repeatParams.dstStride, repeatParams.dstRepeatSize},                        \
         ss{repeatParams.srcStride, repeatParams.srcRepeatSize};                                               \
+    if (p.counter) {                                                                                          \
+      npurt_detail::CopyCounterMode(dst, src, p.count, repeatTimes, ds, ss);                                  \
+      return;                                                                                                 \
+    }                                                                                                         \
     npurt_detail::CheckPlanned(dst.GetPhyAddr(), p, ds, "Copy");                                   \
     npurt_detail::CheckPlanned(src.GetPhyAddr(), p, ss, "Copy");                                   \
     npurt_detail::Level0Write<T, false>(p, dst, ds,                                                \
@@ -263,3 +294,5 @@ NPURT_ASCENDC_L0_COPY(uint64_t mask)
 #undef NPURT_ASCENDC_L0_COPY
 
 }  // namespace AscendC
+#include "npurt_kernel/vector_shift_axpy.h"
+#include "npurt_kernel/transpose.h"

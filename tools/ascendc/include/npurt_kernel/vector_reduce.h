@@ -297,3 +297,4 @@ NPURT_ASCENDC_REDUCE_ALL(const int32_t mask)
 #undef NPURT_ASCENDC_REDUCE_ALL
 
 }  // namespace AscendC
+#include "npurt_kernel/reduce_by_type.h"
