@@ -35,5 +35,6 @@
 #include "npurt_kernel/softmax_pad.h"
 #include "npurt_kernel/static_tensor.h"
 #include "npurt_kernel/std.h"
+#include "npurt_kernel/adv_math.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_

@@ -17,5 +17,6 @@
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_types.h"
 #include "tiling/vector_tiling.h"
+#include "tiling/adv_math_tiling.h"
 
 #endif  // NPURT_TILING_TILING_API_H_
