@@ -363,8 +363,8 @@ __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<
 }
 
 // Axpy, the library form: dst = src * scalar + dst, the source half or float and the destination float or
-// the source's type (the product is rounded to the destination type, then added). The basic
-// Axpy(dst, src, scalar, count) of the vector unit has no tmp buffer.
+// the source's type, rounded once (a fused multiply-add: the product of two floats is exact in double).
+// The basic Axpy(dst, src, scalar, count) of the vector unit has no tmp buffer.
 template <typename T, typename U, bool isReuseSource = false>
 __aicore__ inline void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, const U scalarValue,
                             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
@@ -376,8 +376,7 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U
   T* d = dstTensor.GetPhyAddr();
   const U* x = srcTensor.GetPhyAddr();
   for (uint32_t i = 0; i < n; ++i) {
-    const T product = npurt_detail::AdvStore<T>(npurt_detail::AdvLoad(x[i]) * s);
-    d[i] = npurt_detail::AdvStore<T>(npurt_detail::AdvLoad(product) + npurt_detail::AdvLoad(d[i]));
+    d[i] = npurt_detail::AdvStore<T>(std::fma(npurt_detail::AdvLoad(x[i]), s, npurt_detail::AdvLoad(d[i])));
   }
 }
 
