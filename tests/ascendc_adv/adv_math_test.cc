@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "adv_case.h"
+#include "aclrtlaunch_adv_arange.h"
 #include "aclrtlaunch_adv_axpy.h"
 #include "aclrtlaunch_adv_binary.h"
 #include "aclrtlaunch_adv_unary.h"
@@ -110,7 +111,7 @@ TEST_F(AdvMathTest, FracKeepsTheSignAndCeilRoundsUp) {
 }
 
 template <typename T>
-T RefBinary(uint32_t op, T a, T b) {
+T RefBinary(uint32_t op, T a, T b, float beta) {
   if constexpr (std::is_integral<T>::value) {
     if (op == kAdvXor) return static_cast<T>(a ^ b);
     // Integer power by repeated multiplication (wrapping), negative exponents per the header's rule.
@@ -125,6 +126,8 @@ T RefBinary(uint32_t op, T a, T b) {
       r = x * 0.5L * y * (1 + std::tanh(std::sqrt(2 / 3.14159265358979323846L) * (y + 0.044715L * y * y * y)));
     } else if (op == kAdvFmod) {
       r = std::fmod(x, y);
+    } else if (op == kAdvSwiGLU) {
+      r = x * y * 0.5L * (1 + std::tanh(static_cast<long double>(beta) * y / 2));
     } else {
       r = std::pow(x, y);
     }
@@ -134,9 +137,9 @@ T RefBinary(uint32_t op, T a, T b) {
 
 template <typename T>
 void RunBinary(aclrtStream stream, uint32_t op, uint32_t dtype, uint32_t form, uint32_t n, uint32_t count,
-               uint64_t seed) {
+               uint64_t seed, float beta = 1.0f) {
   std::mt19937_64 rng(seed);
-  const bool power = op >= kAdvPowerTT;
+  const bool power = op >= kAdvPowerTT && op <= kAdvPowerST;
   std::vector<T> a, b;
   if (std::is_integral<T>::value && power) {
     a = RandomValues<T>(n, rng, -9, 10);
@@ -156,7 +159,8 @@ void RunBinary(aclrtStream stream, uint32_t op, uint32_t dtype, uint32_t form, u
   CopyIn(d0, a.data(), n * sizeof(T));
   CopyIn(d1, b.data(), n * sizeof(T));
   CopyIn(dd, dst0.data(), n * sizeof(T));
-  ASSERT_EQ(aclrtlaunch_adv_binary(1, stream, d0.get(), d1.get(), dd.get(), n, count, op, dtype, form), ACL_SUCCESS);
+  ASSERT_EQ(aclrtlaunch_adv_binary(1, stream, d0.get(), d1.get(), dd.get(), n, count, op, dtype, form, beta),
+            ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << RecentError();
   std::vector<T> got(n);
   CopyOut(got.data(), dd, n * sizeof(T));
@@ -165,7 +169,7 @@ void RunBinary(aclrtStream stream, uint32_t op, uint32_t dtype, uint32_t form, u
   for (uint32_t i = 0; i < m; ++i) {
     const T x = op == kAdvPowerST ? a[0] : a[i];
     const T y = op == kAdvPowerTS ? b[0] : b[i];
-    want[i] = RefBinary<T>(op, x, y);
+    want[i] = RefBinary<T>(op, x, y, beta);
   }
   EXPECT_EQ(Mismatches(got, want, op == kAdvFmod ? 0 : 1), "")
       << "op " << op << " dtype " << dtype << " form " << form << " n " << n << " count " << count;
@@ -180,6 +184,9 @@ TEST_F(AdvMathTest, BinaryFunctionsInEveryFormWithTails) {
       RunBinary<float>(stream_, op, kAdvF32, form, 1000, 333, ++seed);
       RunBinary<half>(stream_, op, kAdvF16, form, 512, 500, ++seed);
     }
+    RunBinary<float>(stream_, kAdvSwiGLU, kAdvF32, form, 1000, 333, ++seed, 1.0f);
+    RunBinary<float>(stream_, kAdvSwiGLU, kAdvF32, form, 1000, 999, ++seed, 1.702f);
+    RunBinary<half>(stream_, kAdvSwiGLU, kAdvF16, form, 512, 500, ++seed, -0.5f);
     for (uint32_t op : {kAdvPowerTT, kAdvPowerTS, kAdvPowerST}) {
       RunBinary<int32_t>(stream_, op, kAdvI32, form, 256, 200, ++seed);
     }
@@ -230,6 +237,36 @@ TEST_F(AdvMathTest, AxpyAccumulatesTheScaledSource) {
     CopyOut(got.data(), dd, n * 4);
     EXPECT_EQ(Mismatches(got, want), "") << "mode " << mode;
   }
+}
+
+template <typename T>
+void RunArange(aclrtStream stream, uint32_t dtype, uint32_t n, uint32_t count, float first, float diff) {
+  std::mt19937_64 rng(n + count);
+  const std::vector<T> dst0 = RandomValues<T>(n, rng, -100, 100);
+  DevMem dd(n * sizeof(T));
+  CopyIn(dd, dst0.data(), n * sizeof(T));
+  ASSERT_EQ(aclrtlaunch_adv_arange(1, stream, dd.get(), n, count, dtype, first, diff), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << RecentError();
+  std::vector<T> got(n);
+  CopyOut(got.data(), dd, n * sizeof(T));
+  std::vector<T> want = dst0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if constexpr (std::is_integral<T>::value) {
+      want[i] = static_cast<T>(static_cast<int64_t>(first) + static_cast<int64_t>(i) * static_cast<int64_t>(diff));
+    } else {
+      const long double f = static_cast<float>(static_cast<T>(first)), d = static_cast<float>(static_cast<T>(diff));
+      want[i] = static_cast<T>(static_cast<float>(f + d * i));
+    }
+  }
+  EXPECT_EQ(Mismatches(got, want), "") << "dtype " << dtype << " n " << n << " count " << count;
+}
+
+TEST_F(AdvMathTest, ArangeWritesCountTermsOfTheProgression) {
+  RunArange<float>(stream_, kAdvF32, 104, 100, 1.234f, 5.678f);
+  RunArange<float>(stream_, kAdvF32, 64, 64, -3.0f, -0.125f);
+  RunArange<half>(stream_, kAdvF16, 200, 133, 0.5f, 0.25f);
+  RunArange<int32_t>(stream_, kAdvI32, 80, 77, -40.0f, 3.0f);
+  RunArange<int16_t>(stream_, kAdvI16, 48, 33, 7.0f, -2.0f);
 }
 
 TEST_F(AdvMathTest, CalCountPastTheTensorFailsTheKernel) {

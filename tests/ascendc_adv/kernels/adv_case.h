@@ -15,7 +15,10 @@ enum AdvUnaryOp : uint32_t {
 };
 
 // Two-source functions (adv_binary kernel). Power's scalar forms take element 0 of the scalar side.
-enum AdvBinaryOp : uint32_t { kAdvGeGLU = 0, kAdvFmod, kAdvXor, kAdvPowerTT, kAdvPowerTS, kAdvPowerST, kAdvBinaryCount };
+// SwiGLU takes the kernel's scalar (beta).
+enum AdvBinaryOp : uint32_t {
+  kAdvGeGLU = 0, kAdvFmod, kAdvXor, kAdvPowerTT, kAdvPowerTS, kAdvPowerST, kAdvSwiGLU, kAdvBinaryCount
+};
 
 // How the call is written: the whole source (no calCount), calCount; each with or without a
 // sharedTmpBuffer. Functions that have no whole-tensor form are called with calCount = n there.

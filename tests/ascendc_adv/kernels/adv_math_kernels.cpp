@@ -110,7 +110,8 @@ __aicore__ inline void UnaryCase(GM_ADDR src, GM_ADDR dst, uint32_t n, uint32_t 
 
 template <typename T>
 __aicore__ inline void BinaryCall(uint32_t op, uint32_t form, const LocalTensor<T>& d, const LocalTensor<T>& a,
-                                  const LocalTensor<T>& b, const LocalTensor<uint8_t>& tmp, uint32_t count) {
+                                  const LocalTensor<T>& b, const LocalTensor<uint8_t>& tmp, uint32_t count,
+                                  float scalar) {
   if constexpr (std::is_same<T, int16_t>::value) {
     ADV_BINARY_FORMS(Xor)
   } else {
@@ -121,6 +122,15 @@ __aicore__ inline void BinaryCall(uint32_t op, uint32_t form, const LocalTensor<
       }
       if (op == kAdvFmod) {
         ADV_BINARY_FORMS(Fmod)
+        return;
+      }
+      if (op == kAdvSwiGLU) {
+        switch (form) {
+          case kAdvWhole: AscendC::SwiGLU<T, false>(d, a, b, scalar); break;
+          case kAdvCount: AscendC::SwiGLU<T, false>(d, a, b, scalar, count); break;
+          case kAdvWholeTmp: AscendC::SwiGLU<T, false>(d, a, b, scalar, tmp); break;
+          default: AscendC::SwiGLU<T, false>(d, a, b, scalar, tmp, count); break;
+        }
         return;
       }
     }
@@ -145,7 +155,7 @@ __aicore__ inline void BinaryCall(uint32_t op, uint32_t form, const LocalTensor<
 
 template <typename T>
 __aicore__ inline void BinaryCase(GM_ADDR src0, GM_ADDR src1, GM_ADDR dst, uint32_t n, uint32_t count, uint32_t op,
-                                  uint32_t form) {
+                                  uint32_t form, float scalar) {
   AscendC::TPipe pipe;
   AscendC::TBuf<AscendC::TPosition::VECCALC> b0, b1, bd, bt;
   AscendC::GlobalTensor<T> g0, g1, gd;
@@ -153,7 +163,7 @@ __aicore__ inline void BinaryCase(GM_ADDR src0, GM_ADDR src1, GM_ADDR dst, uint3
   LocalTensor<T> b = Stage(pipe, b1, g1, src1, n);
   LocalTensor<T> d = Stage(pipe, bd, gd, dst, n);
   pipe.InitBuffer(bt, 1024);
-  BinaryCall<T>(op, form, d, a, b, bt.Get<uint8_t>(), count);
+  BinaryCall<T>(op, form, d, a, b, bt.Get<uint8_t>(), count, scalar);
   WriteBack(gd, d, n);
 }
 
@@ -183,12 +193,33 @@ extern "C" __global__ __aicore__ void adv_unary(GM_ADDR src, GM_ADDR dst, uint32
 }
 
 extern "C" __global__ __aicore__ void adv_binary(GM_ADDR src0, GM_ADDR src1, GM_ADDR dst, uint32_t n, uint32_t count,
-                                                 uint32_t op, uint32_t dtype, uint32_t form) {
+                                                 uint32_t op, uint32_t dtype, uint32_t form, float scalar) {
   switch (dtype) {
-    case kAdvF16: BinaryCase<half>(src0, src1, dst, n, count, op, form); break;
-    case kAdvF32: BinaryCase<float>(src0, src1, dst, n, count, op, form); break;
-    case kAdvI16: BinaryCase<int16_t>(src0, src1, dst, n, count, op, form); break;
-    default: BinaryCase<int32_t>(src0, src1, dst, n, count, op, form); break;
+    case kAdvF16: BinaryCase<half>(src0, src1, dst, n, count, op, form, scalar); break;
+    case kAdvF32: BinaryCase<float>(src0, src1, dst, n, count, op, form, scalar); break;
+    case kAdvI16: BinaryCase<int16_t>(src0, src1, dst, n, count, op, form, scalar); break;
+    default: BinaryCase<int32_t>(src0, src1, dst, n, count, op, form, scalar); break;
+  }
+}
+
+template <typename T>
+__aicore__ inline void ArangeCase(GM_ADDR dst, uint32_t n, uint32_t count, float first, float diff) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bd;
+  AscendC::GlobalTensor<T> gd;
+  LocalTensor<T> d = Stage(pipe, bd, gd, dst, n);
+  AscendC::Arange<T>(d, static_cast<T>(first), static_cast<T>(diff), static_cast<int32_t>(count));
+  WriteBack(gd, d, n);
+}
+
+// Arange of count elements into dst (n elements, initial contents kept past count).
+extern "C" __global__ __aicore__ void adv_arange(GM_ADDR dst, uint32_t n, uint32_t count, uint32_t dtype, float first,
+                                                 float diff) {
+  switch (dtype) {
+    case kAdvF16: ArangeCase<half>(dst, n, count, first, diff); break;
+    case kAdvF32: ArangeCase<float>(dst, n, count, first, diff); break;
+    case kAdvI16: ArangeCase<int16_t>(dst, n, count, first, diff); break;
+    default: ArangeCase<int32_t>(dst, n, count, first, diff); break;
   }
 }
 

@@ -1,7 +1,7 @@
 // Ascend C's element-wise library APIs (the "advanced" math and activation functions) for the sim:
-// Acosh, Ceil, Frac, Erf, Log, Exp (library form), Sigmoid, Gelu, Silu, Swish, GeGLU, ClampMin/ClampMax,
-// Xor, Fmod, Power, Axpy (half source, float destination), and the helpers DivCeil, ASCENDC_ASSERT and
-// KERNEL_LOG that the library's samples use. Part of kernel_operator.h.
+// Acosh, Ceil, Frac, Erf, Log, Exp (library form), Sigmoid, Gelu, Silu, Swish, GeGLU, SwiGLU,
+// ClampMin/ClampMax, Xor, Fmod, Power, Axpy (half source, float destination), Arange, and the helpers
+// DivCeil, ASCENDC_ASSERT and KERNEL_LOG that the library's samples use. Part of kernel_operator.h.
 //
 // Every function has the library's four forms: with or without a sharedTmpBuffer, with or without a
 // calCount (without it, the whole source tensor). The sim computes each element in double and rounds once
@@ -220,6 +220,53 @@ __aicore__ inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<
                           [](double a, double b) { return a * npurt_detail::GeluTanh(b); }, "GeGLU");
 }
 NPURT_ADV_BINARY_FORMS(GeGLU)
+
+// SwiGLU: dst = src0 * Swish(src1, beta) = src0 * src1 / (1 + e^(-beta src1)).
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void SwiGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+                              const LocalTensor<T>& srcTensor1, const float& scalarValue,
+                              const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
+  static_assert(npurt_detail::kAdvFloat<T>, "SwiGLU takes half or float tensors");
+  (void)sharedTmpBuffer;
+  const double beta = scalarValue;
+  npurt_detail::AdvBinary(dstTensor, srcTensor0, srcTensor1, calCount,
+                          [beta](double a, double b) { return a * b / (1.0 + std::exp(-beta * b)); }, "SwiGLU");
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void SwiGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+                              const LocalTensor<T>& srcTensor1, const float& scalarValue,
+                              const LocalTensor<uint8_t>& sharedTmpBuffer) {
+  SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, sharedTmpBuffer, srcTensor0.GetSize());
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void SwiGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+                              const LocalTensor<T>& srcTensor1, const float& scalarValue, const uint32_t calCount) {
+  SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, LocalTensor<uint8_t>(), calCount);
+}
+template <typename T, bool isReuseSource = false>
+__aicore__ inline void SwiGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
+                              const LocalTensor<T>& srcTensor1, const float& scalarValue) {
+  SwiGLU<T, isReuseSource>(dstTensor, srcTensor0, srcTensor1, scalarValue, LocalTensor<uint8_t>(),
+                           srcTensor0.GetSize());
+}
+
+// Arange: dst[i] = firstValue + i * diffValue for i < count (half, float, int16_t, int32_t), each element
+// computed from i (rounded once), not by repeated addition.
+template <typename T>
+__aicore__ inline void Arange(const LocalTensor<T>& dstLocal, const T firstValue, const T diffValue,
+                              const int32_t count) {
+  static_assert(npurt_detail::kAdvFloat<T> || std::is_same<T, int16_t>::value || std::is_same<T, int32_t>::value,
+                "Arange takes half, float, int16_t or int32_t");
+  if (count < 0) npurt_detail::Fail("Arange: negative count %d", count);
+  const uint32_t n = npurt_detail::AdvCount(dstLocal, dstLocal, static_cast<uint32_t>(count), "Arange");
+  T* d = dstLocal.GetPhyAddr();
+  if constexpr (std::is_integral<T>::value) {
+    for (uint32_t i = 0; i < n; ++i) d[i] = static_cast<T>(static_cast<int64_t>(firstValue) + int64_t{i} * diffValue);
+  } else {
+    const double first = npurt_detail::AdvLoad(firstValue), diff = npurt_detail::AdvLoad(diffValue);
+    for (uint32_t i = 0; i < n; ++i) d[i] = npurt_detail::AdvStore<T>(first + i * diff);
+  }
+}
 
 // Fmod: the remainder of src0 / src1 with the sign of src0 (C's fmod). The config (algorithm, iteration
 // limit) exists for Ascend 950 only.

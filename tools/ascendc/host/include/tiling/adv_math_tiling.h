@@ -76,6 +76,13 @@ inline void GetSiluTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, c
   npurt_adv_tiling::MaxMin(srcShape, typeSize, 1, maxValue, minValue);
 }
 
+// SwiGLU takes isReuseSource last.
+inline void GetSwiGLUMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                   uint32_t& minValue, const bool isReuseSource = false) {
+  (void)isReuseSource;
+  npurt_adv_tiling::MaxMin(srcShape, typeSize, 2, maxValue, minValue);
+}
+
 // Gelu returns the two sizes separately.
 inline uint32_t GetGeluMaxTmpSize(const ge::Shape& srcShape, const uint32_t typeSize) {
   uint32_t maxValue = 0;
