@@ -36,5 +36,6 @@
 #include "npurt_kernel/static_tensor.h"
 #include "npurt_kernel/std.h"
 #include "npurt_kernel/adv_math.h"
+#include "npurt_kernel/adv_quant.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_

@@ -18,5 +18,6 @@
 #include "tiling/tiling_types.h"
 #include "tiling/vector_tiling.h"
 #include "tiling/adv_math_tiling.h"
+#include "tiling/adv_quant_tiling.h"
 
 #endif  // NPURT_TILING_TILING_API_H_
