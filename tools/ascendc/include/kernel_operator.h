@@ -37,5 +37,6 @@
 #include "npurt_kernel/std.h"
 #include "npurt_kernel/adv_math.h"
 #include "npurt_kernel/adv_quant.h"
+#include "npurt_kernel/adv_select_reduce.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_

@@ -19,5 +19,6 @@
 #include "tiling/vector_tiling.h"
 #include "tiling/adv_math_tiling.h"
 #include "tiling/adv_quant_tiling.h"
+#include "tiling/adv_select_reduce_tiling.h"
 
 #endif  // NPURT_TILING_TILING_API_H_
