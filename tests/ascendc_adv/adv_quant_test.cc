@@ -3,6 +3,7 @@
 // scalar scales, every dst/scale type, the single-row reshaping and the padded dst rows.
 #include <cmath>
 
+#include "aclrtlaunch_adv_antiquant.h"
 #include "aclrtlaunch_adv_dequant.h"
 #include "aclrtlaunch_adv_quant.h"
 #include "adv_case.h"
@@ -186,6 +187,84 @@ TEST_F(AdvQuantTest, AscendDequantRejectsUnalignedRowsAndShortScales) {
             ACL_SUCCESS);
   EXPECT_NE(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   EXPECT_NE(RecentError().find("deqScale"), std::string::npos) << RecentError();
+}
+
+// AscendAntiQuant: dst = scale * (src + offset); half: half add then half multiply; bfloat16: in float,
+// rounded once (host bf16 bits by round to nearest even).
+struct AntiCase {
+  uint32_t k, n, groups, out_bf16, transpose, per_tensor, shape_arg, with_tmp;
+};
+
+void RunAntiQuant(aclrtStream stream, const AntiCase& c, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const uint32_t total = c.k * c.n, params = c.per_tensor ? 1 : c.groups * c.n;
+  const std::vector<int8_t> src = RandomValues<int8_t>(total, rng, -128, 127);
+  const std::vector<float> off_f = RandomValues<float>(params, rng, -10, 10);
+  const std::vector<float> sc_f = RandomValues<float>(params, rng, -3, 3);
+  // The parameters as the kernel holds them (half, or bfloat16 bits), and their float values.
+  std::vector<uint16_t> off(params), sc(params);
+  std::vector<float> offv(params), scv(params);
+  for (uint32_t i = 0; i < params; ++i) {
+    if (c.out_bf16) {
+      off[i] = Bf16Bits(off_f[i]);
+      sc[i] = Bf16Bits(sc_f[i]);
+      const uint32_t ob = uint32_t{off[i]} << 16, sb = uint32_t{sc[i]} << 16;
+      std::memcpy(&offv[i], &ob, 4);
+      std::memcpy(&scv[i], &sb, 4);
+    } else {
+      const half ho = static_cast<half>(off_f[i]), hs = static_cast<half>(sc_f[i]);
+      std::memcpy(&off[i], &ho, 2);
+      std::memcpy(&sc[i], &hs, 2);
+      offv[i] = static_cast<float>(ho);
+      scv[i] = static_cast<float>(hs);
+    }
+  }
+  std::vector<uint16_t> dst0(total);
+  for (auto& v : dst0) v = static_cast<uint16_t>(rng());
+  DevMem ds(total), dof(params * 2), dsc(params * 2), dd(total * 2);
+  CopyIn(ds, src.data(), total);
+  CopyIn(dof, off.data(), params * 2);
+  CopyIn(dsc, sc.data(), params * 2);
+  CopyIn(dd, dst0.data(), total * 2);
+  ASSERT_EQ(aclrtlaunch_adv_antiquant(1, stream, ds.get(), dof.get(), dsc.get(), dd.get(), c.k, c.n, c.groups,
+                                      c.out_bf16, c.transpose, c.per_tensor, c.shape_arg, c.with_tmp),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << RecentError();
+  std::vector<uint16_t> got(total);
+  CopyOut(got.data(), dd, total * 2);
+  std::vector<uint16_t> want(total);
+  const uint32_t rows = c.transpose ? c.n : c.k, cols = c.transpose ? c.k : c.n, group = c.k / c.groups;
+  const uint32_t pw = c.transpose ? c.groups : c.n;
+  for (uint32_t i = 0; i < rows; ++i) {
+    for (uint32_t j = 0; j < cols; ++j) {
+      const uint32_t p = c.per_tensor ? 0 : (c.transpose ? i * pw + j / group : (i / group) * pw + j);
+      const float x = src[i * cols + j];
+      if (c.out_bf16) {
+        want[i * cols + j] = Bf16Bits((x + offv[p]) * scv[p]);
+      } else {
+        const half sum = static_cast<half>(x + offv[p]);
+        const half r = static_cast<half>(static_cast<float>(sum) * scv[p]);
+        std::memcpy(&want[i * cols + j], &r, 2);
+      }
+    }
+  }
+  EXPECT_EQ(Mismatches(got, want), "") << "k " << c.k << " n " << c.n << " groups " << c.groups << " bf16 "
+                                       << c.out_bf16 << " transpose " << c.transpose << " per_tensor "
+                                       << c.per_tensor;
+}
+
+TEST_F(AdvQuantTest, AscendAntiQuantPerChannelGroupAndTensor) {
+  uint64_t seed = 70;
+  const AntiCase cases[] = {
+      {8, 128, 1, 0, 0, 0, 0, 1},   // the sample: [8, 128], offset [1, 128] by SetShapeInfo
+      {8, 64, 4, 0, 0, 0, 1, 0},    // groups of 2 rows, shape by AntiQuantShapeInfo
+      {16, 32, 2, 1, 0, 0, 0, 1},   // bfloat16 out
+      {32, 16, 4, 0, 1, 0, 1, 1},   // transposed: src [16, 32], params [16, 4]
+      {64, 8, 2, 1, 1, 0, 0, 0},    // transposed, bfloat16
+      {8, 64, 1, 0, 0, 1, 0, 1},    // per tensor
+      {16, 32, 1, 1, 1, 1, 0, 0},   // per tensor, bfloat16, transposed
+  };
+  for (const AntiCase& c : cases) RunAntiQuant(stream_, c, ++seed);
 }
 
 TEST(AdvQuantTiling, SizesAndDataTypes) {

@@ -78,7 +78,62 @@ __aicore__ inline void DequantCase(GM_ADDR src, GM_ADDR scale, GM_ADDR dst, cons
   WriteBackQ(gd, d, dst_elems);
 }
 
+// AscendAntiQuant of k * n int8_t: per_tensor uses offset[0] and scale[0] as scalars; else the parameters
+// are [groups, n] ([n, groups] transposed), their shape given by SetShapeInfo on the offset (shape_arg 0,
+// the scale's left unset) or by AntiQuantShapeInfo (1).
+template <typename O, bool transpose>
+__aicore__ inline void AntiQuantCase(GM_ADDR src, GM_ADDR offset, GM_ADDR scale, GM_ADDR dst, uint32_t k, uint32_t n,
+                                     uint32_t groups, uint32_t per_tensor, uint32_t shape_arg, uint32_t with_tmp) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bs, bo, bc, bd, bt;
+  AscendC::GlobalTensor<int8_t> gs;
+  AscendC::GlobalTensor<O> go, gc, gd;
+  const uint32_t params = per_tensor ? 1 : groups * n;
+  LocalTensor<int8_t> s = StageQ(pipe, bs, gs, src, k * n);
+  LocalTensor<O> o = StageQ(pipe, bo, go, offset, params);
+  LocalTensor<O> c = StageQ(pipe, bc, gc, scale, params);
+  LocalTensor<O> d = StageQ(pipe, bd, gd, dst, k * n);
+  pipe.InitBuffer(bt, 1024);
+  LocalTensor<uint8_t> tmp = bt.Get<uint8_t>();
+  if (per_tensor != 0) {
+    if (with_tmp) {
+      AscendC::AscendAntiQuant<int8_t, O, transpose>(d, s, o.GetValue(0), c.GetValue(0), tmp, k);
+    } else {
+      AscendC::AscendAntiQuant<int8_t, O, transpose>(d, s, o.GetValue(0), c.GetValue(0), k);
+    }
+  } else {
+    const uint32_t h = transpose ? n : groups, w = transpose ? groups : n;
+    AscendC::AntiQuantShapeInfo info;
+    if (shape_arg != 0) {
+      info.offsetHeight = info.scaleHeight = h;
+      info.offsetWidth = info.scaleWidth = w;
+    } else {
+      const uint32_t shape[] = {h, w};
+      o.SetShapeInfo(AscendC::ShapeInfo(2, shape, AscendC::DataFormat::ND));
+    }
+    if (with_tmp) {
+      AscendC::AscendAntiQuant<int8_t, O, transpose>(d, s, o, c, tmp, k, info);
+    } else {
+      AscendC::AscendAntiQuant<int8_t, O, transpose>(d, s, o, c, k, info);
+    }
+  }
+  WriteBackQ(gd, d, k * n);
+}
+
 }  // namespace
+
+// AscendAntiQuant: out_bf16 selects bfloat16_t output (else half).
+extern "C" __global__ __aicore__ void adv_antiquant(GM_ADDR src, GM_ADDR offset, GM_ADDR scale, GM_ADDR dst, uint32_t k,
+                                                    uint32_t n, uint32_t groups, uint32_t out_bf16, uint32_t transpose,
+                                                    uint32_t per_tensor, uint32_t shape_arg, uint32_t with_tmp) {
+  if (out_bf16 != 0) {
+    if (transpose) AntiQuantCase<bfloat16_t, true>(src, offset, scale, dst, k, n, groups, per_tensor, shape_arg, with_tmp);
+    else AntiQuantCase<bfloat16_t, false>(src, offset, scale, dst, k, n, groups, per_tensor, shape_arg, with_tmp);
+  } else {
+    if (transpose) AntiQuantCase<half, true>(src, offset, scale, dst, k, n, groups, per_tensor, shape_arg, with_tmp);
+    else AntiQuantCase<half, false>(src, offset, scale, dst, k, n, groups, per_tensor, shape_arg, with_tmp);
+  }
+}
 
 // AscendQuant per tensor of n half (is_half) or float sources into int8_t.
 extern "C" __global__ __aicore__ void adv_quant(GM_ADDR src, GM_ADDR dst, uint32_t n, uint32_t count, uint32_t is_half,
