@@ -3,6 +3,7 @@
 // second, every mask type, mask rows longer than the source rows, under both names.
 #include <cstring>
 
+#include "aclrtlaunch_adv_event_ids.h"
 #include "aclrtlaunch_adv_select.h"
 #include "aclrtlaunch_adv_sum.h"
 #include "tiling/tiling_api.h"
@@ -111,6 +112,17 @@ TEST_F(AdvSelectReduceTest, SelectWithBytesMaskBothOrdersAndMaskTypes) {
       RunSelect<half, int16_t>(stream_, 4, 48, 64, 2, scalar_first, new_name, ++seed);
     }
   }
+}
+
+TEST_F(AdvSelectReduceTest, PipeEventIdsServeSetFlagAndWaitFlag) {
+  std::vector<float> src = {1, 2, 3, 4, 5, 6, 7, 8};
+  DevMem ds(32), dd(32);
+  CopyIn(ds, src.data(), 32);
+  ASSERT_EQ(aclrtlaunch_adv_event_ids(1, stream_, ds.get(), dd.get(), 8), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+  std::vector<float> got(8);
+  CopyOut(got.data(), dd, 32);
+  EXPECT_EQ(Mismatches(got, std::vector<float>{2, 3, 4, 5, 6, 7, 8, 9}), "");
 }
 
 TEST(AdvSelectReduceTiling, Sizes) {

@@ -95,3 +95,24 @@ extern "C" __global__ __aicore__ void adv_select(GM_ADDR src, GM_ADDR mask, GM_A
   }
 #undef ADV_SELECT_MASKS
 }
+
+// Event IDs from the pipe (GetTPipePtr() without a namespace, FetchEventID, AllocEventID / ReleaseEventID)
+// around a copy: dst = src + 1 (n floats).
+extern "C" __global__ __aicore__ void adv_event_ids(GM_ADDR src, GM_ADDR dst, uint32_t n) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> b;
+  AscendC::GlobalTensor<float> gs, gd;
+  LocalTensor<float> t = StageS(pipe, b, gs, src, n);
+  gd.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(dst), n);
+  AscendC::TEventID id = GetTPipePtr()->FetchEventID(AscendC::HardEvent::MTE2_V);
+  AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(id);
+  AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(id);
+  AscendC::Adds(t, t, 1.0f, static_cast<int32_t>(n));
+  const AscendC::TEventID vm = GetTPipePtr()->AllocEventID<AscendC::HardEvent::V_MTE3>();
+  AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(vm);
+  AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(vm);
+  GetTPipePtr()->ReleaseEventID<AscendC::HardEvent::V_MTE3>(vm);
+  id = GetTPipePtr()->FetchEventID<AscendC::HardEvent::MTE3_MTE2>();
+  (void)id;
+  for (uint32_t i = 0; i < n; ++i) gd.SetValue(i, t.GetValue(i));
+}

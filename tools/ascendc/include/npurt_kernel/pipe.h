@@ -196,6 +196,9 @@ class TBuf {
   uint32_t len_ = 0;
 };
 
+// An event ID as TPipe hands it out (SetFlag / WaitFlag take it).
+using TEventID = int8_t;
+
 // Owns the core's unified buffer for one kernel.
 class TPipe {
  public:
@@ -240,6 +243,25 @@ class TPipe {
   __aicore__ inline void Destroy() { Reset(); }
   __aicore__ inline void Init() {}
 
+  // Event IDs for SetFlag / WaitFlag between pipes. The sim runs a core's pipes in program order, so every
+  // flag is already satisfied when it is waited for: any ID serves, and the pipe hands out 0.
+  __aicore__ inline TEventID FetchEventID(HardEvent evt) {
+    (void)evt;
+    return 0;
+  }
+  template <HardEvent evt>
+  __aicore__ inline TEventID FetchEventID() {
+    return 0;
+  }
+  template <HardEvent evt>
+  __aicore__ inline TEventID AllocEventID() {
+    return 0;
+  }
+  template <HardEvent evt>
+  __aicore__ inline void ReleaseEventID(TEventID id) {
+    (void)id;
+  }
+
   static TPipe*& Current() {
     static thread_local TPipe* pipe = nullptr;
     return pipe;
@@ -249,3 +271,6 @@ class TPipe {
 __aicore__ inline TPipe* GetTPipePtr() { return TPipe::Current(); }
 
 }  // namespace AscendC
+
+// CANN's kernels call GetTPipePtr() without a namespace (GetTPipePtr()->FetchEventID(...)).
+using AscendC::GetTPipePtr;
