@@ -38,5 +38,6 @@
 #include "npurt_kernel/adv_math.h"
 #include "npurt_kernel/adv_quant.h"
 #include "npurt_kernel/adv_select_reduce.h"
+#include "npurt_kernel/adv_softmax.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_

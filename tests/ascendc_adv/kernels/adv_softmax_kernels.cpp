@@ -1,0 +1,31 @@
+// Test kernel of SoftMax with a shape info of fewer rows than its tiling (the library re-tiles) followed by
+// AdjustSoftMaxRes (npurt_kernel/adv_softmax.h).
+#include "kernel_operator.h"
+
+// x: rows x cols floats (rows <= the tiling's); y, max (rows x 8): the results; adjusted[0]: what
+// AdjustSoftMaxRes returned. tiling: the host's SoftMaxTiling for tiling_rows x cols.
+extern "C" __global__ __aicore__ void adv_softmax_adjust(GM_ADDR x, GM_ADDR y, GM_ADDR max, GM_ADDR adjusted,
+                                                         GM_ADDR tiling, uint32_t rows, uint32_t cols, uint32_t from,
+                                                         float to) {
+  SoftMaxTiling t;
+  std::memcpy(&t, reinterpret_cast<const void*>(tiling), sizeof t);
+  const uint32_t n = rows * cols;
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bx, bmax, bsum, btmp;
+  pipe.InitBuffer(bx, n * 4);
+  pipe.InitBuffer(bmax, rows * 32);
+  pipe.InitBuffer(bsum, rows * 32);
+  pipe.InitBuffer(btmp, 4 * cols + 64);
+  AscendC::LocalTensor<float> lx = bx.Get<float>(), lmax = bmax.Get<float>(), lsum = bsum.Get<float>();
+  AscendC::GlobalTensor<float> gx, gy, gmax;
+  gx.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), n);
+  gy.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), n);
+  gmax.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(max), rows * 8);
+  AscendC::DataCopy(lx, gx, n);
+  const AscendC::SoftMaxShapeInfo shape = {rows, cols, rows, cols};
+  AscendC::SoftMax<float, false>(lx, lsum, lmax, lx, btmp.Get<uint8_t>(), t, shape);
+  const bool done = AscendC::AdjustSoftMaxRes<float, float>(lx, lmax, from, to, shape);
+  AscendC::DataCopy(gy, lx, n);
+  AscendC::DataCopy(gmax, lmax, rows * 8);
+  *reinterpret_cast<__gm__ uint32_t*>(adjusted) = done ? 1 : 0;
+}
