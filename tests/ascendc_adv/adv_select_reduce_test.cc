@@ -1,8 +1,10 @@
-// Sum and Select with a bytes mask (npurt_kernel/adv_select_reduce.h) against host models: Sum's pairwise
-// order (bit-exact in half and float), rows with n < inner, both tmp forms; Select with the tensor first or
-// second, every mask type, mask rows longer than the source rows, under both names.
+// Sum, Select with a bytes mask and DropOut (npurt_kernel/adv_select_reduce.h) against host models: Sum's
+// pairwise order (bit-exact in half and float), rows with n < inner, both tmp forms; Select with the tensor
+// first or second, every mask type, mask rows longer than the source rows, under both names; DropOut's byte
+// and bit masks; the pipe's event IDs.
 #include <cstring>
 
+#include "aclrtlaunch_adv_dropout.h"
 #include "aclrtlaunch_adv_event_ids.h"
 #include "aclrtlaunch_adv_select.h"
 #include "aclrtlaunch_adv_sum.h"
@@ -111,6 +113,46 @@ TEST_F(AdvSelectReduceTest, SelectWithBytesMaskBothOrdersAndMaskTypes) {
       RunSelect<float, half>(stream_, 3, 24, 32, 1, scalar_first, new_name, ++seed);
       RunSelect<half, int16_t>(stream_, 4, 48, 64, 2, scalar_first, new_name, ++seed);
     }
+  }
+}
+
+template <typename T>
+void RunDropOut(aclrtStream stream, uint32_t rows, uint32_t cols, uint32_t mcols, float keep, uint32_t with_tmp,
+                uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::vector<T> src = RandomValues<T>(rows * cols, rng, -100, 100);
+  std::vector<uint8_t> mask(rows * mcols);
+  const bool bytes = mcols >= cols;
+  for (auto& b : mask) b = static_cast<uint8_t>(bytes ? rng() % 2 : rng());
+  DevMem ds(src.size() * sizeof(T)), dm(mask.size()), dd(src.size() * sizeof(T));
+  CopyIn(ds, src.data(), src.size() * sizeof(T));
+  CopyIn(dm, mask.data(), mask.size());
+  ASSERT_EQ(aclrtlaunch_adv_dropout(1, stream, ds.get(), dm.get(), dd.get(), rows, cols, mcols, keep, sizeof(T) == 2,
+                                    with_tmp),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << RecentError();
+  std::vector<T> got(src.size());
+  CopyOut(got.data(), dd, got.size() * sizeof(T));
+  std::vector<T> want(src.size());
+  const float scale = 1.0f / keep;
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = 0; c < cols; ++c) {
+      // Byte mode: the byte; bit mode: bit c % 8 (least significant first) of byte c / 8 of the row.
+      const uint8_t* row = mask.data() + r * mcols;
+      const bool kept = bytes ? row[c] != 0 : ((row[c / 8] >> (c % 8)) & 1) != 0;
+      want[r * cols + c] = kept ? static_cast<T>(static_cast<float>(src[r * cols + c]) * scale) : T(0);
+    }
+  }
+  EXPECT_EQ(Mismatches(got, want), "") << "rows " << rows << " cols " << cols << " mcols " << mcols;
+}
+
+TEST_F(AdvSelectReduceTest, DropOutByteAndBitMasks) {
+  uint64_t seed = 90;
+  for (uint32_t with_tmp = 0; with_tmp < 2; ++with_tmp) {
+    RunDropOut<float>(stream_, 4, 256, 32, 0.37f, with_tmp, ++seed);   // the sample: bits
+    RunDropOut<float>(stream_, 3, 64, 64, 0.8f, with_tmp, ++seed);     // bytes
+    RunDropOut<half>(stream_, 2, 32, 64, 0.5f, with_tmp, ++seed);      // bytes, longer mask rows
+    RunDropOut<half>(stream_, 5, 48, 32, 0.9f, with_tmp, ++seed);      // bits, mask rows wider than needed
   }
 }
 

@@ -116,3 +116,36 @@ extern "C" __global__ __aicore__ void adv_event_ids(GM_ADDR src, GM_ADDR dst, ui
   (void)id;
   for (uint32_t i = 0; i < n; ++i) gd.SetValue(i, t.GetValue(i));
 }
+
+// DropOut of rows x cols (half when is_half, else float) with a rows x mcols uint8_t mask.
+template <typename T>
+__aicore__ inline void DropOutCase(GM_ADDR src, GM_ADDR mask, GM_ADDR dst, uint32_t rows, uint32_t cols,
+                                   uint32_t mcols, float keep_prob, uint32_t with_tmp) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bs, bm, bd, bt;
+  AscendC::GlobalTensor<T> gs, gd;
+  AscendC::GlobalTensor<uint8_t> gm;
+  LocalTensor<T> s = StageS(pipe, bs, gs, src, rows * cols);
+  LocalTensor<uint8_t> m = StageS(pipe, bm, gm, mask, rows * mcols);
+  LocalTensor<T> d = StageS(pipe, bd, gd, dst, rows * cols);
+  pipe.InitBuffer(bt, 1024);
+  AscendC::DropOutShapeInfo info;
+  info.firstAxis = rows;
+  info.srcLastAxis = cols;
+  info.maskLastAxis = mcols;
+  if (with_tmp != 0) {
+    AscendC::DropOut(d, s, m, bt.Get<uint8_t>(), keep_prob, info);
+  } else {
+    AscendC::DropOut<T>(d, s, m, keep_prob, info);
+  }
+  for (uint32_t i = 0; i < rows * cols; ++i) gd.SetValue(i, d.GetValue(i));
+}
+
+extern "C" __global__ __aicore__ void adv_dropout(GM_ADDR src, GM_ADDR mask, GM_ADDR dst, uint32_t rows, uint32_t cols,
+                                                  uint32_t mcols, float keep_prob, uint32_t is_half, uint32_t with_tmp) {
+  if (is_half != 0) {
+    DropOutCase<half>(src, mask, dst, rows, cols, mcols, keep_prob, with_tmp);
+  } else {
+    DropOutCase<float>(src, mask, dst, rows, cols, mcols, keep_prob, with_tmp);
+  }
+}

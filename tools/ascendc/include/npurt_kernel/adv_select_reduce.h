@@ -1,5 +1,6 @@
-// Ascend C's library APIs Sum (row sums of the last axis) and Select / SelectWithBytesMask (choose per
-// element between a tensor and a scalar by a byte mask) for the sim. Part of kernel_operator.h.
+// Ascend C's library APIs Sum (row sums of the last axis), Select / SelectWithBytesMask (choose per
+// element between a tensor and a scalar by a byte mask) and DropOut (keep or zero per element by a byte or
+// bit mask) for the sim. Part of kernel_operator.h.
 // sharedTmpBuffer is accepted and unused (the sim needs no scratch space; host sizes in
 // tiling/adv_select_reduce_tiling.h).
 #pragma once
@@ -156,6 +157,62 @@ __aicore__ inline void Select(const LocalTensor<T>& dst, npurt_detail::NoDeduce<
                               const LocalTensor<U>& mask, const LocalTensor<uint8_t>& sharedTmpBuffer,
                               const SelectWithBytesMaskShapeInfo& info) {
   SelectWithBytesMask<T, U, isReuseMask>(dst, src0, src1, mask, sharedTmpBuffer, info);
+}
+
+// ---- DropOut ---------------------------------------------------------------------------------------------
+// firstAxis rows of srcLastAxis elements; the mask has firstAxis rows of maskLastAxis uint8_t. With
+// maskLastAxis >= srcLastAxis each mask byte decides its element (byte mode, the row's extra bytes ignored);
+// with fewer, each bit does (bit mode: bit b of byte j, least significant first, is element 8j + b of the
+// row; maskLastAxis * 8 >= srcLastAxis). A kept element is src * (1 / keepProb) (the reciprocal in float, as
+// the vector unit multiplies by it), a dropped one 0.
+struct DropOutShapeInfo {
+  uint32_t firstAxis = 1;
+  uint32_t srcLastAxis;
+  uint32_t maskLastAxis;
+};
+
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+__aicore__ inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                               const LocalTensor<uint8_t>& maskLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                               const float keepProb, const DropOutShapeInfo& info) {
+  static_assert(npurt_detail::kAdvFloat<T>, "DropOut takes half or float tensors");
+  static_assert(!isInitBitMode && dropOutMode == 0,
+                "DropOut: only the default mode (byte or bit mask chosen from the shapes) is simulated");
+  (void)sharedTmpBuffer;
+  const uint32_t rows = info.firstAxis, cols = info.srcLastAxis, mcols = info.maskLastAxis;
+  const bool bytes = mcols >= cols;
+  if (!bytes && uint64_t{mcols} * 8 < cols) {
+    npurt_detail::Fail("DropOut: a mask row of %u bytes covers neither %u elements' bytes nor their bits", mcols, cols);
+  }
+  if (!(keepProb > 0.0f)) npurt_detail::Fail("DropOut: keepProb %f is not positive", static_cast<double>(keepProb));
+  const uint64_t n = uint64_t{rows} * cols, nm = uint64_t{rows} * mcols;
+  if (n > srcLocal.GetSize() || n > dstLocal.GetSize() || nm > maskLocal.GetSize()) {
+    npurt_detail::Fail("DropOut: %u rows need %llu source/destination and %llu mask elements, the tensors hold %u, %u "
+                       "and %u",
+                       rows, static_cast<unsigned long long>(n), static_cast<unsigned long long>(nm),
+                       srcLocal.GetSize(), dstLocal.GetSize(), maskLocal.GetSize());
+  }
+  npurt_detail::CheckLocal(srcLocal.GetPhyAddr(), n * sizeof(T), "DropOut");
+  npurt_detail::CheckLocal(dstLocal.GetPhyAddr(), n * sizeof(T), "DropOut");
+  npurt_detail::CheckLocal(maskLocal.GetPhyAddr(), nm, "DropOut");
+  const float scale = 1.0f / keepProb;
+  const uint8_t* m = maskLocal.GetPhyAddr();
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = 0; c < cols; ++c) {
+      const uint8_t* row = m + uint64_t{r} * mcols;
+      const bool keep = bytes ? row[c] != 0 : ((row[c / 8] >> (c % 8)) & 1u) != 0;
+      const uint64_t e = uint64_t{r} * cols + c;
+      dstLocal.GetPhyAddr()[e] =
+          keep ? npurt_detail::AdvStore<T>(static_cast<float>(npurt_detail::AdvLoad(srcLocal.GetPhyAddr()[e])) * scale)
+               : T(0);
+    }
+  }
+}
+template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
+__aicore__ inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                               const LocalTensor<uint8_t>& maskLocal, const float keepProb,
+                               const DropOutShapeInfo& info) {
+  DropOut<T, isInitBitMode, dropOutMode>(dstLocal, srcLocal, maskLocal, LocalTensor<uint8_t>(), keepProb, info);
 }
 
 }  // namespace AscendC

@@ -1,4 +1,4 @@
-// The host side of Ascend C's Sum and Select (bytes mask) library APIs (npurt_kernel/adv_select_reduce.h):
+// The host side of Ascend C's Sum, Select (bytes mask) and DropOut library APIs (npurt_kernel/adv_select_reduce.h):
 // their temporary-buffer sizes. Header-only; included by tiling/tiling_api.h. The sim needs no scratch
 // space; the sizes follow the library's shape as for the math functions (tiling/adv_math_tiling.h).
 #ifndef NPURT_TILING_ADV_SELECT_REDUCE_TILING_H_
@@ -34,6 +34,13 @@ inline void GetSelectMaxMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& 
                                    uint32_t& maxValue, uint32_t& minValue) {
   GetSelectWithBytesMaskMaxMinTmpSize(src0Shape, src1Shape, srcTypeSize, maskShape, maskTypeSize, isReuseMask,
                                       maxValue, minValue);
+}
+
+// DropOut: the source's shape and element size.
+inline void GetDropOutMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                    uint32_t& maxValue, uint32_t& minValue) {
+  (void)isReuseSource;
+  npurt_adv_tiling::MaxMin(srcShape, typeSize, 1, maxValue, minValue);
 }
 
 }  // namespace AscendC
