@@ -1,8 +1,10 @@
 // SoftMax with a shape info of fewer rows than its tiling (SoftmaxConfig::isCheckTiling: the library
-// re-tiles), and AdjustSoftMaxRes: the rows whose max has the given bit pattern become the given value.
+// re-tiles), AdjustSoftMaxRes (the rows whose max has the given bit pattern become the given value) and
+// LogSoftMax (base-10 log of the softmax, with max and sum per row) against double references.
 #include <cmath>
 #include <cstring>
 
+#include "aclrtlaunch_adv_logsoftmax.h"
 #include "aclrtlaunch_adv_softmax_adjust.h"
 #include "tiling/tiling_api.h"
 #include "vec_test_util.h"
@@ -51,6 +53,48 @@ TEST_F(AdvSoftMaxTest, SoftMaxRetilesAndAdjustSoftMaxResReplacesMatchingRows) {
   RunAdjust(stream_, 4, 32, 2, 1);
   RunAdjust(stream_, 8, 64, -1, 2);
   RunAdjust(stream_, 3, 16, 0, 3);
+}
+
+template <typename T>
+void RunLogSoftMax(aclrtStream stream, uint32_t rows, uint32_t cols, uint32_t use_shape, uint32_t in_place,
+                   uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::vector<T> x = RandomValues<T>(rows * cols, rng, -10, 10);
+  LogSoftMaxTiling tiling{};
+  if (use_shape == 0) AscendC::LogSoftMaxTilingFunc(ge::Shape({rows, cols}), sizeof(T), 4 * cols + 64, tiling);
+  const uint32_t block = 32 / sizeof(T);
+  DevMem dx(x.size() * sizeof(T)), dy(x.size() * sizeof(T)), dmax(rows * 32), dsum(rows * 32), dt(sizeof tiling);
+  CopyIn(dx, x.data(), x.size() * sizeof(T));
+  CopyIn(dt, &tiling, sizeof tiling);
+  ASSERT_EQ(aclrtlaunch_adv_logsoftmax(1, stream, dx.get(), dy.get(), dmax.get(), dsum.get(), dt.get(), rows, cols,
+                                       use_shape, sizeof(T) == 2, in_place),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS) << RecentError();
+  std::vector<T> y(x.size()), mx(rows * block), sm(rows * block);
+  CopyOut(y.data(), dy, y.size() * sizeof(T));
+  CopyOut(mx.data(), dmax, rows * 32);
+  CopyOut(sm.data(), dsum, rows * 32);
+  const double tol = sizeof(T) == 2 ? 2e-3 : 1e-5;
+  for (uint32_t r = 0; r < rows; ++r) {
+    double m = static_cast<float>(x[r * cols]), total = 0;
+    for (uint32_t c = 1; c < cols; ++c) m = std::fmax(m, static_cast<float>(x[r * cols + c]));
+    for (uint32_t c = 0; c < cols; ++c) total += std::exp(static_cast<float>(x[r * cols + c]) - m);
+    for (uint32_t j = 0; j < block; ++j) {
+      EXPECT_EQ(static_cast<float>(mx[r * block + j]), static_cast<float>(static_cast<T>(m))) << "row " << r;
+      EXPECT_NEAR(static_cast<float>(sm[r * block + j]), total, total * tol) << "row " << r;
+    }
+    for (uint32_t c = 0; c < cols; ++c) {
+      const double want = std::log10(std::exp(static_cast<float>(x[r * cols + c]) - m) / total);
+      EXPECT_NEAR(static_cast<float>(y[r * cols + c]), want, std::fabs(want) * tol + tol) << "row " << r << " col " << c;
+    }
+  }
+}
+
+TEST_F(AdvSoftMaxTest, LogSoftMaxIsTheBase10LogOfTheSoftMax) {
+  RunLogSoftMax<float>(stream_, 16, 128, 1, 0, 11);  // the sample's way: a default tiling and the shape info
+  RunLogSoftMax<float>(stream_, 8, 64, 0, 1, 12);    // the tiling's shape, in place
+  RunLogSoftMax<half>(stream_, 4, 32, 1, 0, 13);
+  RunLogSoftMax<half>(stream_, 6, 48, 0, 1, 14);
 }
 
 }  // namespace

@@ -29,3 +29,44 @@ extern "C" __global__ __aicore__ void adv_softmax_adjust(GM_ADDR x, GM_ADDR y, G
   AscendC::DataCopy(gmax, lmax, rows * 8);
   *reinterpret_cast<__gm__ uint32_t*>(adjusted) = done ? 1 : 0;
 }
+
+// LogSoftMax of rows x cols (half when is_half): shape from the shape info (use_shape) or from the tiling
+// (the host's LogSoftMaxTilingFunc); in_place: dst is src. max and sum: rows x (32 bytes of T).
+template <typename T>
+__aicore__ inline void LogSoftMaxCase(GM_ADDR x, GM_ADDR y, GM_ADDR max, GM_ADDR sum, GM_ADDR tiling, uint32_t rows,
+                                      uint32_t cols, uint32_t use_shape, uint32_t in_place) {
+  LogSoftMaxTiling t;
+  std::memcpy(&t, reinterpret_cast<const void*>(tiling), sizeof t);
+  const uint32_t n = rows * cols, block = 32 / sizeof(T);
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> bx, by, bmax, bsum, btmp;
+  pipe.InitBuffer(bx, n * sizeof(T));
+  pipe.InitBuffer(by, n * sizeof(T));
+  pipe.InitBuffer(bmax, rows * 32);
+  pipe.InitBuffer(bsum, rows * 32);
+  pipe.InitBuffer(btmp, 4 * cols + 64);
+  AscendC::LocalTensor<T> lx = bx.Get<T>(), ly = in_place ? lx : by.Get<T>();
+  AscendC::LocalTensor<T> lmax = bmax.Get<T>(), lsum = bsum.Get<T>();
+  AscendC::GlobalTensor<T> gx, gy, gmax, gsum;
+  gx.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(x), n);
+  gy.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(y), n);
+  gmax.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(max), rows * block);
+  gsum.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(sum), rows * block);
+  AscendC::DataCopy(lx, gx, n);
+  AscendC::SoftMaxShapeInfo shape = {};
+  if (use_shape != 0) shape = {rows, cols, rows, cols};
+  AscendC::LogSoftMax<T>(ly, lsum, lmax, lx, btmp.Get<uint8_t>(), t, shape);
+  AscendC::DataCopy(gy, ly, n);
+  AscendC::DataCopy(gmax, lmax, rows * block);
+  AscendC::DataCopy(gsum, lsum, rows * block);
+}
+
+extern "C" __global__ __aicore__ void adv_logsoftmax(GM_ADDR x, GM_ADDR y, GM_ADDR max, GM_ADDR sum, GM_ADDR tiling,
+                                                     uint32_t rows, uint32_t cols, uint32_t use_shape,
+                                                     uint32_t is_half, uint32_t in_place) {
+  if (is_half != 0) {
+    LogSoftMaxCase<half>(x, y, max, sum, tiling, rows, cols, use_shape, in_place);
+  } else {
+    LogSoftMaxCase<float>(x, y, max, sum, tiling, rows, cols, use_shape, in_place);
+  }
+}

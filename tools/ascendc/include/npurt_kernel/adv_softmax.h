@@ -1,7 +1,8 @@
 // Ascend C's SoftMax-family library APIs beyond SoftMax itself (npurt_kernel/softmax_pad.h), for the sim:
-// AdjustSoftMaxRes. Part of kernel_operator.h.
+// AdjustSoftMaxRes and LogSoftMax. Part of kernel_operator.h.
 #pragma once
 
+#include "npurt_kernel/adv_math.h"
 #include "npurt_kernel/softmax_pad.h"
 
 namespace AscendC {
@@ -35,6 +36,57 @@ __aicore__ inline bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const
     for (uint32_t c = 0; c < cols; ++c) softMaxRes.GetPhyAddr()[uint64_t{r} * cols + c] = to;
   }
   return adjusted;
+}
+
+// LogSoftMax: per row of the [m, k] source, max = the row's maximum, sum = sum(exp(x - max)),
+// dst = log10(exp(x - max) / sum) (base 10, as the library documents it); max and sum are written as one
+// 32-byte block of T per row. The shape is softmaxShapeInfo's when given (srcK != 0), else the tiling's;
+// the sim needs no tiling beyond that (a kernel may pass a default one with the shape info) and no scratch.
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+__aicore__ inline void LogSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& sumTensor,
+                                  const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
+                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const LogSoftMaxTiling& tiling,
+                                  const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "LogSoftMax: the NZ data format is not supported on the sim");
+  static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value, "LogSoftMax: T must be half or float");
+  (void)sharedTmpBuffer;
+  const bool given = softmaxShapeInfo.srcK != 0;
+  const uint32_t m = given ? softmaxShapeInfo.srcM : tiling.srcM, k = given ? softmaxShapeInfo.srcK : tiling.srcK;
+  if (given && ((softmaxShapeInfo.oriSrcK != 0 && softmaxShapeInfo.oriSrcK != k) ||
+                (softmaxShapeInfo.oriSrcM != 0 && softmaxShapeInfo.oriSrcM != m))) {
+    npurt_detail::Fail("LogSoftMax: a shape with padding (oriSrcM %u, oriSrcK %u of %u x %u) is not supported on the sim",
+                       softmaxShapeInfo.oriSrcM, softmaxShapeInfo.oriSrcK, m, k);
+  }
+  if (m == 0 || k == 0) npurt_detail::Fail("LogSoftMax: no shape (%u x %u) in the shape info or the tiling", m, k);
+  const uint32_t block = 32 / sizeof(T);
+  const uint64_t n = uint64_t{m} * k, reduced = uint64_t{m} * block;
+  if (n > srcTensor.GetSize() || n > dstTensor.GetSize() || reduced > sumTensor.GetSize() ||
+      reduced > maxTensor.GetSize()) {
+    npurt_detail::Fail("LogSoftMax: %u x %u needs %llu source and destination and %llu max and sum elements (given %u, "
+                       "%u, %u, %u)",
+                       m, k, static_cast<unsigned long long>(n), static_cast<unsigned long long>(reduced),
+                       srcTensor.GetSize(), dstTensor.GetSize(), maxTensor.GetSize(), sumTensor.GetSize());
+  }
+  npurt_detail::CheckLocal(srcTensor.GetPhyAddr(), n * sizeof(T), "LogSoftMax");
+  npurt_detail::CheckLocal(dstTensor.GetPhyAddr(), n * sizeof(T), "LogSoftMax");
+  npurt_detail::CheckLocal(sumTensor.GetPhyAddr(), reduced * sizeof(T), "LogSoftMax");
+  npurt_detail::CheckLocal(maxTensor.GetPhyAddr(), reduced * sizeof(T), "LogSoftMax");
+  for (uint32_t r = 0; r < m; ++r) {
+    const T* x = srcTensor.GetPhyAddr() + uint64_t{r} * k;
+    T* y = dstTensor.GetPhyAddr() + uint64_t{r} * k;
+    double mx = npurt_detail::AdvLoad(x[0]);
+    for (uint32_t i = 1; i < k; ++i) mx = std::fmax(mx, npurt_detail::AdvLoad(x[i]));
+    double total = 0;
+    for (uint32_t i = 0; i < k; ++i) total += std::exp(npurt_detail::AdvLoad(x[i]) - mx);
+    // Written after the row is read: dst may be src.
+    for (uint32_t i = 0; i < k; ++i) {
+      y[i] = npurt_detail::AdvStore<T>(std::log10(std::exp(npurt_detail::AdvLoad(x[i]) - mx) / total));
+    }
+    for (uint32_t j = 0; j < block; ++j) {
+      maxTensor.GetPhyAddr()[uint64_t{r} * block + j] = npurt_detail::AdvStore<T>(mx);
+      sumTensor.GetPhyAddr()[uint64_t{r} * block + j] = npurt_detail::AdvStore<T>(total);
+    }
+  }
 }
 
 }  // namespace AscendC
