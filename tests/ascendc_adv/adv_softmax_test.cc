@@ -1,9 +1,11 @@
 // SoftMax with a shape info of fewer rows than its tiling (SoftmaxConfig::isCheckTiling: the library
-// re-tiles), AdjustSoftMaxRes (the rows whose max has the given bit pattern become the given value) and
-// LogSoftMax (base-10 log of the softmax, with max and sum per row) against double references.
+// re-tiles), AdjustSoftMaxRes (the rows whose max has the given bit pattern become the given value),
+// LogSoftMax (base-10 log of the softmax, with max and sum per row) and SoftmaxFlashV2 over two column
+// blocks, against double references.
 #include <cmath>
 #include <cstring>
 
+#include "aclrtlaunch_adv_flashv2.h"
 #include "aclrtlaunch_adv_logsoftmax.h"
 #include "aclrtlaunch_adv_softmax_adjust.h"
 #include "tiling/tiling_api.h"
@@ -95,6 +97,47 @@ TEST_F(AdvSoftMaxTest, LogSoftMaxIsTheBase10LogOfTheSoftMax) {
   RunLogSoftMax<float>(stream_, 8, 64, 0, 1, 12);    // the tiling's shape, in place
   RunLogSoftMax<half>(stream_, 4, 32, 1, 0, 13);
   RunLogSoftMax<half>(stream_, 6, 48, 0, 1, 14);
+}
+
+TEST_F(AdvSoftMaxTest, SoftmaxFlashV2UpdatesMaxAndSumAcrossColumnBlocks) {
+  std::mt19937_64 rng(21);
+  const uint32_t rows = 8, k1 = 64, k2 = 32;
+  std::vector<float> x1 = RandomValues<float>(rows * k1, rng, -5, 5), x2 = RandomValues<float>(rows * k2, rng, -5, 8);
+  x2[0] = -20.0f;  // a row whose second block has a lower max than its first
+  SoftMaxTiling tiling;
+  AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({rows, k1}), 4, 4, 1 << 14, tiling, true);
+  DevMem d1(x1.size() * 4), d2(x2.size() * 4), dy(x2.size() * 4), dmax(rows * 32), dsum(rows * 32), dexp(rows * 32),
+      dt(sizeof tiling);
+  CopyIn(d1, x1.data(), x1.size() * 4);
+  CopyIn(d2, x2.data(), x2.size() * 4);
+  CopyIn(dt, &tiling, sizeof tiling);
+  ASSERT_EQ(aclrtlaunch_adv_flashv2(1, stream_, d1.get(), d2.get(), dy.get(), dmax.get(), dsum.get(), dexp.get(),
+                                    dt.get(), rows, k1, k2),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS) << RecentError();
+  std::vector<float> y(x2.size()), mx(rows * 8), sm(rows * 8), ex(rows * 8);
+  CopyOut(y.data(), dy, y.size() * 4);
+  CopyOut(mx.data(), dmax, rows * 32);
+  CopyOut(sm.data(), dsum, rows * 32);
+  CopyOut(ex.data(), dexp, rows * 32);
+  for (uint32_t r = 0; r < rows; ++r) {
+    double m1 = x1[r * k1], m2 = x2[r * k2], s1 = 0, s2 = 0;
+    for (uint32_t c = 0; c < k1; ++c) m1 = std::fmax(m1, x1[r * k1 + c]);
+    for (uint32_t c = 0; c < k2; ++c) m2 = std::fmax(m2, x2[r * k2 + c]);
+    for (uint32_t c = 0; c < k1; ++c) s1 += std::exp(x1[r * k1 + c] - m1);
+    const double m = std::fmax(m1, m2);
+    for (uint32_t c = 0; c < k2; ++c) s2 += std::exp(x2[r * k2 + c] - m);
+    const double e = std::exp(m1 - m), total = e * s1 + s2;
+    for (uint32_t j = 0; j < 8; ++j) {
+      EXPECT_EQ(mx[r * 8 + j], static_cast<float>(m)) << "row " << r;
+      EXPECT_NEAR(sm[r * 8 + j], total, total * 1e-5) << "row " << r;
+      EXPECT_NEAR(ex[r * 8 + j], e, e * 1e-6 + 1e-30) << "row " << r;
+    }
+    for (uint32_t c = 0; c < k2; ++c) {
+      const double want = std::exp(x2[r * k2 + c] - m);  // not divided by the sum
+      EXPECT_NEAR(y[r * k2 + c], want, want * 1e-6) << "row " << r << " col " << c;
+    }
+  }
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Ascend C's SoftMax-family library APIs beyond SoftMax itself (npurt_kernel/softmax_pad.h), for the sim:
-// AdjustSoftMaxRes and LogSoftMax. Part of kernel_operator.h.
+// AdjustSoftMaxRes, LogSoftMax and SoftmaxFlashV2. Part of kernel_operator.h.
 #pragma once
 
 #include "npurt_kernel/adv_math.h"
@@ -85,6 +85,94 @@ __aicore__ inline void LogSoftMax(const LocalTensor<T>& dstTensor, const LocalTe
     for (uint32_t j = 0; j < block; ++j) {
       maxTensor.GetPhyAddr()[uint64_t{r} * block + j] = npurt_detail::AdvStore<T>(mx);
       sumTensor.GetPhyAddr()[uint64_t{r} * block + j] = npurt_detail::AdvStore<T>(total);
+    }
+  }
+}
+
+namespace npurt_detail {
+// The [m, k] of a softmax-family call: the shape info's when given (srcK != 0, no padding), else the tiling's.
+inline void SoftMaxFamilyShape(const char* api, const SoftMaxShapeInfo& info, const SoftMaxTiling& tiling, uint32_t& m,
+                               uint32_t& k) {
+  const bool given = info.srcK != 0;
+  m = given ? info.srcM : tiling.srcM;
+  k = given ? info.srcK : tiling.srcK;
+  if (given && ((info.oriSrcK != 0 && info.oriSrcK != k) || (info.oriSrcM != 0 && info.oriSrcM != m))) {
+    Fail("%s: a shape with padding (oriSrcM %u, oriSrcK %u of %u x %u) is not supported on the sim", api,
+         info.oriSrcM, info.oriSrcK, m, k);
+  }
+  if (m == 0 || k == 0) Fail("%s: no shape (%u x %u) in the shape info or the tiling", api, m, k);
+}
+
+template <typename T>
+inline void SoftMaxFamilyCheck(const char* api, const LocalTensor<T>& t, uint64_t elems) {
+  if (elems > t.GetSize()) Fail("%s: an operand needs %llu elements, the tensor holds %u", api,
+                                static_cast<unsigned long long>(elems), t.GetSize());
+  CheckLocal(t.GetPhyAddr(), elems * sizeof(T), api);
+}
+}  // namespace npurt_detail
+
+// SoftmaxFlashV2, one step of a softmax computed over column blocks of the [m, k] source:
+//   isUpdate = false: max = rowmax(x); dst = exp(x - max); expSum = rowsum(dst).
+//   isUpdate = true:  max = max(inMax, rowmax(x)); dst = exp(x - max); expMax = exp(inMax - max);
+//                     expSum = expMax * inExpSum + rowsum(dst).
+// dst is not divided by the sum. max, expSum, expMax and the inputs inMax, inExpSum hold one 32-byte block of
+// T per row (the row's value repeated; the first element read). The outputs may be the inputs (the usual
+// call passes the same sum and max tensors in and out): every row is read before it is written.
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
+          bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
+__aicore__ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const LocalTensor<T>& expSumTensor,
+                                      const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
+                                      const LocalTensor<T>& expMaxTensor, const LocalTensor<T>& inExpSumTensor,
+                                      const LocalTensor<T>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                      const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "SoftmaxFlashV2: the NZ data format is not supported on the sim");
+  static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value,
+                "SoftmaxFlashV2: T must be half or float");
+  (void)sharedTmpBuffer;
+  const char* api = "SoftmaxFlashV2";
+  uint32_t m = 0, k = 0;
+  npurt_detail::SoftMaxFamilyShape(api, softmaxShapeInfo, tiling, m, k);
+  const uint32_t block = 32 / sizeof(T);
+  const uint64_t n = uint64_t{m} * k, reduced = uint64_t{m} * block;
+  npurt_detail::SoftMaxFamilyCheck(api, srcTensor, n);
+  npurt_detail::SoftMaxFamilyCheck(api, dstTensor, n);
+  npurt_detail::SoftMaxFamilyCheck(api, expSumTensor, reduced);
+  npurt_detail::SoftMaxFamilyCheck(api, maxTensor, reduced);
+  if (isUpdate) {
+    npurt_detail::SoftMaxFamilyCheck(api, expMaxTensor, reduced);
+    npurt_detail::SoftMaxFamilyCheck(api, inExpSumTensor, reduced);
+    npurt_detail::SoftMaxFamilyCheck(api, inMaxTensor, reduced);
+  }
+  using npurt_detail::AdvLoad;
+  using npurt_detail::AdvStore;
+  for (uint32_t r = 0; r < m; ++r) {
+    const T* x = srcTensor.GetPhyAddr() + uint64_t{r} * k;
+    T* y = dstTensor.GetPhyAddr() + uint64_t{r} * k;
+    double mx = AdvLoad(x[0]);
+    for (uint32_t i = 1; i < k; ++i) mx = std::fmax(mx, AdvLoad(x[i]));
+    double in_max = 0, in_sum = 0;
+    if (isUpdate) {
+      in_max = AdvLoad(inMaxTensor.GetPhyAddr()[uint64_t{r} * block]);
+      in_sum = AdvLoad(inExpSumTensor.GetPhyAddr()[uint64_t{r} * block]);
+      mx = std::fmax(mx, in_max);
+    }
+    // The max as T: the exponentials subtract the value the max tensor holds.
+    const double mx_t = AdvLoad(AdvStore<T>(mx));
+    double total = 0;
+    for (uint32_t i = 0; i < k; ++i) {
+      const T e = AdvStore<T>(std::exp(AdvLoad(x[i]) - mx_t));
+      total += AdvLoad(e);
+      y[i] = e;
+    }
+    double exp_max = 0;
+    if (isUpdate) {
+      exp_max = AdvLoad(AdvStore<T>(std::exp(in_max - mx_t)));
+      total += exp_max * in_sum;
+    }
+    for (uint32_t j = 0; j < block; ++j) {
+      maxTensor.GetPhyAddr()[uint64_t{r} * block + j] = AdvStore<T>(mx_t);
+      expSumTensor.GetPhyAddr()[uint64_t{r} * block + j] = AdvStore<T>(total);
+      if (isUpdate) expMaxTensor.GetPhyAddr()[uint64_t{r} * block + j] = AdvStore<T>(exp_max);
     }
   }
 }
