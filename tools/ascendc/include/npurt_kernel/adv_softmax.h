@@ -1,5 +1,5 @@
 // Ascend C's SoftMax-family library APIs beyond SoftMax itself (npurt_kernel/softmax_pad.h), for the sim:
-// AdjustSoftMaxRes, LogSoftMax and SoftmaxFlashV2. Part of kernel_operator.h.
+// AdjustSoftMaxRes, LogSoftMax, SoftmaxFlashV2, SoftmaxGrad and SoftmaxGradFront. Part of kernel_operator.h.
 #pragma once
 
 #include "npurt_kernel/adv_math.h"
@@ -175,6 +175,70 @@ __aicore__ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const Loc
       if (isUpdate) expMaxTensor.GetPhyAddr()[uint64_t{r} * block + j] = AdvStore<T>(exp_max);
     }
   }
+}
+
+// SoftmaxGrad: per row of the [m, k] operands, d = rowsum(grad * src); dst = (grad - d) * src, or with
+// isFront dst = d as one 32-byte block of T per row. SoftmaxGradFront is the isFront form. dst may be one of
+// the inputs: each row is read before it is written.
+namespace npurt_detail {
+template <typename T>
+inline void SoftmaxGradImpl(const char* api, const LocalTensor<T>& dst, const LocalTensor<T>& grad,
+                            const LocalTensor<T>& src, const SoftMaxTiling& tiling, bool front,
+                            const SoftMaxShapeInfo& info) {
+  static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value, "SoftmaxGrad: T must be half or float");
+  uint32_t m = 0, k = 0;
+  SoftMaxFamilyShape(api, info, tiling, m, k);
+  const uint32_t block = 32 / sizeof(T);
+  const uint64_t n = uint64_t{m} * k;
+  SoftMaxFamilyCheck(api, grad, n);
+  SoftMaxFamilyCheck(api, src, n);
+  SoftMaxFamilyCheck(api, dst, front ? uint64_t{m} * block : n);
+  for (uint32_t r = 0; r < m; ++r) {
+    const T* g = grad.GetPhyAddr() + uint64_t{r} * k;
+    const T* x = src.GetPhyAddr() + uint64_t{r} * k;
+    double d = 0;
+    for (uint32_t i = 0; i < k; ++i) d += AdvLoad(g[i]) * AdvLoad(x[i]);
+    if (front) {
+      for (uint32_t j = 0; j < block; ++j) dst.GetPhyAddr()[uint64_t{r} * block + j] = AdvStore<T>(d);
+    } else {
+      const double dt = AdvLoad(AdvStore<T>(d));
+      T* y = dst.GetPhyAddr() + uint64_t{r} * k;
+      for (uint32_t i = 0; i < k; ++i) y[i] = AdvStore<T>((AdvLoad(g[i]) - dt) * AdvLoad(x[i]));
+    }
+  }
+}
+}  // namespace npurt_detail
+
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+__aicore__ inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                                   const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                   const SoftMaxTiling& tiling, bool isFront = false,
+                                   const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "SoftmaxGrad: the NZ data format is not supported on the sim");
+  (void)sharedTmpBuffer;
+  npurt_detail::SoftmaxGradImpl("SoftmaxGrad", dstTensor, gradTensor, srcTensor, tiling, isFront, softmaxShapeInfo);
+}
+template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false>
+__aicore__ inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                                   const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, bool isFront = false,
+                                   const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "SoftmaxGrad: the NZ data format is not supported on the sim");
+  npurt_detail::SoftmaxGradImpl("SoftmaxGrad", dstTensor, gradTensor, srcTensor, tiling, isFront, softmaxShapeInfo);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+__aicore__ inline void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                                        const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
+                                        const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "SoftmaxGradFront: the NZ data format is not supported on the sim");
+  (void)sharedTmpBuffer;
+  npurt_detail::SoftmaxGradImpl("SoftmaxGradFront", dstTensor, gradTensor, srcTensor, tiling, true, softmaxShapeInfo);
+}
+template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false>
+__aicore__ inline void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const LocalTensor<T>& gradTensor,
+                                        const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
+                                        const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
+  static_assert(!isDataFormatNZ, "SoftmaxGradFront: the NZ data format is not supported on the sim");
+  npurt_detail::SoftmaxGradImpl("SoftmaxGradFront", dstTensor, gradTensor, srcTensor, tiling, true, softmaxShapeInfo);
 }
 
 }  // namespace AscendC

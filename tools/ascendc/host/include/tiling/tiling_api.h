@@ -20,5 +20,6 @@
 #include "tiling/adv_math_tiling.h"
 #include "tiling/adv_quant_tiling.h"
 #include "tiling/adv_select_reduce_tiling.h"
+#include "tiling/adv_softmax_tiling.h"
 
 #endif  // NPURT_TILING_TILING_API_H_
