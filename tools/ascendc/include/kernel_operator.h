@@ -38,6 +38,10 @@
 #include "npurt_kernel/std.h"
 #include "npurt_kernel/list_tensor.h"
 #include "npurt_kernel/block_sync_debug.h"
+#include "npurt_kernel/adv_math.h"
+#include "npurt_kernel/adv_quant.h"
+#include "npurt_kernel/adv_select_reduce.h"
+#include "npurt_kernel/adv_softmax.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
 #include "npurt_kernel/kernel_assert_macro.h"  // outside the guard: assert after a later <cassert> (kernel_assert.h)

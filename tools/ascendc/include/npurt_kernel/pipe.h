@@ -199,6 +199,19 @@ class TBuf {
     if (count * sizeof(T) > len_) npurt_detail::Fail("TBuf::Get(%u): the buffer holds %u bytes", count, len_);
     return LocalTensor<T>(reinterpret_cast<T*>(base_), count, pos);
   }
+  // The queue-style spellings CANN's TBuf also takes (it derives from the queue class): AllocTensor is the
+  // whole buffer, as Get(); FreeTensor gives nothing back (the buffer lives as long as the pipe) and checks
+  // that the tensor is this buffer's.
+  template <typename T>
+  __aicore__ inline LocalTensor<T> AllocTensor() {
+    return Get<T>();
+  }
+  template <typename T>
+  __aicore__ inline void FreeTensor(const LocalTensor<T>& tensor) {
+    Check();
+    const uint8_t* p = reinterpret_cast<const uint8_t*>(tensor.GetPhyAddr());
+    if (p < base_ || p >= base_ + len_) npurt_detail::Fail("TBuf::FreeTensor: the tensor is not in this buffer");
+  }
   template <typename T>
   __aicore__ inline LocalTensor<T> GetWithOffset(uint32_t count, uint32_t byte_offset) {
     Check();

@@ -40,7 +40,9 @@ struct UnPadParams {
 namespace npurt_detail {
 
 // Rows and columns of a softmax: the shape info when given (srcK != 0), else the tiling's; checked against
-// the tiling, the tensors and the temporary buffer (-1 bytes: none given).
+// the tiling, the tensors and the temporary buffer (-1 bytes: none given). A shape info that differs from
+// the tiling's shape is taken when check_tiling (SoftmaxConfig::isCheckTiling, the default): the library
+// then works out the tiling for the given shape itself, as a kernel whose last tile has fewer rows relies on.
 struct SoftMaxShape {
   uint32_t m, k, block;
 };
@@ -48,14 +50,15 @@ struct SoftMaxShape {
 template <typename T, typename R>
 inline SoftMaxShape SoftMaxCheck(const char* api, uint32_t dst_size, uint32_t sum_size, uint32_t max_size,
                                  uint32_t src_size, int64_t tmp_bytes, const tiling::SoftMaxTiling& t,
-                                 const SoftMaxShapeInfo& info) {
+                                 const SoftMaxShapeInfo& info, bool check_tiling = false) {
   SoftMaxShape s{info.srcK != 0 ? info.srcM : t.srcM, info.srcK != 0 ? info.srcK : t.srcK, 32u / sizeof(R)};
   if (info.srcK != 0 && ((info.oriSrcK != 0 && info.oriSrcK != info.srcK) ||
                          (info.oriSrcM != 0 && info.oriSrcM != info.srcM))) {
     Fail("%s: a shape with padding (oriSrcM %u, oriSrcK %u of %u x %u) is not supported on the sim", api,
          info.oriSrcM, info.oriSrcK, info.srcM, info.srcK);
   }
-  if (t.splitM == 0 || t.srcM != s.m || t.srcK != s.k) {
+  const bool retiled = check_tiling && info.srcK != 0 && (t.srcM != s.m || t.srcK != s.k);
+  if (!retiled && (t.splitM == 0 || t.srcM != s.m || t.srcK != s.k)) {
     Fail("%s: the tiling (%u x %u, %u rows a step) is not one for a %u x %u source (SoftMaxTilingFunc)", api,
          t.srcM, t.srcK, t.splitM, s.m, s.k);
   }
@@ -95,9 +98,9 @@ inline void SoftMaxRows(T* dst, R* sum, R* max, const T* src, const SoftMaxShape
 template <typename T, typename R>
 inline void SoftMaxImpl(const LocalTensor<T>& dst, const LocalTensor<R>& sum, const LocalTensor<R>& max,
                         const LocalTensor<T>& src, int64_t tmp_bytes, const tiling::SoftMaxTiling& tiling,
-                        const SoftMaxShapeInfo& info) {
+                        const SoftMaxShapeInfo& info, bool check_tiling = false) {
   const SoftMaxShape s = SoftMaxCheck<T, R>("SoftMax", dst.GetSize(), sum.GetSize(), max.GetSize(), src.GetSize(),
-                                            tmp_bytes, tiling, info);
+                                            tmp_bytes, tiling, info, check_tiling);
   SoftMaxRows(dst.GetPhyAddr(), sum.GetPhyAddr(), max.GetPhyAddr(), src.GetPhyAddr(), s);
 }
 
@@ -178,7 +181,8 @@ __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTenso
                                const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
   static_assert(!isDataFormatNZ, "SoftMax: the NZ data format is not supported on the sim");
   static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value, "SoftMax: T must be half or float");
-  npurt_detail::SoftMaxImpl(dstTensor, sumTensor, maxTensor, srcTensor, -1, tiling, softmaxShapeInfo);
+  npurt_detail::SoftMaxImpl(dstTensor, sumTensor, maxTensor, srcTensor, -1, tiling, softmaxShapeInfo,
+                            config.isCheckTiling);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
@@ -190,7 +194,7 @@ __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTenso
   static_assert(!isDataFormatNZ, "SoftMax: the NZ data format is not supported on the sim");
   static_assert(std::is_same<T, half>::value || std::is_same<T, float>::value, "SoftMax: T must be half or float");
   npurt_detail::SoftMaxImpl(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer.GetSize(), tiling,
-                            softmaxShapeInfo);
+                            softmaxShapeInfo, config.isCheckTiling);
 }
 
 // SoftMax of half data with float max and sum.
@@ -200,7 +204,8 @@ __aicore__ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTe
                                const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
                                const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
   static_assert(!isDataFormatNZ, "SoftMax: the NZ data format is not supported on the sim");
-  npurt_detail::SoftMaxImpl(dstTensor, sumTensor, maxTensor, srcTensor, -1, tiling, softmaxShapeInfo);
+  npurt_detail::SoftMaxImpl(dstTensor, sumTensor, maxTensor, srcTensor, -1, tiling, softmaxShapeInfo,
+                            config.isCheckTiling);
 }
 
 template <typename T = half, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
@@ -211,7 +216,7 @@ __aicore__ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTe
                                const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
   static_assert(!isDataFormatNZ, "SoftMax: the NZ data format is not supported on the sim");
   npurt_detail::SoftMaxImpl(dstTensor, sumTensor, maxTensor, srcTensor, sharedTmpBuffer.GetSize(), tiling,
-                            softmaxShapeInfo);
+                            softmaxShapeInfo, config.isCheckTiling);
 }
 
 template <typename T>

@@ -7,6 +7,36 @@
 
 namespace AscendC {
 
+// A tensor's layout and shape as the library APIs read it (LocalTensor::SetShapeInfo): the shape the data
+// is stored in and the original (valid) shape, up to K_MAX_SHAPE_DIM dimensions each.
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+constexpr uint32_t K_MAX_SHAPE_DIM = 8;
+
+struct ShapeInfo {
+  __aicore__ inline ShapeInfo() = default;
+  __aicore__ inline ShapeInfo(uint8_t inputShapeDim, const uint32_t inputShape[], uint8_t inputOriginalShapeDim,
+                              const uint32_t inputOriginalShape[], DataFormat inputFormat)
+      : shapeDim(inputShapeDim), originalShapeDim(inputOriginalShapeDim), dataFormat(inputFormat) {
+    if (inputShapeDim > K_MAX_SHAPE_DIM || inputOriginalShapeDim > K_MAX_SHAPE_DIM) {
+      npurt_detail::Fail("ShapeInfo: %u / %u dimensions, at most %u", inputShapeDim, inputOriginalShapeDim,
+                         K_MAX_SHAPE_DIM);
+    }
+    for (uint8_t i = 0; i < inputShapeDim; ++i) shape[i] = inputShape[i];
+    for (uint8_t i = 0; i < inputOriginalShapeDim; ++i) originalShape[i] = inputOriginalShape[i];
+  }
+  // The original shape is the shape.
+  __aicore__ inline ShapeInfo(uint8_t inputShapeDim, const uint32_t inputShape[], DataFormat inputFormat)
+      : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, inputFormat) {}
+  __aicore__ inline ShapeInfo(uint8_t inputShapeDim, const uint32_t inputShape[])
+      : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, DataFormat::ND) {}
+
+  uint8_t shapeDim = 0;
+  uint8_t originalShapeDim = 0;
+  uint32_t shape[K_MAX_SHAPE_DIM] = {};
+  uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+  DataFormat dataFormat = DataFormat::ND;
+};
+
 template <typename T>
 class GlobalTensor {
  public:
@@ -103,10 +133,16 @@ class LocalTensor {
                           pos_);
   }
 
+  // The shape the library APIs read (AscendAntiQuant's scale shape, RmsNorm's input ...): part of the tensor
+  // object (a copy carries it; operator[] and ReinterpretCast views start without one).
+  __aicore__ inline void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  __aicore__ inline ShapeInfo GetShapeInfo() const { return shape_info_; }
+
  private:
   T* addr_ = nullptr;
   uint32_t size_ = 0;
   TPosition pos_ = TPosition::VECCALC;
+  ShapeInfo shape_info_;
 };
 
 }  // namespace AscendC

@@ -16,10 +16,12 @@ struct IsSameType : std::is_same<T, U> {};
 template <bool cond, typename T, typename F>
 struct Conditional : std::conditional<cond, T, F> {};
 
-// DivCeil(a, b): a / b rounded up (non-negative a, positive b), as kernels size repeats and blocks.
-template <typename T, typename U>
-__aicore__ inline constexpr auto DivCeil(T a, U b) {
-  return (a + b - 1) / b;
+// The quotient rounded up (integer division), as the library's utility header gives it; the operands
+// may differ in type (DivCeil(n * sizeof(T), 32)), the result has their common type.
+template <typename T, typename U, typename = std::enable_if_t<std::is_integral<T>::value && std::is_integral<U>::value>>
+__aicore__ inline constexpr std::common_type_t<T, U> DivCeil(T a, U b) {
+  using R = std::common_type_t<T, U>;
+  return (static_cast<R>(a) + static_cast<R>(b) - 1) / static_cast<R>(b);
 }
 
 }  // namespace AscendC

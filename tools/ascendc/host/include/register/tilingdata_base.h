@@ -27,6 +27,9 @@
 #include <memory>
 #include <string>
 #include <vector>
+// CANN's copy brings in securec.h (memcpy_s ...): host tiling code calls it after including only the
+// tiling headers.
+#include "securec.h"
 
 namespace optiling {
 
