@@ -218,6 +218,32 @@ TEST(MatmulTiling, RandomShapesFitTheCore) {
   }
 }
 
+// Between equally good splits the tiling splits M (CANN's choice): kernels offset A and C by
+// blockIdx * singleCoreM and take all of B, so a split along N would leave half of C unwritten.
+TEST(MatmulTiling, TiedSplitsGoAlongM) {
+  matmul_tiling::MultiCoreMatmulTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
+  api.SetDim(2);
+  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+  api.SetOrgShape(512, 512, 128);
+  api.SetShape(512, 512, 128);
+  api.SetBias(false);
+  api.SetBufferSpace(-1, -1, -1);
+  TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0);
+  CheckCubeTiling(t, 512, 512, 128, 2, 2);
+  EXPECT_EQ(t.usedCoreNum, 2);
+  EXPECT_EQ(t.singleCoreM, 256);
+  EXPECT_EQ(t.singleCoreN, 512);
+  // Equal tiles (32 x 1024 or 64 x 512), but a core reads less of A and B when N is split.
+  api.SetOrgShape(64, 1024, 128);
+  api.SetShape(64, 1024, 128);
+  ASSERT_EQ(api.GetTiling(t), 0);
+  EXPECT_EQ(t.singleCoreM, 64);
+  EXPECT_EQ(t.singleCoreN, 512);
+}
+
 TEST(MatmulTiling, SingleCoreAndFixedSplit) {
   matmul_tiling::MatmulApiTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
   api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
