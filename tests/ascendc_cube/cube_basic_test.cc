@@ -151,6 +151,19 @@ TEST_F(CubeBasicTest, Int8DequantToHalf) {
 }
 
 // TPipe gives each cube position the memory of its kind, sized as npurt/sim_core.h says.
+TEST_F(CubeBasicTest, GemvReadsAAsAVector) {
+  const Shape shapes[] = {{1, 32, 256}, {1, 50, 300}, {1, 40, 600}, {1, 7, 16}, {1, 16, 40}};
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(std::to_string(s.n) + "x" + std::to_string(s.k));
+    const auto a = RandomValues(s.k, s.k + 1, RoundHalf);
+    const auto bt = RandomValues(size_t{s.n} * s.k, s.n * 13 + s.k, RoundHalf);
+    void* dc = Alloc(size_t{s.n} * sizeof(float));
+    ASSERT_EQ(CubeGemvF16(stream_, Upload(HalfBits(a)), Upload(HalfBits(bt)), dc, s.n, s.k), ACL_SUCCESS);
+    ASSERT_EQ(Sync(), ACL_SUCCESS);
+    EXPECT_LE(MaxRelError(Download<float>(dc, s.n), RefGemm(a, bt, nullptr, 1, s.n, s.k, false, true)), 1e-3);
+  }
+}
+
 TEST_F(CubeBasicTest, CubeMemoriesAreEnforced) {
   const uint32_t limits[] = {512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 2048};
   for (uint32_t which = 0; which < 6; ++which) {

@@ -156,6 +156,57 @@ extern "C" __global__ __aicore__ void cube_mm_s8_deq(GM_ADDR a, GM_ADDR b, GM_AD
   CubeMm<int8_t, int32_t, half, int32_t>(a, b, bias, c, p, QuantMode_t::DEQF16);
 }
 
+// GEMV: Mmad with m == 1 reads A from L0A as k contiguous elements (ND), not as a zZ fractal's row 0.
+// A (1 x k) goes GM -> A1 -> A2 as one run of elements; B is given as B^T (n x k); C is row 0 of L0C's
+// fractals (each 1 x 16 piece of the result in a whole 16 x 16 fractal).
+extern "C" __global__ __aicore__ void cube_gemv_f16(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t n, uint32_t k) {
+  constexpr uint32_t c0 = 16;
+  const uint32_t nA = Align(n, 16), kC0 = Align(k, c0), n1 = nA / 16, k1 = kC0 / c0;
+  const uint32_t kVec = Align(k, 256);  // A in L1 / L0A: whole 512-byte fractals
+  GlobalTensor<half> aGm, bGm;
+  GlobalTensor<float> cGm;
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a), k);
+  bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), n * k);
+  cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c), n);
+  TPipe pipe;
+  TQue<TPosition::A1, 1> qA1;
+  TQue<TPosition::B1, 1> qB1;
+  TQue<TPosition::A2, 1> qA2;
+  TQue<TPosition::B2, 1> qB2;
+  TQue<TPosition::CO1, 1> qCO1;
+  pipe.InitBuffer(qA1, 1, kVec * sizeof(half));
+  pipe.InitBuffer(qB1, 1, nA * kC0 * sizeof(half));
+  pipe.InitBuffer(qA2, 1, kVec * sizeof(half));
+  pipe.InitBuffer(qB2, 1, nA * kC0 * sizeof(half));
+  pipe.InitBuffer(qCO1, 1, 16 * nA * sizeof(float));
+
+  // A: its k elements one after another (Nd2Nz of one row with a C0 stride of one block).
+  LocalTensor<half> a1 = qA1.AllocTensor<half>();
+  DataCopy(a1, aGm, Nd2NzParams(1, 1, static_cast<uint16_t>(k), 0, static_cast<uint16_t>(k), 1, 1, 0));
+  LocalTensor<half> b1 = qB1.AllocTensor<half>();
+  DataCopy(b1, bGm, Nd2NzParams(1, static_cast<uint16_t>(n), static_cast<uint16_t>(k), 0, static_cast<uint16_t>(k),
+                                static_cast<uint16_t>(nA), 1, 0));
+  LocalTensor<half> a2 = qA2.AllocTensor<half>();
+  LoadData(a2, a1, LoadData2DParams(0, static_cast<uint8_t>(kVec / 256), 1, 0, 0, false, 0));
+  LocalTensor<half> b2 = qB2.AllocTensor<half>();
+  LoadData(b2, b1, LoadData2DParams(0, static_cast<uint8_t>(k1 * n1), 1, 0, 0, false, 0));
+  PipeBarrier<PIPE_ALL>();
+  LocalTensor<float> co1 = qCO1.AllocTensor<float>();
+  MmadParams mp;
+  mp.m = 1;
+  mp.n = static_cast<uint16_t>(n);
+  mp.k = static_cast<uint16_t>(k);
+  Mmad(co1, a2, b2, mp);
+  PipeBarrier<PIPE_ALL>();
+  FixpipeParamsV220 fp(static_cast<uint16_t>(n), 1, 16, n, false);
+  Fixpipe(cGm, co1, fp);
+  qCO1.FreeTensor(co1);
+  qA1.FreeTensor(a1);
+  qB1.FreeTensor(b1);
+  qA2.FreeTensor(a2);
+  qB2.FreeTensor(b2);
+}
+
 extern "C" __global__ __aicore__ void cube_oversize(uint32_t which, uint32_t bytes) {
   TPipe pipe;
   TQue<TPosition::A1, 1> a1;
@@ -199,3 +250,7 @@ int32_t CubeMmS8Deq(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p
                                            static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
 }
 int32_t CubeOversize(void* s, uint32_t which, uint32_t bytes) { return cube_oversize<<<1, nullptr, s>>>(which, bytes); }
+int32_t CubeGemvF16(void* s, void* a, void* bT, void* c, uint32_t n, uint32_t k) {
+  return cube_gemv_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(bT), static_cast<uint8_t*>(c),
+                                          n, k);
+}

@@ -8,6 +8,9 @@
 //   C in L0C ("NZ"): fractals of 16 x 16 accumulators, fractal (i, l) at l * M1 + i, rows inside it in order.
 // Whole 16 x 16 fractals of C are written (the rows past m and columns past n from the padding of A and B);
 // exactly k elements of K are summed. half / bfloat16 / float accumulate in float, int8 in int32.
+// GEMV: with m == 1 the Atlas A2 cube reads A from L0A as a 1 x k vector in ND (its k elements one after
+// another, not a zZ fractal's row 0); C keeps its NZ layout, row 0 of each fractal holding the result (the
+// other rows are written as zero here). The A2 cube has no switch to turn this off (Ascend 950's disableGemv).
 #pragma once
 
 #include "npurt_kernel/cube_copy.h"
@@ -51,7 +54,9 @@ template <typename Acc, typename Src, typename BiasT>
 inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, MmadInit init, const BiasT* bias) {
   constexpr uint32_t c0 = ONE_BLK_SIZE / sizeof(Src);
   const uint32_t m1 = (p.m + 15u) / 16u, n1 = (p.n + 15u) / 16u, k1 = (p.k + c0 - 1) / c0;
-  CheckCube(a, static_cast<uint64_t>(m1) * k1 * kFractalBytes, LocalMem::kL0A, "Mmad (A in A2)");
+  const bool gemv = p.m == 1;
+  CheckCube(a, gemv ? static_cast<uint64_t>(k1) * ONE_BLK_SIZE : static_cast<uint64_t>(m1) * k1 * kFractalBytes,
+            LocalMem::kL0A, "Mmad (A in A2)");
   CheckCube(b, static_cast<uint64_t>(k1) * n1 * kFractalBytes, LocalMem::kL0B, "Mmad (B in B2)");
   CheckCube(c, static_cast<uint64_t>(m1) * n1 * 256u * sizeof(Acc), LocalMem::kL0C, "Mmad (C in CO1)");
   const size_t c_elems = static_cast<size_t>(m1) * n1 * 256u;
@@ -73,8 +78,12 @@ inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, Mma
   Acc* bp = PackB<Acc>(static_cast<size_t>(n1) * 16 * kPackK);
   for (uint32_t k0 = 0; k0 < p.k; k0 += kPackK) {
     const uint32_t kc = p.k - k0 < static_cast<uint32_t>(kPackK) ? p.k - k0 : static_cast<uint32_t>(kPackK);
-    // A: fractal (i, j) row r holds K elements j*c0 .. j*c0+c0-1 of row i*16+r.
-    for (uint32_t i = 0; i < m1; ++i) {
+    // A: fractal (i, j) row r holds K elements j*c0 .. j*c0+c0-1 of row i*16+r; GEMV: element k at a[k].
+    if (gemv) {
+      ToAcc(ap, a + k0, kc);
+      std::memset(static_cast<void*>(ap + kPackK), 0, static_cast<size_t>(15) * kPackK * sizeof(Acc));
+    }
+    for (uint32_t i = 0; i < (gemv ? 0u : m1); ++i) {
       for (uint32_t r = 0; r < 16; ++r) {
         Acc* dst = ap + (static_cast<size_t>(i) * 16 + r) * kPackK;
         for (uint32_t kk = 0; kk < kc; kk += c0) {
