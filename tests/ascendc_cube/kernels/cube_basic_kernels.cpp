@@ -124,14 +124,14 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
     qCO2.FreeTensor(co2);
     return;
   }
-  FixpipeParamsV220 fp(static_cast<uint16_t>(p.n), static_cast<uint16_t>(p.m), static_cast<uint16_t>(mA), p.n,
-                       p.relu != 0);
-  fp.quantPre = quant;
   float scale = p.scale;
   uint32_t bits = 0;
   std::memcpy(&bits, &scale, sizeof bits);
-  fp.deqScalar = bits;
-  Fixpipe(cGm, co1, fp);
+  // Brace-initialised with every field, as CANN's samples write it: {nSize, mSize, srcStride, dstStride, reluEn,
+  // quantPre, deqScalar, ndNum, srcNdStride, dstNdStride, unitFlag}.
+  Fixpipe(cGm, co1,
+          FixpipeParamsV220{static_cast<uint16_t>(p.n), static_cast<uint16_t>(p.m), static_cast<uint16_t>(mA), p.n,
+                            p.relu != 0, quant, static_cast<int64_t>(bits), 1, 0, 0, 0});
   qCO1.FreeTensor(co1);
 }
 

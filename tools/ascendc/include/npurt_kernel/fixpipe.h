@@ -55,6 +55,23 @@ struct FixpipeParamsV220 {
   __aicore__ FixpipeParamsV220() = default;
   __aicore__ FixpipeParamsV220(uint16_t n, uint16_t m, uint16_t src_stride, uint32_t dst_stride, bool relu)
       : nSize(n), mSize(m), srcStride(src_stride), dstStride(dst_stride), reluEn(relu) {}
+  // Every field but isChannelSplit, in the order the API reference gives (kernels brace-initialise it so:
+  // FixpipeParamsV220{n, m, srcStride, dstStride, relu, quantPre, deqScalar, ndNum, srcNdStride, dstNdStride,
+  // unitFlag}).
+  __aicore__ FixpipeParamsV220(uint16_t n, uint16_t m, uint16_t src_stride, uint32_t dst_stride, bool relu,
+                               QuantMode_t quant_pre, int64_t deq_scalar, uint16_t nd_num, uint16_t src_nd_stride,
+                               uint16_t dst_nd_stride, uint8_t unit_flag)
+      : nSize(n),
+        mSize(m),
+        srcStride(src_stride),
+        dstStride(dst_stride),
+        quantPre(quant_pre),
+        deqScalar(static_cast<uint64_t>(deq_scalar)),
+        ndNum(nd_num),
+        srcNdStride(src_nd_stride),
+        dstNdStride(dst_nd_stride),
+        reluEn(relu),
+        unitFlag(unit_flag) {}
 };
 
 namespace npurt_detail {
