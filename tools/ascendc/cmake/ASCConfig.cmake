@@ -9,7 +9,8 @@
 # Makes the languages ASC (.asc) and CCE (.cce, -xcce) known to CMake: their compiler is the package's driver
 # <P>/bin/npurt-ascc (as <P>/compiler/ccec_compiler/bin/bisheng and ccec), which compiles the kernels for the
 # sim (npurt_kernel_gen.py) and the host code with the host compiler, and links programs with the runtime.
-# CMAKE_ASC_ARCHITECTURES, --npu-arch and CMAKE_ASC_RUN_MODE (npu, cpu, sim) are accepted: all run on the sim.
+# CMAKE_ASC_ARCHITECTURES / --npu-arch (dav-2201, the sim's: kernels see __NPU_ARCH__ 2201) and CMAKE_ASC_RUN_MODE
+# (npu, cpu, sim) are accepted: all run on the sim.
 # Sets ASC_FOUND, and ASCEND_CANN_PACKAGE_PATH / ASCEND_HOME_PATH (when unset) to the package; <P>/lib64 becomes a
 # link directory of the calling directory.
 get_filename_component(_npurt_asc_dir "${CMAKE_CURRENT_LIST_DIR}" REALPATH)
