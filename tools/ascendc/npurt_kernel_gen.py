@@ -280,6 +280,10 @@ def split_params(text, masked):
 class Param:
     def __init__(self, decl, index):
         decl = " ".join(decl.split())
+        # __kfc_workspace__ marks the system workspace the host passes: the entry hands it to SetSysWorkspace
+        # before the kernel runs (GetSysWorkSpacePtr() returns it, as with CANN's compiler).
+        self.kfc_workspace = re.search(r"\b__kfc_workspace__\b", decl) is not None
+        decl = " ".join(re.sub(r"\b__kfc_workspace__\b", " ", decl).split())
         if "=" in decl:
             decl = decl.split("=", 1)[0].strip()  # default argument
         if "[" in decl or "&" in decl or "..." in decl:
@@ -425,6 +429,7 @@ class Kernel:
         for i, p in enumerate(self.params):
             q = Param(substitute(p.type, mapping) + (" " + p.name if p.name else ""), i)
             q.by_pointer = p.by_pointer
+            q.kfc_workspace = p.kfc_workspace
             params.append(q)
         e = Kernel("%s<%s>" % (self.name, key), params, self.source, self.defined, substitute(self.quals, mapping),
                    self.body)
@@ -644,6 +649,9 @@ def device_source(src, lib):
         out.append("  ::AscendC::npurt_detail::EnterBlock(npurt_block);\n")
         if k.params:
             out.append("  const %s* a = static_cast<const %s*>(npurt_args);\n" % (struct, struct))
+            for p in k.params:
+                if p.kfc_workspace:
+                    out.append("  ::AscendC::SetSysWorkspace(reinterpret_cast<GM_ADDR>(a->%s));\n" % p.var)
             out.append("  %s(%s);\n" % (k.call, ", ".join("a->%s" % p.var for p in k.params)))
         else:
             out.append("  (void)npurt_args;\n  %s();\n" % k.call)

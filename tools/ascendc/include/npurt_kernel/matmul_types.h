@@ -75,3 +75,16 @@ struct MatmulCallBackFunc {
 };
 
 }  // namespace AscendC
+
+// Global names, as CANN's headers give them: kernels write CubeFormat::ND, CFG_MDL, MatmulConfig without AscendC::.
+using AscendC::CFG_IBSHARE_NORM;
+using AscendC::CFG_MDL;
+using AscendC::CFG_NORM;
+using AscendC::CubeFormat;
+using AscendC::GetBasicConfig;
+using AscendC::GetMDLConfig;
+using AscendC::GetNormalConfig;
+using AscendC::LayoutMode;
+using AscendC::MatmulConfig;
+using AscendC::MatmulVersion;
+using AscendC::MM_CFG_NO_PRELOAD;
