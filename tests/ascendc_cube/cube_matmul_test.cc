@@ -196,6 +196,32 @@ TEST_F(CubeMatmulTest, HalfBias) {
   EXPECT_LE(MaxRelError(got, RefGemm(a, b, &bias_d, c.m, c.n, c.k, true, false)), 1e-3);
 }
 
+// C as ND_ALIGN: rows of N rounded up to 8 floats, the padding zero; N split over cores so that a tile ends
+// inside the last 32-byte block of a row.
+TEST_F(CubeMatmulTest, HalfNdAlign) {
+  for (const MmCase& c : {MmCase{40, 77, 64, 1, false, false, true, 0}, MmCase{48, 203, 50, 3, false, false, false, 1}}) {
+    SCOPED_TRACE(Describe(c));
+    const auto t = Tiling(c, DataType::DT_FLOAT16, DataType::DT_FLOAT, DataType::DT_FLOAT);
+    const auto a = RandomValues(static_cast<size_t>(c.m) * c.k, 3, RoundHalf);
+    const auto b = RandomValues(static_cast<size_t>(c.k) * c.n, 4, RoundHalf);
+    const auto bias = RandomValues(c.n, 5, RoundNone);
+    std::vector<double> bias_d(bias.begin(), bias.end());
+    const int ldc = (c.n + 7) / 8 * 8;
+    auto got = Run<float>(CubeMatmulF16NdAlign, c, t, HalfBits(a), HalfBits(b), bias, static_cast<size_t>(c.m) * ldc);
+    const auto want = RefGemm(a, b, c.bias ? &bias_d : nullptr, c.m, c.n, c.k, false, false);
+    std::vector<float> nd(want.size());
+    for (int i = 0; i < c.m; ++i) {
+      for (int j = 0; j < ldc; ++j) {
+        if (j < c.n)
+          nd[static_cast<size_t>(i) * c.n + j] = got[static_cast<size_t>(i) * ldc + j];
+        else
+          EXPECT_EQ(got[static_cast<size_t>(i) * ldc + j], 0.0f) << "padding at row " << i << " column " << j;
+      }
+    }
+    EXPECT_LE(MaxRelError(nd, want), 1e-3);
+  }
+}
+
 // A and B as NZ fractals, C as NZ: the whole matrices of the original shape, rows aligned to 16.
 TEST_F(CubeMatmulTest, HalfNz) {
   const MmCase c{90, 70, 100, 2, false, false, true, 0};

@@ -62,6 +62,9 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
   }
   if constexpr (CF == CubeFormat::NZ) {
     offC = static_cast<uint64_t>(mStart) * 16 + static_cast<uint64_t>(nStart / 16) * Align16(tiling.M) * 16;
+  } else if constexpr (CF == CubeFormat::ND_ALIGN) {
+    constexpr int32_t cAlign = 32 / static_cast<int32_t>(sizeof(CT));  // rows padded to 32 bytes
+    offC = static_cast<uint64_t>(mStart) * ((tiling.N + cAlign - 1) / cAlign * cAlign) + nStart;
   } else {
     offC = static_cast<uint64_t>(mStart) * tiling.N + nStart;
   }
@@ -199,6 +202,10 @@ extern "C" __global__ __aicore__ void cube_matmul_s8(GM_ADDR a, GM_ADDR b, GM_AD
   MatmulKernel<int8_t, int32_t, int32_t>(a, b, bias, c, workspace, tiling, args);
 }
 
+extern "C" __global__ __aicore__ void cube_matmul_f16_nd_align(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                               GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
+  MatmulKernel<half, float, float, CubeFormat::ND, CubeFormat::ND_ALIGN>(a, b, bias, c, workspace, tiling, args);
+}
 extern "C" __global__ __aicore__ void cube_matmul_f16_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
                                                          GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<half, float, float, CubeFormat::NZ, CubeFormat::NZ>(a, b, bias, c, workspace, tiling, args);
@@ -264,4 +271,8 @@ int32_t CubeMatmulS8Deq(uint32_t blocks, void* s, void* a, void* b, void* bias, 
 int32_t CubeMatmulF16Bias16(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
                             CubeMatmulArgs args) {
   return cube_matmul_f16_bias16<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
+}
+int32_t CubeMatmulF16NdAlign(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
+                             CubeMatmulArgs args) {
+  return cube_matmul_f16_nd_align<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }

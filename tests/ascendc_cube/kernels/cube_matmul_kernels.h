@@ -24,6 +24,8 @@ int32_t CubeMatmulF32(uint32_t, void*, void*, void*, void*, void*, void*, void*,
 int32_t CubeMatmulS8(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);   // int8 -> int32
 int32_t CubeMatmulF16Nz(uint32_t, void*, void*, void*, void*, void*, void*, void*,
                         CubeMatmulArgs);  // NZ half -> NZ float
+// C (float) as CubeFormat::ND_ALIGN: ND rows padded to 32 bytes (8 floats), the padding written as zeros.
+int32_t CubeMatmulF16NdAlign(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
 // A (half, ND) from a VECIN buffer, C (float) through IterateAll into a VECCALC buffer.
 int32_t CubeMatmulF16Ub(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
 // int8 -> half through SetQuantScalar (scale 1/512); half A/B with a half bias, float C.

@@ -419,6 +419,14 @@ class MatmulImpl {
     const size_t ldc = static_cast<size_t>(tiling_.baseN);
     const bool nz = C_TYPE::format == CubeFormat::NZ;
     const int64_t alignM = nz ? AlignUp(sequential ? tiling_.baseM : orgM_, 16) : 0;
+    // ND_ALIGN: C in ND with its rows padded to 32 bytes (row stride N rounded up); the fixpipe writes whole
+    // 32-byte blocks, so a block ending inside the last one also writes the padding (zeros: B's padding).
+    constexpr int32_t kDstC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(DstT));
+    const bool ndAlign = C_TYPE::format == CubeFormat::ND_ALIGN;
+    const int64_t ldGlobal = ndAlign ? AlignUp(orgN_, kDstC0) : orgN_;
+    const int32_t padTo = ndAlign && seq_ld == 0 && !sequential
+                              ? static_cast<int32_t>(std::min<int64_t>(AlignUp(n0_ + bn_, kDstC0), ldGlobal) - n0_)
+                              : bn_;
     for (int32_t i = 0; i < bm_; ++i) {
       const Acc* src = ctile_ + i * ldc;
       if (!nz) {
@@ -428,11 +436,14 @@ class MatmulImpl {
         else if (sequential)
           row = dst + static_cast<size_t>(i) * tiling_.baseN;
         else
-          row = dst + static_cast<size_t>(m0_ + i) * orgN_ + n0_;
+          row = dst + static_cast<size_t>(m0_ + i) * ldGlobal + n0_;
         if (global)
-          CheckGlobal(row, bn_ * sizeof(DstT), true, "Matmul::GetTensorC");
+          CheckGlobal(row, padTo * sizeof(DstT), true, "Matmul::GetTensorC");
         else
-          CheckLocal(row, bn_ * sizeof(DstT), "Matmul::GetTensorC");
+          CheckLocal(row, padTo * sizeof(DstT), "Matmul::GetTensorC");
+        if (atomic == 0) {
+          for (int32_t j = bn_; j < padTo; ++j) row[j] = DstT(0);
+        }
         if (atomic == 0 && std::is_same<DstT, Acc>::value) {
           std::memcpy(static_cast<void*>(row), src, bn_ * sizeof(DstT));
         } else if (atomic == 0 && std::is_same<DstT, half>::value && std::is_same<Acc, float>::value) {
