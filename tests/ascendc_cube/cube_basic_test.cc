@@ -135,7 +135,13 @@ TEST_F(CubeBasicTest, Int8DequantToHalf) {
   const auto a = RandomInt8(size_t{m} * k, 11);
   const auto bt = RandomInt8(size_t{n} * k, 12);
   void* dc = Alloc(size_t{m} * n * 2);
-  const float scale = 1.0f / 1024;
+  // A scale with more than 10 mantissa bits: DEQF16 multiplies by it with its low 13 bits dropped.
+  const float scale = 0.0371f;
+  uint32_t scale_bits;
+  std::memcpy(&scale_bits, &scale, sizeof scale_bits);
+  scale_bits &= 0xFFFFE000u;
+  float used_scale;
+  std::memcpy(&used_scale, &scale_bits, sizeof used_scale);
   ASSERT_EQ(
       CubeMmS8Deq(stream_, Upload(a), Upload(bt), Upload(std::vector<int32_t>(n)), dc, {m, n, k, 1, 0, 1, 0, scale, 0}),
       ACL_SUCCESS);
@@ -144,7 +150,7 @@ TEST_F(CubeBasicTest, Int8DequantToHalf) {
   const auto got = Download<uint16_t>(dc, want.size());
   size_t bad = 0;
   for (size_t i = 0; i < want.size(); ++i) {
-    const float expect = RoundHalf(static_cast<float>(std::max(want[i], 0.0)) * scale);  // relu, then the scale
+    const float expect = RoundHalf(static_cast<float>(std::max(want[i], 0.0)) * used_scale);  // relu, then the scale
     bad += FromHalfBits(got[i]) != expect ? 1 : 0;
   }
   EXPECT_EQ(bad, 0u);

@@ -83,6 +83,17 @@ inline float ScaleOf(uint64_t word) {
   return f;
 }
 
+// The int32 -> half dequantisation (DEQF16 / VDEQF16, and the Matmul's int8 -> half result) multiplies by the
+// scale with 10 of its 23 mantissa bits (sign, 8 exponent bits, 10 mantissa bits: the low 13 bits dropped), as
+// CANN's quantised-matmul samples model it in their reference.
+inline float DeqF16Scale(float scale) {
+  uint32_t bits;
+  std::memcpy(&bits, &scale, sizeof bits);
+  bits &= 0xFFFFE000u;
+  std::memcpy(&scale, &bits, sizeof bits);
+  return scale;
+}
+
 template <typename Out>
 inline Out SaturateRint(float v) {
   const float r = std::nearbyint(v);
@@ -100,7 +111,8 @@ inline Out FixpipeConvert(In v, QuantMode_t mode, float scale) {
     case F322BF16:
     case DEQF16:
     case VDEQF16: {
-      const float f = (mode == DEQF16 || mode == VDEQF16) ? static_cast<float>(v) * scale : static_cast<float>(v);
+      const float f =
+          (mode == DEQF16 || mode == VDEQF16) ? static_cast<float>(v) * DeqF16Scale(scale) : static_cast<float>(v);
       return Out(f);
     }
     default:

@@ -396,7 +396,11 @@ class MatmulImpl {
       return v;
     } else if constexpr (std::is_integral<Acc>::value) {
       const float scale = quantVector_ != nullptr ? npurt_detail::ScaleOf(quantVector_[n0_ + col]) : quantScalar_;
-      return DstT(static_cast<float>(v) * scale);
+      if constexpr (std::is_same<DstT, half>::value) {
+        return DstT(static_cast<float>(v) * npurt_detail::DeqF16Scale(scale));  // the fixpipe's DEQF16
+      } else {
+        return DstT(static_cast<float>(v) * scale);
+      }
     } else {
       return DstT(v);
     }
