@@ -57,6 +57,19 @@ class MatmulImpl {
   static_assert(std::is_same<DstT, Acc>::value || std::is_same<DstT, half>::value ||
                     std::is_same<DstT, bfloat16_t>::value,
                 "Matmul: C is float/int32_t (the accumulator) or half/bfloat16_t on the sim");
+  static_assert(std::is_same<typename std::decay<decltype(MM_CFG)>::type, MatmulConfig>::value,
+                "Matmul: MM_CFG must be a MatmulConfig on the sim (constant tilings, MatmulApiStaticTiling, are not "
+                "supported)");
+  // The configuration fields that change the result and are not modelled: refused rather than ignored.
+  static_assert(!MM_CFG.isPartialOutput, "Matmul: MatmulConfig::isPartialOutput is not supported on the sim");
+  static_assert(!MM_CFG.isEnableChannelSplit, "Matmul: MatmulConfig::isEnableChannelSplit is not supported on the sim");
+  static_assert(!MM_CFG.intraBlockPartSum, "Matmul: MatmulConfig::intraBlockPartSum is not supported on the sim");
+  static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
+                "Matmul: MatmulConfig::decompMode (weight decompression) is not supported on the sim");
+  static_assert(!MM_CFG.isNBatch && MM_CFG.bmmOutMode == BatchOutMode::SINGLE_BATCH,
+                "Matmul: batch matmul (isNBatch, bmmOutMode) is not supported on the sim");
+  // relu of the result before its conversion to C's type, as the fixpipe applies it
+  static constexpr bool kRelu = MM_CFG.enableRelu;
   static constexpr int32_t kC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(SrcAT));
   static constexpr bool kAmxTypes =
       std::is_same<Acc, float>::value && (std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value);
@@ -150,7 +163,7 @@ class MatmulImpl {
       curM_ = curN_ = 0;
       aPacked_ = false;  // operands are packed anew for each sequence: their memory may have changed
       bPackedN0_ = -1;
-    } else if (tiling_.iterateOrder == 1) {
+    } else if (IterateAlongN()) {
       if (++curN_ == nIter) curN_ = 0, ++curM_;
     } else {
       if (++curM_ == mIter) curM_ = 0, ++curN_;
@@ -197,6 +210,11 @@ class MatmulImpl {
 
  private:
   static int32_t CeilDiv(int32_t a, int32_t b) { return (a + b - 1) / b; }
+  // The block order: MatmulConfig::iterateOrder where it is set, else the tiling's (1: along N first).
+  bool IterateAlongN() const {
+    if constexpr (MM_CFG.iterateOrder != IterateOrder::UNDEF) return MM_CFG.iterateOrder == IterateOrder::ORDER_N;
+    return tiling_.iterateOrder == 1;
+  }
 
   // A(i, k), B(k, j) of the whole operands (offsets in elements from where SetTensorA/B point).
   size_t OffA(int64_t i, int64_t k) const {
@@ -392,6 +410,7 @@ class MatmulImpl {
   }
 
   DstT Convert(Acc v, int32_t col) const {
+    if constexpr (kRelu) v = v < Acc(0) ? Acc(0) : v;
     if constexpr (std::is_same<DstT, Acc>::value) {
       return v;
     } else if constexpr (std::is_integral<Acc>::value) {
@@ -448,9 +467,9 @@ class MatmulImpl {
         if (atomic == 0) {
           for (int32_t j = bn_; j < padTo; ++j) row[j] = DstT(0);
         }
-        if (atomic == 0 && std::is_same<DstT, Acc>::value) {
+        if (atomic == 0 && !kRelu && std::is_same<DstT, Acc>::value) {
           std::memcpy(static_cast<void*>(row), src, bn_ * sizeof(DstT));
-        } else if (atomic == 0 && std::is_same<DstT, half>::value && std::is_same<Acc, float>::value) {
+        } else if (atomic == 0 && !kRelu && std::is_same<DstT, half>::value && std::is_same<Acc, float>::value) {
           FromFloat(reinterpret_cast<half*>(row), reinterpret_cast<const float*>(src), static_cast<uint32_t>(bn_));
         } else {
           for (int32_t j = 0; j < bn_; ++j) row[j] = Combine(row[j], Convert(src[j], j), atomic);
