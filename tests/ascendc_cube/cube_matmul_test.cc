@@ -5,6 +5,8 @@
 // orders, half / bfloat16 / float / int8 operands, ND and NZ, against a host GEMM.
 #include <string>
 
+#include <npurt/sim_core.h>
+
 #include "cube_matmul_kernels.h"
 #include "cube_test_util.h"
 #include "kernel_tiling/kernel_tiling.h"
@@ -220,6 +222,33 @@ TEST_F(CubeMatmulTest, HalfNdAlign) {
     }
     EXPECT_LE(MaxRelError(nd, want), 1e-3);
   }
+}
+
+// Two Matmul objects whose accumulators each fill L0C (base 128 x 256 floats) share them when used one after
+// the other; interleaving their blocks fails the kernel.
+TEST_F(CubeMatmulTest, TwoObjectsShareL0C) {
+  MmCase c{128, 256, 64, 1, false, false, true, 0};
+  c.fixM = 128;
+  c.fixN = 256;
+  const auto t = Tiling(c, DataType::DT_FLOAT16, DataType::DT_FLOAT, DataType::DT_FLOAT);
+  ASSERT_EQ(int64_t(t.baseM) * t.baseN * 4, NPURT_SIM_L0C_BYTES);
+  const auto a = RandomValues(static_cast<size_t>(c.m) * c.k, 41, RoundHalf);
+  const auto b = RandomValues(static_cast<size_t>(c.k) * c.n, 42, RoundHalf);
+  const auto bias = RandomValues(c.n, 43, RoundNone);
+  std::vector<double> bias_d(bias.begin(), bias.end());
+  const size_t mn = static_cast<size_t>(c.m) * c.n;
+  const auto got = Run<float>(CubeMatmulTwoObjects, c, t, HalfBits(a), HalfBits(b), bias, 2 * mn);
+  EXPECT_LE(MaxRelError(std::vector<float>(got.begin(), got.begin() + mn),
+                        RefGemm(a, b, nullptr, c.m, c.n, c.k, false, false)), 1e-3);
+  EXPECT_LE(MaxRelError(std::vector<float>(got.begin() + mn, got.end()),
+                        RefGemm(a, b, &bias_d, c.m, c.n, c.k, false, false)), 1e-3);
+
+  void* dt = Upload(std::vector<AscendC::tiling::TCubeTiling>{t});
+  void* ws = Alloc(16u * 1024 * 1024);
+  ASSERT_EQ(CubeMatmulTwoObjects(1, stream_, Upload(HalfBits(a)), Upload(HalfBits(b)), Upload(bias),
+                                 Alloc(2 * mn * sizeof(float)), ws, dt, {0, 0, 1, 1}),
+            ACL_SUCCESS);
+  EXPECT_NE(Sync(), ACL_SUCCESS);
 }
 
 // A and B as NZ fractals, C as NZ: the whole matrices of the original shape, rows aligned to 16.

@@ -202,6 +202,43 @@ extern "C" __global__ __aicore__ void cube_matmul_s8(GM_ADDR a, GM_ADDR b, GM_AD
   MatmulKernel<int8_t, int32_t, int32_t>(a, b, bias, c, workspace, tiling, args);
 }
 
+// Two Matmul objects with the same tiling on one core, used one after the other (CANN's a2b2-share sample):
+// C[0] = A x B and C[1] = A x B + bias. With a tiling whose accumulators fill L0C the objects share them.
+// mode 1 then interleaves the objects (mm1.Iterate, mm2.Iterate, mm1.GetTensorC), which the sim refuses.
+extern "C" __global__ __aicore__ void cube_matmul_two_objects(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                              GM_ADDR workspace, GM_ADDR tilingGm,
+                                                              CubeMatmulArgs args) {
+  SetSysWorkspace(workspace);
+  TCubeTiling tiling;
+  CopyTiling(&tiling, tilingGm);
+  if (GetBlockIdx() != 0) return;
+  GlobalTensor<half> aGm, bGm;
+  GlobalTensor<float> cGm, biasGm;
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
+  bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
+  cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
+  biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias));
+  TPipe pipe;
+  using MM = Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                    MatmulType<TPosition::GM, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>>;
+  MM mm1, mm2;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm1, &tiling, mm2, &tiling);
+  mm1.SetTensorA(aGm);
+  mm1.SetTensorB(bGm);
+  mm1.IterateAll(cGm);
+  mm1.End();
+  mm2.SetTensorA(aGm);
+  mm2.SetTensorB(bGm);
+  mm2.SetBias(biasGm);
+  mm2.IterateAll(cGm[static_cast<uint64_t>(tiling.M) * tiling.N]);
+  mm2.End();
+  if (args.mode == 1) {
+    mm1.Iterate();
+    mm2.Iterate();
+    mm1.GetTensorC(cGm);
+  }
+}
+
 extern "C" __global__ __aicore__ void cube_matmul_f16_nd_align(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
                                                                GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<half, float, float, CubeFormat::ND, CubeFormat::ND_ALIGN>(a, b, bias, c, workspace, tiling, args);
@@ -275,4 +312,8 @@ int32_t CubeMatmulF16Bias16(uint32_t blocks, void* s, void* a, void* b, void* bi
 int32_t CubeMatmulF16NdAlign(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
                              CubeMatmulArgs args) {
   return cube_matmul_f16_nd_align<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
+}
+int32_t CubeMatmulTwoObjects(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
+                             CubeMatmulArgs args) {
+  return cube_matmul_two_objects<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }

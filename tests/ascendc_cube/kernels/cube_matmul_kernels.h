@@ -26,6 +26,9 @@ int32_t CubeMatmulF16Nz(uint32_t, void*, void*, void*, void*, void*, void*, void
                         CubeMatmulArgs);  // NZ half -> NZ float
 // C (float) as CubeFormat::ND_ALIGN: ND rows padded to 32 bytes (8 floats), the padding written as zeros.
 int32_t CubeMatmulF16NdAlign(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
+// Two Matmul objects (half -> float) on block 0: C[0] = A x B, C[1] = A x B + bias; mode 1 then interleaves
+// their Iterate / GetTensorC (refused by the sim when they share L0C).
+int32_t CubeMatmulTwoObjects(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
 // A (half, ND) from a VECIN buffer, C (float) through IterateAll into a VECCALC buffer.
 int32_t CubeMatmulF16Ub(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
 // int8 -> half through SetQuantScalar (scale 1/512); half A/B with a half bias, float C.

@@ -36,6 +36,32 @@ inline Acc AccOf(Src v) {
 
 inline int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
+// The L0C accumulators Matmul objects of one block and pipe share when the core's L0C cannot hold another
+// object's (CANN's objects each take theirs through the pipe, the hardware not checking the pipe's total: two
+// objects used one after the other, as samples do, work there). `owner` computed the block they hold; another
+// object writing out a block it did not compute fails the kernel rather than reading the other's result.
+struct MatmulL0cShare {
+  const void* block = nullptr;
+  const void* pipe = nullptr;
+  uint8_t* p = nullptr;
+  uint64_t bytes = 0;
+  uint64_t end = 0;  // L0C offset past the region
+  const void* owner = nullptr;
+};
+inline thread_local MatmulL0cShare g_mm_l0c;
+
+inline uint8_t* MatmulAccumulators(uint64_t bytes, const void* pipe) {
+  const uint64_t used = g_cube.used[static_cast<int>(LocalMem::kL0C)];
+  MatmulL0cShare& s = g_mm_l0c;
+  const bool room = used + (bytes + 31) / 32 * 32 <= LocalMemBytes(LocalMem::kL0C);
+  if (!room && s.p != nullptr && s.block == g_state.block && s.pipe == pipe && used >= s.end && s.bytes >= bytes) {
+    return s.p;  // shared with the earlier object
+  }
+  uint8_t* p = CarveCubeBuffer(LocalMem::kL0C, bytes, "Matmul::Init (L0C)");
+  s = MatmulL0cShare{g_state.block, pipe, p, bytes, g_cube.used[static_cast<int>(LocalMem::kL0C)], nullptr};
+  return p;
+}
+
 }  // namespace npurt_detail
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
@@ -97,7 +123,7 @@ class MatmulImpl {
     if (ctile_ == nullptr || bytes > ctileBytes_) {
       if (tpipe != nullptr || GetTPipePtr() != nullptr) {
         ctile_ = reinterpret_cast<Acc*>(
-            npurt_detail::CarveCubeBuffer(npurt_detail::LocalMem::kL0C, bytes, "Matmul::Init (L0C)"));
+            npurt_detail::MatmulAccumulators(bytes, tpipe != nullptr ? tpipe : GetTPipePtr()));
       } else {
         ctile_ =
             reinterpret_cast<Acc*>(npurt_detail::Grow(npurt_detail::g_pack.c, npurt_detail::g_pack.c_bytes, bytes));
@@ -244,6 +270,7 @@ class MatmulImpl {
     using namespace npurt_detail;
     const int32_t baseM = tiling_.baseM, baseN = tiling_.baseN;
     m0_ = curM_ * baseM, n0_ = curN_ * baseN;
+    if (reinterpret_cast<uint8_t*>(ctile_) == npurt_detail::g_mm_l0c.p) npurt_detail::g_mm_l0c.owner = this;
     bm_ = singleM_ - m0_ < baseM ? singleM_ - m0_ : baseM;
     bn_ = singleN_ - n0_ < baseN ? singleN_ - n0_ : baseN;
     const int32_t m1 = CeilDiv(bm_, 16), n1 = CeilDiv(bn_, 16);
@@ -439,6 +466,10 @@ class MatmulImpl {
   void WriteBlock(DstT* dst, bool global, uint8_t atomic, bool sequential, int32_t seq_ld = 0) {
     using namespace npurt_detail;
     if (!started_) Fail("Matmul::GetTensorC without a block: call Iterate first");
+    if (reinterpret_cast<uint8_t*>(ctile_) == g_mm_l0c.p && g_mm_l0c.owner != this) {
+      Fail("Matmul::GetTensorC: another Matmul object computed a block since this one's Iterate, in the L0C "
+           "accumulators the objects share (the core's L0C holds one object's): finish one object's block first");
+    }
     const size_t ldc = static_cast<size_t>(tiling_.baseN);
     const bool nz = C_TYPE::format == CubeFormat::NZ;
     const int64_t alignM = nz ? AlignUp(sequential ? tiling_.baseM : orgM_, 16) : 0;
