@@ -156,7 +156,35 @@ TEST_F(CubeBasicTest, Int8DequantToHalf) {
   EXPECT_EQ(bad, 0u);
 }
 
-// TPipe gives each cube position the memory of its kind, sized as npurt/sim_core.h says.
+// VDEQF16 with the scales the fixpipe's configuration register points at (SetFixPipeConfig).
+TEST_F(CubeBasicTest, Int8VectorDequantThroughFixPipeConfig) {
+  const uint32_t m = 20, n = 37, k = 50;
+  const auto a = RandomInt8(size_t{m} * k, 13);
+  const auto bt = RandomInt8(size_t{n} * k, 14);
+  std::vector<uint64_t> words(n);
+  std::vector<float> used(n);
+  for (uint32_t c = 0; c < n; ++c) {
+    const float scale = 0.001f + 0.0137f * static_cast<float>(c);
+    uint32_t bits;
+    std::memcpy(&bits, &scale, sizeof bits);
+    words[c] = bits;
+    bits &= 0xFFFFE000u;  // DEQF16's scale: 10 mantissa bits
+    std::memcpy(&used[c], &bits, sizeof bits);
+  }
+  void* dc = Alloc(size_t{m} * n * 2);
+  ASSERT_EQ(CubeMmS8VDeq(stream_, Upload(a), Upload(bt), Upload(words), dc, {m, n, k, 1, 0, 1, 0, 0.0f, 0}),
+            ACL_SUCCESS);
+  ASSERT_EQ(Sync(), ACL_SUCCESS);
+  const auto want = RefGemm(a, bt, nullptr, m, n, k, false, true);
+  const auto got = Download<uint16_t>(dc, want.size());
+  size_t bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    bad += FromHalfBits(got[i]) != RoundHalf(static_cast<float>(std::max(want[i], 0.0)) * used[i % n]) ? 1 : 0;
+  }
+  EXPECT_EQ(bad, 0u);
+}
+
+// Mmad with m == 1 (GEMV): A read from L0A as k contiguous elements; k and n with tails.
 TEST_F(CubeBasicTest, GemvReadsAAsAVector) {
   const Shape shapes[] = {{1, 32, 256}, {1, 50, 300}, {1, 40, 600}, {1, 7, 16}, {1, 16, 40}};
   for (const Shape& s : shapes) {
@@ -170,6 +198,7 @@ TEST_F(CubeBasicTest, GemvReadsAAsAVector) {
   }
 }
 
+// TPipe gives each cube position the memory of its kind, sized as npurt/sim_core.h says.
 TEST_F(CubeBasicTest, CubeMemoriesAreEnforced) {
   const uint32_t limits[] = {512 * 1024, 64 * 1024, 64 * 1024, 128 * 1024, 1024, 2048};
   for (uint32_t which = 0; which < 6; ++which) {

@@ -124,6 +124,21 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
     qCO2.FreeTensor(co2);
     return;
   }
+  if (quant == QuantMode_t::VDEQF16) {
+    // Per-channel scales (uint64_t words, passed where the bias goes): GM -> L1 -> the fixpipe buffer, which
+    // SetFixPipeConfig points the fixpipe at (the Fixpipe below has no workspace tensor).
+    TQue<TPosition::C1, 1> qScaleL1;
+    TQue<TPosition::C2PIPE2GM, 1> qScaleFb;
+    pipe.InitBuffer(qScaleL1, 1, nA * sizeof(uint64_t));
+    pipe.InitBuffer(qScaleFb, 1, nA * sizeof(uint64_t));
+    GlobalTensor<uint64_t> scaleGm;
+    scaleGm.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t*>(bias), p.n);
+    LocalTensor<uint64_t> scaleL1 = qScaleL1.AllocTensor<uint64_t>();
+    DataCopy(scaleL1, scaleGm, Align(p.n, 4));
+    LocalTensor<uint64_t> scaleFb = qScaleFb.AllocTensor<uint64_t>();
+    DataCopy(scaleFb, scaleL1, Align(p.n, 4));
+    SetFixPipeConfig(scaleFb);
+  }
   float scale = p.scale;
   uint32_t bits = 0;
   std::memcpy(&bits, &scale, sizeof bits);
@@ -207,6 +222,10 @@ extern "C" __global__ __aicore__ void cube_gemv_f16(GM_ADDR a, GM_ADDR b, GM_ADD
   qB2.FreeTensor(b2);
 }
 
+extern "C" __global__ __aicore__ void cube_mm_s8_vdeq(GM_ADDR a, GM_ADDR b, GM_ADDR scales, GM_ADDR c, CubeMmArgs p) {
+  CubeMm<int8_t, int32_t, half, int32_t>(a, b, scales, c, p, QuantMode_t::VDEQF16);
+}
+
 extern "C" __global__ __aicore__ void cube_oversize(uint32_t which, uint32_t bytes) {
   TPipe pipe;
   TQue<TPosition::A1, 1> a1;
@@ -250,6 +269,10 @@ int32_t CubeMmS8Deq(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p
                                            static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
 }
 int32_t CubeOversize(void* s, uint32_t which, uint32_t bytes) { return cube_oversize<<<1, nullptr, s>>>(which, bytes); }
+int32_t CubeMmS8VDeq(void* s, void* a, void* b, void* scales, void* c, CubeMmArgs p) {
+  return cube_mm_s8_vdeq<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                            static_cast<uint8_t*>(scales), static_cast<uint8_t*>(c), p);
+}
 int32_t CubeGemvF16(void* s, void* a, void* bT, void* c, uint32_t n, uint32_t k) {
   return cube_gemv_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(bT), static_cast<uint8_t*>(c),
                                           n, k);

@@ -148,7 +148,9 @@ inline void FixpipeRun(Out* dst, bool dst_global, const In* src, const FixpipePa
                 "Fixpipe: the CO1 source holds float or int32_t accumulators");
   CheckQuantTypes<Out, In>(p.quantPre);
   const bool vector_scale = p.quantPre == VDEQF16 || p.quantPre == VQF322B8_PRE || p.quantPre == VREQ8;
-  if (vector_scale && scales == nullptr) Fail("Fixpipe: quantPre %d needs the per-channel scale tensor", p.quantPre);
+  if (vector_scale && scales == nullptr) {
+    Fail("Fixpipe: quantPre %d needs the per-channel scales (a workspace tensor, or SetFixPipeConfig)", p.quantPre);
+  }
   if (p.srcStride < p.mSize) Fail("Fixpipe: srcStride %u is below mSize %u", p.srcStride, p.mSize);
   const float scalar = ScaleOf(p.deqScalar);
   const uint32_t nd = p.ndNum == 0 ? 1 : p.ndNum;
@@ -189,11 +191,40 @@ inline void FixpipeRun(Out* dst, bool dst_global, const In* src, const FixpipePa
   }
 }
 
+// The fixpipe's configuration register (SetFixPipeConfig): the per-channel quantisation scales a Fixpipe
+// without a workspace tensor takes for VDEQF16 / VQF322B8_PRE / VREQ8, for the block that set it.
+struct FixpipeConfigRegister {
+  const void* block = nullptr;
+  const uint64_t* quant = nullptr;
+};
+inline thread_local FixpipeConfigRegister g_fpc;
+
+inline const uint64_t* ConfiguredScales() { return g_fpc.block == g_state.block ? g_fpc.quant : nullptr; }
+
 }  // namespace npurt_detail
+
+// Points the fixpipe at its per-channel parameters (uint64_t words, the scale's float in the low 32 bits):
+// quantPre for the vector quantisation modes; reluPre (or preData with setRelu) for the vector relu, which
+// FixpipeParamsV220 does not select (reluEn is the plain relu), so it has no effect. isUnitFlag clears the
+// cube's unit flags, which on the sim only order work that is already in order.
+template <typename T>
+__aicore__ inline void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre,
+                                        bool isUnitFlag = false) {
+  (void)reluPre, (void)isUnitFlag;
+  npurt_detail::g_fpc = {npurt_detail::g_state.block, reinterpret_cast<const uint64_t*>(quantPre.GetPhyAddr())};
+}
+template <typename T, bool setRelu = false>
+__aicore__ inline void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false) {
+  (void)isUnitFlag;
+  if constexpr (!setRelu) {
+    npurt_detail::g_fpc = {npurt_detail::g_state.block, reinterpret_cast<const uint64_t*>(preData.GetPhyAddr())};
+  }
+}
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
-  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), true, src.GetPhyAddr(), p, nullptr);
+  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), true, src.GetPhyAddr(), p,
+                                                npurt_detail::ConfiguredScales());
 }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,
@@ -207,7 +238,8 @@ __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>&
 // CO1 -> L1 (A1/B1/C1) or the unified buffer (VECIN/VECCALC).
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 __aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
-  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), false, src.GetPhyAddr(), p, nullptr);
+  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), false, src.GetPhyAddr(), p,
+                                                npurt_detail::ConfiguredScales());
 }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,

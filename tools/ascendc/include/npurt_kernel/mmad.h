@@ -18,6 +18,13 @@
 
 namespace AscendC {
 
+// The packed 4-bit integer of the cube's int4 paths (two values a byte). The sim's cube does not multiply it
+// (CheckMmadTypes refuses it at build time); kernels that only name it, to choose between element types with
+// IsSameType, build.
+struct int4b_t {
+  int8_t storage;
+};
+
 struct MmadParams {
   uint16_t m = 0;
   uint16_t n = 0;
