@@ -184,6 +184,29 @@ TEST_F(CubeBasicTest, Int8VectorDequantThroughFixPipeConfig) {
   EXPECT_EQ(bad, 0u);
 }
 
+// LoadDataWithTranspose (int8 32 x 32 squares) for B, the bias table filled by DataCopyParams in 64-byte units,
+// C starting from it.
+TEST_F(CubeBasicTest, Int8TransposedLoadAndBiasTable) {
+  const Shape shapes[] = {{30, 40, 70}, {16, 32, 32}, {45, 70, 100}};
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k));
+    const auto a = RandomInt8(size_t{s.m} * s.k, 21);
+    const auto b = RandomInt8(size_t{s.k} * s.n, 22);
+    std::vector<int32_t> bias(s.n);
+    for (uint32_t j = 0; j < s.n; ++j) bias[j] = static_cast<int32_t>(j * 7) - 100;
+    std::vector<double> bias_d(bias.begin(), bias.end());
+    void* dc = Alloc(size_t{s.m} * s.n * 4);
+    ASSERT_EQ(CubeMmS8BTrans(stream_, Upload(a), Upload(b, 2048), Upload(bias), dc, {s.m, s.n, s.k, 0, 1, 0, 0, 0, 0}),
+              ACL_SUCCESS);
+    ASSERT_EQ(Sync(), ACL_SUCCESS);
+    const auto want = RefGemm(a, b, &bias_d, s.m, s.n, s.k, false, false);
+    const auto got = Download<int32_t>(dc, want.size());
+    size_t bad = 0;
+    for (size_t i = 0; i < want.size(); ++i) bad += static_cast<double>(got[i]) != want[i] ? 1 : 0;
+    EXPECT_EQ(bad, 0u);
+  }
+}
+
 // Mmad with m == 1 (GEMV): A read from L0A as k contiguous elements; k and n with tails.
 TEST_F(CubeBasicTest, GemvReadsAAsAVector) {
   const Shape shapes[] = {{1, 32, 256}, {1, 50, 300}, {1, 40, 600}, {1, 7, 16}, {1, 16, 40}};

@@ -226,6 +226,77 @@ extern "C" __global__ __aicore__ void cube_mm_s8_vdeq(GM_ADDR a, GM_ADDR b, GM_A
   CubeMm<int8_t, int32_t, half, int32_t>(a, b, scales, c, p, QuantMode_t::VDEQF16);
 }
 
+// int8 C[m, n] = A[m, k] x B[k, n] + bias with B in its own (k x n) layout: B's NZ in L1 (columns of 32, rows
+// aligned to 32) becomes L0B's zN through LoadDataWithTranspose (32 x 32 squares, two fractals each, n padded
+// to 32); the bias goes C1 -> C2 with DataCopyParams in 64-byte units and C starts from the bias table's start
+// (the Mmad without a bias tensor, cmatrixInitVal false, cmatrixSource true).
+extern "C" __global__ __aicore__ void cube_mm_s8_btrans(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
+  constexpr uint32_t c0 = 32;
+  const uint32_t mA = Align(p.m, 16), kA = Align(p.k, c0), nA = Align(p.n, 32);
+  const uint32_t m1 = mA / 16, k1 = kA / c0;
+  GlobalTensor<int8_t> aGm, bGm;
+  GlobalTensor<int32_t> biasGm, cGm;
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(a), p.m * p.k);
+  bGm.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(b), p.k * p.n);
+  biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(bias), p.n);
+  cGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(c), p.m * p.n);
+  TPipe pipe;
+  TQue<TPosition::A1, 1> qA1;
+  TQue<TPosition::B1, 1> qB1;
+  TQue<TPosition::C1, 1> qBiasL1;
+  TQue<TPosition::A2, 1> qA2;
+  TQue<TPosition::B2, 1> qB2;
+  TQue<TPosition::C2, 1> qBt;
+  TQue<TPosition::CO1, 1> qCO1;
+  pipe.InitBuffer(qA1, 1, mA * kA);
+  pipe.InitBuffer(qB1, 1, kA * nA);
+  pipe.InitBuffer(qBiasL1, 1, Align(p.n * 4, 64));
+  pipe.InitBuffer(qA2, 1, mA * kA);
+  pipe.InitBuffer(qB2, 1, kA * nA);
+  pipe.InitBuffer(qBt, 1, Align(p.n * 4, 64));
+  pipe.InitBuffer(qCO1, 1, mA * nA * 4);
+
+  LocalTensor<int8_t> a1 = qA1.AllocTensor<int8_t>();
+  DataCopy(a1, aGm, Nd2NzParams(1, p.m, p.k, 0, p.k, mA, 1, 0));
+  LocalTensor<int8_t> b1 = qB1.AllocTensor<int8_t>();
+  DataCopy(b1, bGm, Nd2NzParams(1, p.k, p.n, 0, p.n, kA, 1, 0));  // k x n: columns of 32, kA rows each
+  LocalTensor<int32_t> biasL1 = qBiasL1.AllocTensor<int32_t>();
+  DataCopy(biasL1, biasGm, Nd2NzParams(1, 1, p.n, 0, p.n, 1, 1, 0));
+  PipeBarrier<PIPE_ALL>();
+  LocalTensor<int8_t> a2 = qA2.AllocTensor<int8_t>();
+  for (uint32_t i = 0; i < m1; ++i) {
+    LoadData(a2[i * 16 * kA], a1[i * 16 * c0],
+             LoadData2DParams(0, static_cast<uint8_t>(k1), static_cast<uint16_t>(m1), 0, 0, false, 0));
+  }
+  LocalTensor<int8_t> b2 = qB2.AllocTensor<int8_t>();
+  for (uint32_t i = 0; i < kA / 32; ++i) {  // per 32 rows of K: the squares of the column blocks
+    LoadDataWithTranspose(b2[i * 32 * nA], b1[i * 32 * 32],
+                          LoadData2dTransposeParams(0, static_cast<uint8_t>(nA / 32), static_cast<uint16_t>(kA / 32),
+                                                    1, 0));
+  }
+  LocalTensor<int32_t> bt = qBt.AllocTensor<int32_t>();
+  DataCopy(bt, biasL1, DataCopyParams(1, static_cast<uint16_t>(Align(p.n * 4, 64) / 64), 0, 0));
+  PipeBarrier<PIPE_ALL>();
+  LocalTensor<int32_t> co1 = qCO1.AllocTensor<int32_t>();
+  MmadParams mp;
+  mp.m = static_cast<uint16_t>(p.m);
+  mp.n = static_cast<uint16_t>(nA);
+  mp.k = static_cast<uint16_t>(p.k);
+  mp.cmatrixInitVal = false;
+  mp.cmatrixSource = true;
+  Mmad(co1, a2, b2, mp);
+  PipeBarrier<PIPE_ALL>();
+  Fixpipe(cGm, co1, FixpipeParamsV220(static_cast<uint16_t>(p.n), static_cast<uint16_t>(p.m),
+                                      static_cast<uint16_t>(mA), p.n, false));
+  qCO1.FreeTensor(co1);
+  qA1.FreeTensor(a1);
+  qB1.FreeTensor(b1);
+  qBiasL1.FreeTensor(biasL1);
+  qA2.FreeTensor(a2);
+  qB2.FreeTensor(b2);
+  qBt.FreeTensor(bt);
+}
+
 extern "C" __global__ __aicore__ void cube_oversize(uint32_t which, uint32_t bytes) {
   TPipe pipe;
   TQue<TPosition::A1, 1> a1;
@@ -272,6 +343,10 @@ int32_t CubeOversize(void* s, uint32_t which, uint32_t bytes) { return cube_over
 int32_t CubeMmS8VDeq(void* s, void* a, void* b, void* scales, void* c, CubeMmArgs p) {
   return cube_mm_s8_vdeq<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
                                             static_cast<uint8_t*>(scales), static_cast<uint8_t*>(c), p);
+}
+int32_t CubeMmS8BTrans(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
+  return cube_mm_s8_btrans<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                              static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
 }
 int32_t CubeGemvF16(void* s, void* a, void* bT, void* c, uint32_t n, uint32_t k) {
   return cube_gemv_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(bT), static_cast<uint8_t*>(c),

@@ -35,7 +35,7 @@ struct MmadParams {
   bool enWinogradA = false;
   bool enWinogradB = false;
   uint8_t unitFlag = 0;
-  bool kDirectionAlign = false;
+  bool kDirectionAlign = false;  // float: A's K in L0A aligned to 16 (an even count of 8-wide fractals)
   bool cmatrixSource = false;  // the initial C comes from the bias table (C2) instead of L0C
   bool cmatrixInitVal = true;  // the initial C is zero
   __aicore__ MmadParams() = default;
@@ -62,7 +62,9 @@ inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, Mma
   constexpr uint32_t c0 = ONE_BLK_SIZE / sizeof(Src);
   const uint32_t m1 = (p.m + 15u) / 16u, n1 = (p.n + 15u) / 16u, k1 = (p.k + c0 - 1) / c0;
   const bool gemv = p.m == 1;
-  CheckCube(a, gemv ? static_cast<uint64_t>(k1) * ONE_BLK_SIZE : static_cast<uint64_t>(m1) * k1 * kFractalBytes,
+  // kDirectionAlign (float): A's K in L0A aligned to 16 instead of 8, so a row of fractals holds an even count.
+  const uint32_t k1a = p.kDirectionAlign && sizeof(Src) == 4 ? (k1 + 1u) / 2u * 2u : k1;
+  CheckCube(a, gemv ? static_cast<uint64_t>(k1) * ONE_BLK_SIZE : static_cast<uint64_t>(m1) * k1a * kFractalBytes,
             LocalMem::kL0A, "Mmad (A in A2)");
   CheckCube(b, static_cast<uint64_t>(k1) * n1 * kFractalBytes, LocalMem::kL0B, "Mmad (B in B2)");
   CheckCube(c, static_cast<uint64_t>(m1) * n1 * 256u * sizeof(Acc), LocalMem::kL0C, "Mmad (C in CO1)");
@@ -96,7 +98,7 @@ inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, Mma
         for (uint32_t kk = 0; kk < kc; kk += c0) {
           const uint32_t j = (k0 + kk) / c0;
           const uint32_t cnt = kc - kk < c0 ? kc - kk : c0;
-          ToAcc(dst + kk, a + ((static_cast<size_t>(i) * k1 + j) * 16 + r) * c0, cnt);
+          ToAcc(dst + kk, a + ((static_cast<size_t>(i) * k1a + j) * 16 + r) * c0, cnt);
         }
       }
     }
@@ -138,12 +140,16 @@ __aicore__ inline void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<Src0
   using namespace npurt_detail;
   CheckMmadTypes<DstT, Src0T, Src1T>();
   MmadInit init = MmadInit::kKeep;
+  const DstT* bias = nullptr;
   if (p.cmatrixInitVal && !p.isBias) {
     init = MmadInit::kZero;
   } else if (p.cmatrixSource) {
-    Fail("Mmad: cmatrixSource (C from the bias table) needs the Mmad overload that takes the bias tensor");
+    // C starts from the bias table: without a bias tensor, the row at its start (n values of C's type).
+    init = MmadInit::kBiasRow;
+    bias = reinterpret_cast<const DstT*>(CubeBase(LocalMem::kBT));
+    CheckCube(bias, static_cast<uint64_t>(p.n) * sizeof(DstT), LocalMem::kBT, "Mmad (bias at the bias table's start)");
   }
-  MmadRun<DstT, Src0T, DstT>(dst.GetPhyAddr(), fm.GetPhyAddr(), filter.GetPhyAddr(), p, init, nullptr);
+  MmadRun<DstT, Src0T, DstT>(dst.GetPhyAddr(), fm.GetPhyAddr(), filter.GetPhyAddr(), p, init, bias);
 }
 
 // With a bias: in C2 (the bias table), a row of n values every row of C starts from; in CO1, a matrix
