@@ -8,6 +8,7 @@
 #include <npurt/sim_core.h>
 
 #include "cube_matmul_kernels.h"
+#include "cube_mix_kernels.h"
 #include "cube_test_util.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "tiling/tiling_api.h"
@@ -249,6 +250,23 @@ TEST_F(CubeMatmulTest, TwoObjectsShareL0C) {
                                  Alloc(2 * mn * sizeof(float)), ws, dt, {0, 0, 1, 1}),
             ACL_SUCCESS);
   EXPECT_NE(Sync(), ACL_SUCCESS);
+}
+
+// A __global__ __aicore__ kernel with a Matmul and no ASCENDC_CUBE_ONLY is mixed: two vector cores per block run
+// it (GetBlockIdx() = block * 2 + sub-block), and its __kfc_workspace__ parameter is the system workspace.
+TEST_F(CubeMatmulTest, MixedMatmulKernelRunsOnTwoVectorCoresPerBlock) {
+  const auto t = Tiling(MmCase{64, 64, 64, 1, false, false, false, 0}, DataType::DT_FLOAT16, DataType::DT_FLOAT,
+                        DataType::DT_FLOAT);
+  void* out = Alloc(4 * 3 * sizeof(int32_t));
+  ASSERT_EQ(CubeMixMatmulIds(2, stream_, out, Alloc(1024), Upload(std::vector<AscendC::tiling::TCubeTiling>{t})),
+            ACL_SUCCESS);
+  ASSERT_EQ(Sync(), ACL_SUCCESS);
+  const auto ids = Download<int32_t>(out, 4 * 3);
+  for (int32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(ids[3 * i], i);
+    EXPECT_EQ(ids[3 * i + 1], 2);
+    EXPECT_EQ(ids[3 * i + 2], 1);
+  }
 }
 
 // A and B as NZ fractals, C as NZ: the whole matrices of the original shape, rows aligned to 16.

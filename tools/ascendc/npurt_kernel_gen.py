@@ -1017,7 +1017,11 @@ def main(argv):
                 k.flags |= FLAG_COOPERATIVE
             if kernel_uses(CUBE_PART_CODE, f, k, search_dirs):
                 k.flags |= FLAG_AIC_PART  # used by mixed entries only (below)
-            if (k.kernel_type == KERNEL_TYPE_AICORE and kernel_uses(MATMUL_OBJ, f, k, search_dirs)
+            # The Matmul in the kernel's body, or anywhere its source reaches when it is the source's only kernel
+            # (a helper class of one kernel must not make its neighbours mixed).
+            uses_matmul = MATMUL_OBJ.search(k.body) is not None or (
+                len({x.name for x in f.kernels() if x.defined}) == 1 and kernel_uses(MATMUL_OBJ, f, k, search_dirs))
+            if (k.kernel_type == KERNEL_TYPE_AICORE and uses_matmul
                     and CMDLINE_MACROS.get("ASCENDC_CUBE_ONLY", None) is None
                     and not CUBE_ONLY_DEFINE.search(f.masked)):
                 k.kernel_type, k.aiv, k.matmul_mix = KERNEL_TYPE_MIX, MATMUL_MIX_AIV, True
