@@ -199,6 +199,29 @@ TEST_F(CubeMatmulTest, HalfBias) {
   EXPECT_LE(MaxRelError(got, RefGemm(a, b, &bias_d, c.m, c.n, c.k, true, false)), 1e-3);
 }
 
+// A as CubeFormat::VECTOR (GEMV): one row of K, M == 1; N split over cores with a tail, bias.
+TEST_F(CubeMatmulTest, HalfGemvVectorA) {
+  const MmCase c{1, 200, 300, 2, false, false, true, 0};
+  matmul_tiling::MultiCoreMatmulTiling api;
+  api.SetDim(c.cores);
+  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::VECTOR, DataType::DT_FLOAT16);
+  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT16);
+  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT);
+  api.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT);
+  api.SetShape(c.m, c.n, c.k);
+  api.SetOrgShape(c.m, c.n, c.k);
+  api.SetBias(true);
+  api.SetBufferSpace(-1, -1, -1);
+  AscendC::tiling::TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0);
+  const auto a = RandomValues(static_cast<size_t>(c.k), 51, RoundHalf);
+  const auto b = RandomValues(static_cast<size_t>(c.k) * c.n, 52, RoundHalf);
+  const auto bias = RandomValues(c.n, 53, RoundNone);
+  std::vector<double> bias_d(bias.begin(), bias.end());
+  const auto got = Run<float>(CubeMatmulF16Gemv, c, t, HalfBits(a), HalfBits(b), bias, static_cast<size_t>(c.n));
+  EXPECT_LE(MaxRelError(got, RefGemm(a, b, &bias_d, c.m, c.n, c.k, false, false)), 1e-3);
+}
+
 // C as ND_ALIGN: rows of N rounded up to 8 floats, the padding zero; N split over cores so that a tile ends
 // inside the last 32-byte block of a row.
 TEST_F(CubeMatmulTest, HalfNdAlign) {

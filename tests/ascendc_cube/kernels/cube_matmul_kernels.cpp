@@ -22,7 +22,8 @@ constexpr int32_t C0Of() {
 }
 inline int32_t Align16(int32_t v) { return (v + 15) / 16 * 16; }
 
-template <typename AT, typename CT, typename BiasT, CubeFormat AF = CubeFormat::ND, CubeFormat CF = CubeFormat::ND>
+template <typename AT, typename CT, typename BiasT, CubeFormat AF = CubeFormat::ND, CubeFormat CF = CubeFormat::ND,
+          CubeFormat AFormat = AF>
 __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace, GM_ADDR tilingGm,
                                     const CubeMatmulArgs& args) {
   SetSysWorkspace(workspace);
@@ -40,7 +41,7 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
   biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ BiasT*>(bias));
 
   TPipe pipe;
-  Matmul<MatmulType<TPosition::GM, AF, AT>, MatmulType<TPosition::GM, AF, AT>, MatmulType<TPosition::GM, CF, CT>,
+  Matmul<MatmulType<TPosition::GM, AFormat, AT>, MatmulType<TPosition::GM, AF, AT>, MatmulType<TPosition::GM, CF, CT>,
          MatmulType<TPosition::GM, CubeFormat::ND, BiasT>>
       mm;
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
@@ -239,6 +240,13 @@ extern "C" __global__ __aicore__ void cube_matmul_two_objects(GM_ADDR a, GM_ADDR
   }
 }
 
+// A as CubeFormat::VECTOR (GEMV, M == 1), B and C ND.
+extern "C" __global__ __aicore__ void cube_matmul_f16_gemv(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                           GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
+  MatmulKernel<half, float, float, CubeFormat::ND, CubeFormat::ND, CubeFormat::VECTOR>(a, b, bias, c, workspace, tiling,
+                                                                                       args);
+}
+
 extern "C" __global__ __aicore__ void cube_matmul_f16_nd_align(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
                                                                GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<half, float, float, CubeFormat::ND, CubeFormat::ND_ALIGN>(a, b, bias, c, workspace, tiling, args);
@@ -316,4 +324,8 @@ int32_t CubeMatmulF16NdAlign(uint32_t blocks, void* s, void* a, void* b, void* b
 int32_t CubeMatmulTwoObjects(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
                              CubeMatmulArgs args) {
   return cube_matmul_two_objects<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
+}
+int32_t CubeMatmulF16Gemv(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
+                          CubeMatmulArgs args) {
+  return cube_matmul_f16_gemv<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }

@@ -24,6 +24,8 @@ int32_t CubeMatmulF32(uint32_t, void*, void*, void*, void*, void*, void*, void*,
 int32_t CubeMatmulS8(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);   // int8 -> int32
 int32_t CubeMatmulF16Nz(uint32_t, void*, void*, void*, void*, void*, void*, void*,
                         CubeMatmulArgs);  // NZ half -> NZ float
+// A (half) as CubeFormat::VECTOR: GEMV, M == 1.
+int32_t CubeMatmulF16Gemv(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
 // C (float) as CubeFormat::ND_ALIGN: ND rows padded to 32 bytes (8 floats), the padding written as zeros.
 int32_t CubeMatmulF16NdAlign(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
 // Two Matmul objects (half -> float) on block 0: C[0] = A x B, C[1] = A x B + bias; mode 1 then interleaves

@@ -73,8 +73,11 @@ class MatmulImpl {
   using BiasT = typename BIAS_TYPE::T;
   using Acc = npurt_detail::CubeAcc<SrcAT>;
   static_assert(std::is_same<SrcAT, SrcBT>::value, "Matmul: A and B must have the same element type on the sim");
-  static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ,
-                "Matmul: A must be CubeFormat::ND or NZ on the sim");
+  static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
+                    A_TYPE::format == CubeFormat::VECTOR,
+                "Matmul: A must be CubeFormat::ND, NZ or VECTOR on the sim");
+  // VECTOR (GEMV): A is one row of K elements, read as ND; M must be 1 and A not transposed.
+  static constexpr bool kAVector = A_TYPE::format == CubeFormat::VECTOR;
   static_assert(B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ,
                 "Matmul: B must be CubeFormat::ND or NZ on the sim");
   static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ ||
@@ -116,6 +119,10 @@ class MatmulImpl {
     }
     orgM_ = t.M, orgN_ = t.N, orgKa_ = t.Ka, orgKb_ = t.Kb;
     singleM_ = t.singleCoreM, singleN_ = t.singleCoreN, singleK_ = t.singleCoreK;
+    if (kAVector && (t.M != 1 || t.singleCoreM != 1)) {
+      npurt_detail::Fail("Matmul: A in CubeFormat::VECTOR (GEMV) needs M == 1 (the tiling has M %d, singleCoreM %d)",
+                         t.M, t.singleCoreM);
+    }
     // The block's accumulators: baseM x baseN in the core's L0C, taken through the kernel's pipe (a second Init
     // of the object reuses them when they are large enough). Without a pipe nothing frees the core's L0C at the
     // next block, so the accumulators are scratch memory then.
@@ -157,9 +164,11 @@ class MatmulImpl {
   }
 
   __aicore__ inline void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
+    if (kAVector && isTransposeA) npurt_detail::Fail("Matmul: A in CubeFormat::VECTOR cannot be transposed");
     a_ = gm.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
   }
   __aicore__ inline void SetTensorA(const LocalTensor<SrcAT>& local, bool isTransposeA = false) {
+    if (kAVector && isTransposeA) npurt_detail::Fail("Matmul: A in CubeFormat::VECTOR cannot be transposed");
     a_ = local.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
   }
   __aicore__ inline void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
