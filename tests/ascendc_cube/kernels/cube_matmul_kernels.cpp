@@ -92,6 +92,11 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
   } else if (args.mode == 3) {
     mm.IterateAll(cGm[offC], 1);
     mm.IterateAll(cGm[offC], 1);
+  } else if (args.mode == 5) {
+    // Asynchronous: one Iterate<false> for the tile, then one GetTensorC<false> per block.
+    const int32_t blocks = ((tailM + tiling.baseM - 1) / tiling.baseM) * ((tailN + tiling.baseN - 1) / tiling.baseN);
+    mm.template Iterate<false>();
+    for (int32_t i = 0; i < blocks; ++i) mm.template GetTensorC<false>(cGm[offC]);
   } else {
     // Blocks in the tiling's order, each brought to a VECIN tensor (mode 2) or written sequentially to
     // this block's part of the workspace (mode 4), then copied row by row to its place in C.

@@ -10,7 +10,8 @@ struct CubeMatmulArgs {
   uint32_t bias;
   // 0 IterateAll to GM; 1 Iterate + GetTensorC to GM; 2 Iterate + GetTensorC to a VECIN tensor, copied out by
   // the kernel; 3 IterateAll twice with enAtomic 1 (C = 2 (A x B + bias) on a zeroed C);
-  // 4 Iterate + GetTensorC(enSequentialWrite) into a workspace, copied to C by the kernel
+  // 4 Iterate + GetTensorC(enSequentialWrite) into a workspace, copied to C by the kernel;
+  // 5 Iterate<false> once, then GetTensorC<false> to GM per block (asynchronous)
   uint32_t mode;
 };
 

@@ -189,8 +189,22 @@ class MatmulImpl {
 
   // Computes the next base block of C; false when every block was computed (the next call starts over).
   // enPartialSum: add this block's product to the accumulators of the previous Iterate instead of starting anew.
+  // Iterate<false> (asynchronous) starts the whole tile: the GetTensorC<false> calls that follow take its
+  // blocks one after another (each computed when it is taken, which gives the same results).
   template <bool sync = true>
   __aicore__ inline bool Iterate(bool enPartialSum = false) {
+    if constexpr (!sync) {
+      if (a_ == nullptr || b_ == nullptr) npurt_detail::Fail("Matmul::Iterate before SetTensorA and SetTensorB");
+      started_ = false;
+      asyncPending_ = true;
+      asyncPartial_ = enPartialSum;
+      return true;
+    }
+    return NextBlock(enPartialSum);
+  }
+
+  // The next block of the tile in the iteration order; false past the last.
+  bool NextBlock(bool enPartialSum) {
     if (a_ == nullptr || b_ == nullptr) npurt_detail::Fail("Matmul::Iterate before SetTensorA and SetTensorB");
     const int32_t mIter = CeilDiv(singleM_, tiling_.baseM), nIter = CeilDiv(singleN_, tiling_.baseN);
     if (!started_) {
@@ -216,6 +230,7 @@ class MatmulImpl {
   template <bool sync = true>
   __aicore__ inline void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                                     bool enSequentialWrite = false) {
+    if constexpr (!sync) TakeAsyncBlock();
     WriteBlock(gm.GetPhyAddr(), true, enAtomic, enSequentialWrite);
   }
   // The block into a local tensor: baseM rows of baseN elements (ND).
@@ -223,6 +238,7 @@ class MatmulImpl {
   __aicore__ inline void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                                     bool enSequentialWrite = false) {
     (void)enSequentialWrite;
+    if constexpr (!sync) TakeAsyncBlock();
     WriteBlock(co2Local.GetPhyAddr(), false, enAtomic, true);
   }
 
@@ -241,10 +257,18 @@ class MatmulImpl {
   }
 
   __aicore__ inline void WaitIterateAll() {}
-  __aicore__ inline void End() { started_ = false; }
+  __aicore__ inline void End() { started_ = false, asyncPending_ = false; }
 
  private:
   static int32_t CeilDiv(int32_t a, int32_t b) { return (a + b - 1) / b; }
+  // GetTensorC<false>: the next block of the tile Iterate<false> started.
+  void TakeAsyncBlock() {
+    if (!asyncPending_) npurt_detail::Fail("Matmul::GetTensorC<false> without Iterate<false>");
+    if (!NextBlock(asyncPartial_)) {
+      asyncPending_ = false;
+      npurt_detail::Fail("Matmul::GetTensorC<false>: every block of the tile was taken already");
+    }
+  }
   // The block order: MatmulConfig::iterateOrder where it is set, else the tiling's (1: along N first).
   bool IterateAlongN() const {
     if constexpr (MM_CFG.iterateOrder != IterateOrder::UNDEF) return MM_CFG.iterateOrder == IterateOrder::ORDER_N;
@@ -541,6 +565,7 @@ class MatmulImpl {
   Acc* ctile_ = nullptr;
   uint64_t ctileBytes_ = 0;
   bool started_ = false;
+  bool asyncPending_ = false, asyncPartial_ = false;
   bool aPacked_ = false;
   int32_t bPackedN0_ = -1;
   int32_t curM_ = 0, curN_ = 0, m0_ = 0, n0_ = 0, bm_ = 0, bn_ = 0;

@@ -8,6 +8,9 @@
 
 namespace AscendC {
 
+// The bytes of a C0 block (kernels size their DataCopyParams blocks of C with it).
+constexpr int32_t DEFAULT_C0_SIZE = 32;
+
 enum class CubeFormat : uint8_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class LayoutMode : uint8_t { NONE = 0, BSNGD, SBNGD, BNGS1S2, NORMAL };
 
