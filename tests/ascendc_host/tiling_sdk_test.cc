@@ -218,30 +218,32 @@ TEST(MatmulTiling, RandomShapesFitTheCore) {
   }
 }
 
-// Between equally good splits the tiling splits M (CANN's choice): kernels offset A and C by
-// blockIdx * singleCoreM and take all of B, so a split along N would leave half of C unwritten.
-TEST(MatmulTiling, TiedSplitsGoAlongM) {
-  matmul_tiling::MultiCoreMatmulTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
-  api.SetDim(2);
-  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
-  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
-  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
-  api.SetOrgShape(512, 512, 128);
-  api.SetShape(512, 512, 128);
-  api.SetBias(false);
-  api.SetBufferSpace(-1, -1, -1);
-  TCubeTiling t;
-  ASSERT_EQ(api.GetTiling(t), 0);
-  CheckCubeTiling(t, 512, 512, 128, 2, 2);
-  EXPECT_EQ(t.usedCoreNum, 2);
-  EXPECT_EQ(t.singleCoreM, 256);
-  EXPECT_EQ(t.singleCoreN, 512);
-  // Equal tiles (32 x 1024 or 64 x 512), but a core reads less of A and B when N is split.
-  api.SetOrgShape(64, 1024, 128);
-  api.SetShape(64, 1024, 128);
-  ASSERT_EQ(api.GetTiling(t), 0);
-  EXPECT_EQ(t.singleCoreM, 64);
-  EXPECT_EQ(t.singleCoreN, 512);
+// Between equally good splits the tiling keeps the most of the reference base blocks whole, as CANN's does:
+// kernels take their tiles' offsets from blockIdx * singleCoreM or * singleCoreN and rely on the split.
+TEST(MatmulTiling, TiedSplitsAsCann) {
+  struct Case {
+    int m, n, k, fixM, fixN, singleM, singleN;
+  };
+  for (const Case& c : {Case{512, 512, 128, -1, -1, 256, 512}, Case{512, 128, 128, 128, 64, 512, 64},
+                        Case{64, 1024, 128, -1, -1, 32, 1024}}) {
+    SCOPED_TRACE(testing::Message() << c.m << "x" << c.n << "x" << c.k << " fix " << c.fixM << "/" << c.fixN);
+    matmul_tiling::MultiCoreMatmulTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
+    api.SetDim(2);
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+    api.SetOrgShape(c.m, c.n, c.k);
+    api.SetShape(c.m, c.n, c.k);
+    api.SetBias(false);
+    if (c.fixM > 0) api.SetFixSplit(c.fixM, c.fixN, -1);
+    api.SetBufferSpace(-1, -1, -1);
+    TCubeTiling t;
+    ASSERT_EQ(api.GetTiling(t), 0);
+    CheckCubeTiling(t, c.m, c.n, c.k, 2, 2);
+    EXPECT_EQ(t.usedCoreNum, 2);
+    EXPECT_EQ(t.singleCoreM, c.singleM);
+    EXPECT_EQ(t.singleCoreN, c.singleN);
+  }
 }
 
 TEST(MatmulTiling, SingleCoreAndFixedSplit) {

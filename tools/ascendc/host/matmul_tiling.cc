@@ -374,24 +374,24 @@ int64_t MultiCoreMatmulTiling::GetTiling(AscendC::tiling::TCubeTiling& tiling) {
     singleCoreN = fixSingleN_ > 0 ? std::min(fixSingleN_, singleN) : singleN;
   } else {
     // The split of M x N over at most `dim` cores with the smallest tile per core (the slowest core
-    // sets the time), then the fewest cores, then the least of A and B a core reads, then the split along
-    // M (as CANN's tiling: 512 x 512 over 2 cores gives each core 256 whole rows, not 256 whole columns;
-    // kernels compute their A and C offsets from blockIdx * singleCoreM and rely on it).
+    // sets the time), then the fewest cores; between equal ones, CANN's preference: the split that leaves
+    // the most of the reference base blocks' extent whole, (dim - mDim) * baseM + (dim - nDim) * baseN with
+    // the SetFixSplit base or 128 x 256 (512 x 512 on 2 cores: 256 whole rows each; 512 x 128 with a 128 x 64
+    // base: 64 whole columns each). Kernels compute their offsets from the split they expect.
     const int64_t alignM = AlignUp(kFractal, alignM_), alignN = AlignUp(kFractal, alignN_);
-    int64_t bestWork = -1, bestCores = 0, bestLoad = 0, bestSm = 0;
+    const int64_t refM = fixBaseM > 0 ? fixBaseM : 128, refN = fixBaseN > 0 ? fixBaseN : 256;
+    int64_t bestWork = -1, bestCores = 0, bestBand = 0;
     for (int32_t md = 1; md <= dim; ++md) {
       for (int32_t nd = 1; md * nd <= dim; ++nd) {
         const int64_t sm = std::min<int64_t>(AlignUp(CeilDiv(singleM, md), alignM), singleM);
         const int64_t sn = std::min<int64_t>(AlignUp(CeilDiv(singleN, nd), alignN), singleN);
         const int64_t cores = CeilDiv(singleM, sm) * CeilDiv(singleN, sn);
         const int64_t work = sm * sn;
-        const int64_t load = (sm + sn) * singleCoreK;
-        const bool better =
-            bestWork < 0 || work < bestWork ||
-            (work == bestWork &&
-             (cores < bestCores || (cores == bestCores && (load < bestLoad || (load == bestLoad && sm < bestSm)))));
+        const int64_t band = (dim - md) * refM + (dim - nd) * refN;
+        const bool better = bestWork < 0 || work < bestWork ||
+                            (work == bestWork && (cores < bestCores || (cores == bestCores && band > bestBand)));
         if (better) {
-          bestWork = work, bestCores = cores, bestLoad = load, bestSm = sm;
+          bestWork = work, bestCores = cores, bestBand = band;
           singleCoreM = static_cast<int32_t>(sm);
           singleCoreN = static_cast<int32_t>(sn);
         }
