@@ -218,14 +218,16 @@ TEST(MatmulTiling, RandomShapesFitTheCore) {
   }
 }
 
-// Between equally good splits the tiling keeps the most of the reference base blocks whole, as CANN's does:
-// kernels take their tiles' offsets from blockIdx * singleCoreM or * singleCoreN and rely on the split.
+// Between (nearly) equally large tiles the tiling chooses as CANN's does (the fewest partial base blocks, then
+// the most of the base blocks kept whole): kernels take their tiles' offsets from blockIdx * singleCoreM or
+// * singleCoreN and rely on the split.
 TEST(MatmulTiling, TiedSplitsAsCann) {
   struct Case {
     int m, n, k, fixM, fixN, singleM, singleN;
   };
   for (const Case& c : {Case{512, 512, 128, -1, -1, 256, 512}, Case{512, 128, 128, 128, 64, 512, 64},
-                        Case{64, 1024, 128, -1, -1, 32, 1024}}) {
+                        Case{1024, 640, 256, 256, 128, 512, 640}, Case{128, 7679, 128, -1, -1, 128, 3840},
+                        Case{64, 1024, 128, -1, -1, 64, 512}}) {
     SCOPED_TRACE(testing::Message() << c.m << "x" << c.n << "x" << c.k << " fix " << c.fixM << "/" << c.fixN);
     matmul_tiling::MultiCoreMatmulTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
     api.SetDim(2);
