@@ -135,7 +135,13 @@ TEST_F(CubeBasicTest, Int8DequantToHalf) {
   const auto a = RandomInt8(size_t{m} * k, 11);
   const auto bt = RandomInt8(size_t{n} * k, 12);
   void* dc = Alloc(size_t{m} * n * 2);
-  const float scale = 1.0f / 1024;
+  // A scale with more than 10 mantissa bits: DEQF16 multiplies by it with its low 13 bits dropped.
+  const float scale = 0.0371f;
+  uint32_t scale_bits;
+  std::memcpy(&scale_bits, &scale, sizeof scale_bits);
+  scale_bits &= 0xFFFFE000u;
+  float used_scale;
+  std::memcpy(&used_scale, &scale_bits, sizeof used_scale);
   ASSERT_EQ(
       CubeMmS8Deq(stream_, Upload(a), Upload(bt), Upload(std::vector<int32_t>(n)), dc, {m, n, k, 1, 0, 1, 0, scale, 0}),
       ACL_SUCCESS);
@@ -144,10 +150,75 @@ TEST_F(CubeBasicTest, Int8DequantToHalf) {
   const auto got = Download<uint16_t>(dc, want.size());
   size_t bad = 0;
   for (size_t i = 0; i < want.size(); ++i) {
-    const float expect = RoundHalf(static_cast<float>(std::max(want[i], 0.0)) * scale);  // relu, then the scale
+    const float expect = RoundHalf(static_cast<float>(std::max(want[i], 0.0)) * used_scale);  // relu, then the scale
     bad += FromHalfBits(got[i]) != expect ? 1 : 0;
   }
   EXPECT_EQ(bad, 0u);
+}
+
+// VDEQF16 with the scales the fixpipe's configuration register points at (SetFixPipeConfig).
+TEST_F(CubeBasicTest, Int8VectorDequantThroughFixPipeConfig) {
+  const uint32_t m = 20, n = 37, k = 50;
+  const auto a = RandomInt8(size_t{m} * k, 13);
+  const auto bt = RandomInt8(size_t{n} * k, 14);
+  std::vector<uint64_t> words(n);
+  std::vector<float> used(n);
+  for (uint32_t c = 0; c < n; ++c) {
+    const float scale = 0.001f + 0.0137f * static_cast<float>(c);
+    uint32_t bits;
+    std::memcpy(&bits, &scale, sizeof bits);
+    words[c] = bits;
+    bits &= 0xFFFFE000u;  // DEQF16's scale: 10 mantissa bits
+    std::memcpy(&used[c], &bits, sizeof bits);
+  }
+  void* dc = Alloc(size_t{m} * n * 2);
+  ASSERT_EQ(CubeMmS8VDeq(stream_, Upload(a), Upload(bt), Upload(words), dc, {m, n, k, 1, 0, 1, 0, 0.0f, 0}),
+            ACL_SUCCESS);
+  ASSERT_EQ(Sync(), ACL_SUCCESS);
+  const auto want = RefGemm(a, bt, nullptr, m, n, k, false, true);
+  const auto got = Download<uint16_t>(dc, want.size());
+  size_t bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    bad += FromHalfBits(got[i]) != RoundHalf(static_cast<float>(std::max(want[i], 0.0)) * used[i % n]) ? 1 : 0;
+  }
+  EXPECT_EQ(bad, 0u);
+}
+
+// LoadDataWithTranspose (int8 32 x 32 squares) for B, the bias table filled by DataCopyParams in 64-byte units,
+// C starting from it.
+TEST_F(CubeBasicTest, Int8TransposedLoadAndBiasTable) {
+  const Shape shapes[] = {{30, 40, 70}, {16, 32, 32}, {45, 70, 100}};
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k));
+    const auto a = RandomInt8(size_t{s.m} * s.k, 21);
+    const auto b = RandomInt8(size_t{s.k} * s.n, 22);
+    std::vector<int32_t> bias(s.n);
+    for (uint32_t j = 0; j < s.n; ++j) bias[j] = static_cast<int32_t>(j * 7) - 100;
+    std::vector<double> bias_d(bias.begin(), bias.end());
+    void* dc = Alloc(size_t{s.m} * s.n * 4);
+    ASSERT_EQ(CubeMmS8BTrans(stream_, Upload(a), Upload(b, 2048), Upload(bias), dc, {s.m, s.n, s.k, 0, 1, 0, 0, 0, 0}),
+              ACL_SUCCESS);
+    ASSERT_EQ(Sync(), ACL_SUCCESS);
+    const auto want = RefGemm(a, b, &bias_d, s.m, s.n, s.k, false, false);
+    const auto got = Download<int32_t>(dc, want.size());
+    size_t bad = 0;
+    for (size_t i = 0; i < want.size(); ++i) bad += static_cast<double>(got[i]) != want[i] ? 1 : 0;
+    EXPECT_EQ(bad, 0u);
+  }
+}
+
+// Mmad with m == 1 (GEMV): A read from L0A as k contiguous elements; k and n with tails.
+TEST_F(CubeBasicTest, GemvReadsAAsAVector) {
+  const Shape shapes[] = {{1, 32, 256}, {1, 50, 300}, {1, 40, 600}, {1, 7, 16}, {1, 16, 40}};
+  for (const Shape& s : shapes) {
+    SCOPED_TRACE(std::to_string(s.n) + "x" + std::to_string(s.k));
+    const auto a = RandomValues(s.k, s.k + 1, RoundHalf);
+    const auto bt = RandomValues(size_t{s.n} * s.k, s.n * 13 + s.k, RoundHalf);
+    void* dc = Alloc(size_t{s.n} * sizeof(float));
+    ASSERT_EQ(CubeGemvF16(stream_, Upload(HalfBits(a)), Upload(HalfBits(bt)), dc, s.n, s.k), ACL_SUCCESS);
+    ASSERT_EQ(Sync(), ACL_SUCCESS);
+    EXPECT_LE(MaxRelError(Download<float>(dc, s.n), RefGemm(a, bt, nullptr, 1, s.n, s.k, false, true)), 1e-3);
+  }
 }
 
 // TPipe gives each cube position the memory of its kind, sized as npurt/sim_core.h says.

@@ -5,7 +5,10 @@
 // orders, half / bfloat16 / float / int8 operands, ND and NZ, against a host GEMM.
 #include <string>
 
+#include <npurt/sim_core.h>
+
 #include "cube_matmul_kernels.h"
+#include "cube_mix_kernels.h"
 #include "cube_test_util.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "tiling/tiling_api.h"
@@ -112,7 +115,7 @@ TEST_F(CubeMatmulTest, HalfTransposed) {
 }
 
 TEST_F(CubeMatmulTest, HalfEveryWayOut) {
-  for (uint32_t mode = 0; mode <= 4; ++mode) {
+  for (uint32_t mode = 0; mode <= 5; ++mode) {
     RunFloat(CubeMatmulF16, {100, 90, 70, 2, false, false, true, mode, 32, 48}, DataType::DT_FLOAT16, RoundHalf, 1e-3);
     RunFloat(CubeMatmulF16, {100, 90, 70, 2, false, true, true, mode, 48, 32, true}, DataType::DT_FLOAT16, RoundHalf,
              1e-3);
@@ -194,6 +197,99 @@ TEST_F(CubeMatmulTest, HalfBias) {
   const auto got =
       Run<float>(CubeMatmulF16Bias16, c, t, HalfBits(a), HalfBits(b), HalfBits(bias), static_cast<size_t>(c.m) * c.n);
   EXPECT_LE(MaxRelError(got, RefGemm(a, b, &bias_d, c.m, c.n, c.k, true, false)), 1e-3);
+}
+
+// A as CubeFormat::VECTOR (GEMV): one row of K, M == 1; N split over cores with a tail, bias.
+TEST_F(CubeMatmulTest, HalfGemvVectorA) {
+  const MmCase c{1, 200, 300, 2, false, false, true, 0};
+  matmul_tiling::MultiCoreMatmulTiling api;
+  api.SetDim(c.cores);
+  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::VECTOR, DataType::DT_FLOAT16);
+  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT16);
+  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT);
+  api.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT);
+  api.SetShape(c.m, c.n, c.k);
+  api.SetOrgShape(c.m, c.n, c.k);
+  api.SetBias(true);
+  api.SetBufferSpace(-1, -1, -1);
+  AscendC::tiling::TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0);
+  const auto a = RandomValues(static_cast<size_t>(c.k), 51, RoundHalf);
+  const auto b = RandomValues(static_cast<size_t>(c.k) * c.n, 52, RoundHalf);
+  const auto bias = RandomValues(c.n, 53, RoundNone);
+  std::vector<double> bias_d(bias.begin(), bias.end());
+  const auto got = Run<float>(CubeMatmulF16Gemv, c, t, HalfBits(a), HalfBits(b), bias, static_cast<size_t>(c.n));
+  EXPECT_LE(MaxRelError(got, RefGemm(a, b, &bias_d, c.m, c.n, c.k, false, false)), 1e-3);
+}
+
+// C as ND_ALIGN: rows of N rounded up to 8 floats, the padding zero; N split over cores so that a tile ends
+// inside the last 32-byte block of a row.
+TEST_F(CubeMatmulTest, HalfNdAlign) {
+  for (const MmCase& c : {MmCase{40, 77, 64, 1, false, false, true, 0}, MmCase{48, 203, 50, 3, false, false, false, 1}}) {
+    SCOPED_TRACE(Describe(c));
+    const auto t = Tiling(c, DataType::DT_FLOAT16, DataType::DT_FLOAT, DataType::DT_FLOAT);
+    const auto a = RandomValues(static_cast<size_t>(c.m) * c.k, 3, RoundHalf);
+    const auto b = RandomValues(static_cast<size_t>(c.k) * c.n, 4, RoundHalf);
+    const auto bias = RandomValues(c.n, 5, RoundNone);
+    std::vector<double> bias_d(bias.begin(), bias.end());
+    const int ldc = (c.n + 7) / 8 * 8;
+    auto got = Run<float>(CubeMatmulF16NdAlign, c, t, HalfBits(a), HalfBits(b), bias, static_cast<size_t>(c.m) * ldc);
+    const auto want = RefGemm(a, b, c.bias ? &bias_d : nullptr, c.m, c.n, c.k, false, false);
+    std::vector<float> nd(want.size());
+    for (int i = 0; i < c.m; ++i) {
+      for (int j = 0; j < ldc; ++j) {
+        if (j < c.n)
+          nd[static_cast<size_t>(i) * c.n + j] = got[static_cast<size_t>(i) * ldc + j];
+        else
+          EXPECT_EQ(got[static_cast<size_t>(i) * ldc + j], 0.0f) << "padding at row " << i << " column " << j;
+      }
+    }
+    EXPECT_LE(MaxRelError(nd, want), 1e-3);
+  }
+}
+
+// Two Matmul objects whose accumulators each fill L0C (base 128 x 256 floats) share them when used one after
+// the other; interleaving their blocks fails the kernel.
+TEST_F(CubeMatmulTest, TwoObjectsShareL0C) {
+  MmCase c{128, 256, 64, 1, false, false, true, 0};
+  c.fixM = 128;
+  c.fixN = 256;
+  const auto t = Tiling(c, DataType::DT_FLOAT16, DataType::DT_FLOAT, DataType::DT_FLOAT);
+  ASSERT_EQ(int64_t(t.baseM) * t.baseN * 4, NPURT_SIM_L0C_BYTES);
+  const auto a = RandomValues(static_cast<size_t>(c.m) * c.k, 41, RoundHalf);
+  const auto b = RandomValues(static_cast<size_t>(c.k) * c.n, 42, RoundHalf);
+  const auto bias = RandomValues(c.n, 43, RoundNone);
+  std::vector<double> bias_d(bias.begin(), bias.end());
+  const size_t mn = static_cast<size_t>(c.m) * c.n;
+  const auto got = Run<float>(CubeMatmulTwoObjects, c, t, HalfBits(a), HalfBits(b), bias, 2 * mn);
+  EXPECT_LE(MaxRelError(std::vector<float>(got.begin(), got.begin() + mn),
+                        RefGemm(a, b, nullptr, c.m, c.n, c.k, false, false)), 1e-3);
+  EXPECT_LE(MaxRelError(std::vector<float>(got.begin() + mn, got.end()),
+                        RefGemm(a, b, &bias_d, c.m, c.n, c.k, false, false)), 1e-3);
+
+  void* dt = Upload(std::vector<AscendC::tiling::TCubeTiling>{t});
+  void* ws = Alloc(16u * 1024 * 1024);
+  ASSERT_EQ(CubeMatmulTwoObjects(1, stream_, Upload(HalfBits(a)), Upload(HalfBits(b)), Upload(bias),
+                                 Alloc(2 * mn * sizeof(float)), ws, dt, {0, 0, 1, 1}),
+            ACL_SUCCESS);
+  EXPECT_NE(Sync(), ACL_SUCCESS);
+}
+
+// A __global__ __aicore__ kernel with a Matmul and no ASCENDC_CUBE_ONLY is mixed: two vector cores per block run
+// it (GetBlockIdx() = block * 2 + sub-block), and its __kfc_workspace__ parameter is the system workspace.
+TEST_F(CubeMatmulTest, MixedMatmulKernelRunsOnTwoVectorCoresPerBlock) {
+  const auto t = Tiling(MmCase{64, 64, 64, 1, false, false, false, 0}, DataType::DT_FLOAT16, DataType::DT_FLOAT,
+                        DataType::DT_FLOAT);
+  void* out = Alloc(4 * 3 * sizeof(int32_t));
+  ASSERT_EQ(CubeMixMatmulIds(2, stream_, out, Alloc(1024), Upload(std::vector<AscendC::tiling::TCubeTiling>{t})),
+            ACL_SUCCESS);
+  ASSERT_EQ(Sync(), ACL_SUCCESS);
+  const auto ids = Download<int32_t>(out, 4 * 3);
+  for (int32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(ids[3 * i], i);
+    EXPECT_EQ(ids[3 * i + 1], 2);
+    EXPECT_EQ(ids[3 * i + 2], 1);
+  }
 }
 
 // A and B as NZ fractals, C as NZ: the whole matrices of the original shape, rows aligned to 16.

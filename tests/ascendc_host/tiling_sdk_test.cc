@@ -218,6 +218,36 @@ TEST(MatmulTiling, RandomShapesFitTheCore) {
   }
 }
 
+// Between (nearly) equally large tiles the tiling chooses as CANN's does (the fewest partial base blocks, then
+// the most of the base blocks kept whole): kernels take their tiles' offsets from blockIdx * singleCoreM or
+// * singleCoreN and rely on the split.
+TEST(MatmulTiling, TiedSplitsAsCann) {
+  struct Case {
+    int m, n, k, fixM, fixN, singleM, singleN;
+  };
+  for (const Case& c : {Case{512, 512, 128, -1, -1, 256, 512}, Case{512, 128, 128, 128, 64, 512, 64},
+                        Case{1024, 640, 256, 256, 128, 512, 640}, Case{128, 7679, 128, -1, -1, 128, 3840},
+                        Case{64, 1024, 128, -1, -1, 64, 512}}) {
+    SCOPED_TRACE(testing::Message() << c.m << "x" << c.n << "x" << c.k << " fix " << c.fixM << "/" << c.fixN);
+    matmul_tiling::MultiCoreMatmulTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
+    api.SetDim(2);
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+    api.SetOrgShape(c.m, c.n, c.k);
+    api.SetShape(c.m, c.n, c.k);
+    api.SetBias(false);
+    if (c.fixM > 0) api.SetFixSplit(c.fixM, c.fixN, -1);
+    api.SetBufferSpace(-1, -1, -1);
+    TCubeTiling t;
+    ASSERT_EQ(api.GetTiling(t), 0);
+    CheckCubeTiling(t, c.m, c.n, c.k, 2, 2);
+    EXPECT_EQ(t.usedCoreNum, 2);
+    EXPECT_EQ(t.singleCoreM, c.singleM);
+    EXPECT_EQ(t.singleCoreN, c.singleN);
+  }
+}
+
 TEST(MatmulTiling, SingleCoreAndFixedSplit) {
   matmul_tiling::MatmulApiTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
   api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);

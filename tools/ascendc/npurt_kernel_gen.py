@@ -369,6 +369,14 @@ FLAG_COOPERATIVE = 1
 FLAG_AIV_SHIFT = 8
 FLAG_AIC_PART = 1 << 12
 CUBE_PART_CODE = re.compile(r'\b(?:ASCEND_IS_AIC|ASCEND_IS_AIV|g_coreType|CrossCoreSetFlag|CrossCoreWaitFlag)\b')
+# A kernel of no declared type (`__global__ __aicore__`, no KERNEL_TASK_TYPE_DEFAULT) that uses the Matmul
+# high-level API in a source that does not define ASCENDC_CUBE_ONLY is mixed, one cube core and two vector
+# cores per block (KERNEL_TYPE_MIX_AIC_1_2), as CANN's compiler makes it: the vector cores run the kernel (its
+# Matmul objects the clients of the cube's), GetBlockIdx() = block * 2 + sub-block. Samples launch
+# usedCoreNum / 2 blocks for a tiling over the vector cores.
+MATMUL_OBJ = re.compile(r'\bREGIST_MATMUL_OBJ\b|\bMatmul(?:Impl)?\s*<')
+CUBE_ONLY_DEFINE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+ASCENDC_CUBE_ONLY\b', re.MULTILINE)
+MATMUL_MIX_AIV = 2
 
 
 def kernel_uses(pattern, f, kernel, search_dirs):
@@ -410,6 +418,7 @@ class Kernel:
         self.quals = quals
         self.body = body
         self.kernel_type, self.aiv = kernel_kind(quals, body)
+        self.matmul_mix = False  # made a mixed kernel by its Matmul object (set by main)
         self.tparams = tparams
         self.tparams_text = tparams_text
         self.ident = name
@@ -434,10 +443,13 @@ class Kernel:
         for i, p in enumerate(self.params):
             q = Param(substitute(p.type, mapping) + (" " + p.name if p.name else ""), i)
             q.by_pointer = p.by_pointer
+            q.kfc_workspace = p.kfc_workspace
             params.append(q)
         e = Kernel("%s<%s>" % (self.name, key), params, self.source, self.defined, substitute(self.quals, mapping),
                    self.body)
         e.flags = self.flags
+        if self.matmul_mix and e.kernel_type == KERNEL_TYPE_AICORE:
+            e.kernel_type, e.aiv, e.matmul_mix = KERNEL_TYPE_MIX, MATMUL_MIX_AIV, True
         e.ident = "%s__t%d_%s" % (self.name, index, re.sub(r"\W+", "_", key).strip("_"))
         e.call = "%s<%s>" % (self.name, key)
         e.instance_of = self
@@ -1012,6 +1024,14 @@ def main(argv):
                 k.flags |= FLAG_COOPERATIVE
             if kernel_uses(CUBE_PART_CODE, f, k, search_dirs):
                 k.flags |= FLAG_AIC_PART  # used by mixed entries only (below)
+            # The Matmul in the kernel's body, or anywhere its source reaches when it is the source's only kernel
+            # (a helper class of one kernel must not make its neighbours mixed).
+            uses_matmul = MATMUL_OBJ.search(k.body) is not None or (
+                len({x.name for x in f.kernels() if x.defined}) == 1 and kernel_uses(MATMUL_OBJ, f, k, search_dirs))
+            if (k.kernel_type == KERNEL_TYPE_AICORE and uses_matmul
+                    and CMDLINE_MACROS.get("ASCENDC_CUBE_ONLY", None) is None
+                    and not CUBE_ONLY_DEFINE.search(f.masked)):
+                k.kernel_type, k.aiv, k.matmul_mix = KERNEL_TYPE_MIX, MATMUL_MIX_AIV, True
     # Instantiations of template kernels: explicit ones and the template arguments of launches.
     keys = {}
     given = args.instance_only or args.instance is not None

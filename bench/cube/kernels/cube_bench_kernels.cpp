@@ -1,6 +1,9 @@
 // The benchmark's Matmul kernel, as CANN's matmul sample writes it: each block takes its singleCoreM x
 // singleCoreN tile of C from its index, sets its tail and runs IterateAll.
 #include "kernel_operator.h"
+// A cube-only kernel (GM operands, one block per cube core), as CANN's cube-only samples declare it: without
+// this the kernel would be mixed, two vector cores per block driving the Matmul.
+#define ASCENDC_CUBE_ONLY
 #include "lib/matmul_intf.h"
 #include "cube_bench_kernels.h"
 

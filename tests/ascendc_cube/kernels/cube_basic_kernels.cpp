@@ -124,14 +124,29 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
     qCO2.FreeTensor(co2);
     return;
   }
-  FixpipeParamsV220 fp(static_cast<uint16_t>(p.n), static_cast<uint16_t>(p.m), static_cast<uint16_t>(mA), p.n,
-                       p.relu != 0);
-  fp.quantPre = quant;
+  if (quant == QuantMode_t::VDEQF16) {
+    // Per-channel scales (uint64_t words, passed where the bias goes): GM -> L1 -> the fixpipe buffer, which
+    // SetFixPipeConfig points the fixpipe at (the Fixpipe below has no workspace tensor).
+    TQue<TPosition::C1, 1> qScaleL1;
+    TQue<TPosition::C2PIPE2GM, 1> qScaleFb;
+    pipe.InitBuffer(qScaleL1, 1, nA * sizeof(uint64_t));
+    pipe.InitBuffer(qScaleFb, 1, nA * sizeof(uint64_t));
+    GlobalTensor<uint64_t> scaleGm;
+    scaleGm.SetGlobalBuffer(reinterpret_cast<__gm__ uint64_t*>(bias), p.n);
+    LocalTensor<uint64_t> scaleL1 = qScaleL1.AllocTensor<uint64_t>();
+    DataCopy(scaleL1, scaleGm, Align(p.n, 4));
+    LocalTensor<uint64_t> scaleFb = qScaleFb.AllocTensor<uint64_t>();
+    DataCopy(scaleFb, scaleL1, Align(p.n, 4));
+    SetFixPipeConfig(scaleFb);
+  }
   float scale = p.scale;
   uint32_t bits = 0;
   std::memcpy(&bits, &scale, sizeof bits);
-  fp.deqScalar = bits;
-  Fixpipe(cGm, co1, fp);
+  // Brace-initialised with every field, as CANN's samples write it: {nSize, mSize, srcStride, dstStride, reluEn,
+  // quantPre, deqScalar, ndNum, srcNdStride, dstNdStride, unitFlag}.
+  Fixpipe(cGm, co1,
+          FixpipeParamsV220{static_cast<uint16_t>(p.n), static_cast<uint16_t>(p.m), static_cast<uint16_t>(mA), p.n,
+                            p.relu != 0, quant, static_cast<int64_t>(bits), 1, 0, 0, 0});
   qCO1.FreeTensor(co1);
 }
 
@@ -154,6 +169,132 @@ extern "C" __global__ __aicore__ void cube_mm_s8(GM_ADDR a, GM_ADDR b, GM_ADDR b
 }
 extern "C" __global__ __aicore__ void cube_mm_s8_deq(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
   CubeMm<int8_t, int32_t, half, int32_t>(a, b, bias, c, p, QuantMode_t::DEQF16);
+}
+
+// GEMV: Mmad with m == 1 reads A from L0A as k contiguous elements (ND), not as a zZ fractal's row 0.
+// A (1 x k) goes GM -> A1 -> A2 as one run of elements; B is given as B^T (n x k); C is row 0 of L0C's
+// fractals (each 1 x 16 piece of the result in a whole 16 x 16 fractal).
+extern "C" __global__ __aicore__ void cube_gemv_f16(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t n, uint32_t k) {
+  constexpr uint32_t c0 = 16;
+  const uint32_t nA = Align(n, 16), kC0 = Align(k, c0), n1 = nA / 16, k1 = kC0 / c0;
+  const uint32_t kVec = Align(k, 256);  // A in L1 / L0A: whole 512-byte fractals
+  GlobalTensor<half> aGm, bGm;
+  GlobalTensor<float> cGm;
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a), k);
+  bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), n * k);
+  cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c), n);
+  TPipe pipe;
+  TQue<TPosition::A1, 1> qA1;
+  TQue<TPosition::B1, 1> qB1;
+  TQue<TPosition::A2, 1> qA2;
+  TQue<TPosition::B2, 1> qB2;
+  TQue<TPosition::CO1, 1> qCO1;
+  pipe.InitBuffer(qA1, 1, kVec * sizeof(half));
+  pipe.InitBuffer(qB1, 1, nA * kC0 * sizeof(half));
+  pipe.InitBuffer(qA2, 1, kVec * sizeof(half));
+  pipe.InitBuffer(qB2, 1, nA * kC0 * sizeof(half));
+  pipe.InitBuffer(qCO1, 1, 16 * nA * sizeof(float));
+
+  // A: its k elements one after another (Nd2Nz of one row with a C0 stride of one block).
+  LocalTensor<half> a1 = qA1.AllocTensor<half>();
+  DataCopy(a1, aGm, Nd2NzParams(1, 1, static_cast<uint16_t>(k), 0, static_cast<uint16_t>(k), 1, 1, 0));
+  LocalTensor<half> b1 = qB1.AllocTensor<half>();
+  DataCopy(b1, bGm, Nd2NzParams(1, static_cast<uint16_t>(n), static_cast<uint16_t>(k), 0, static_cast<uint16_t>(k),
+                                static_cast<uint16_t>(nA), 1, 0));
+  LocalTensor<half> a2 = qA2.AllocTensor<half>();
+  LoadData(a2, a1, LoadData2DParams(0, static_cast<uint8_t>(kVec / 256), 1, 0, 0, false, 0));
+  LocalTensor<half> b2 = qB2.AllocTensor<half>();
+  LoadData(b2, b1, LoadData2DParams(0, static_cast<uint8_t>(k1 * n1), 1, 0, 0, false, 0));
+  PipeBarrier<PIPE_ALL>();
+  LocalTensor<float> co1 = qCO1.AllocTensor<float>();
+  MmadParams mp;
+  mp.m = 1;
+  mp.n = static_cast<uint16_t>(n);
+  mp.k = static_cast<uint16_t>(k);
+  Mmad(co1, a2, b2, mp);
+  PipeBarrier<PIPE_ALL>();
+  FixpipeParamsV220 fp(static_cast<uint16_t>(n), 1, 16, n, false);
+  Fixpipe(cGm, co1, fp);
+  qCO1.FreeTensor(co1);
+  qA1.FreeTensor(a1);
+  qB1.FreeTensor(b1);
+  qA2.FreeTensor(a2);
+  qB2.FreeTensor(b2);
+}
+
+extern "C" __global__ __aicore__ void cube_mm_s8_vdeq(GM_ADDR a, GM_ADDR b, GM_ADDR scales, GM_ADDR c, CubeMmArgs p) {
+  CubeMm<int8_t, int32_t, half, int32_t>(a, b, scales, c, p, QuantMode_t::VDEQF16);
+}
+
+// int8 C[m, n] = A[m, k] x B[k, n] + bias with B in its own (k x n) layout: B's NZ in L1 (columns of 32, rows
+// aligned to 32) becomes L0B's zN through LoadDataWithTranspose (32 x 32 squares, two fractals each, n padded
+// to 32); the bias goes C1 -> C2 with DataCopyParams in 64-byte units and C starts from the bias table's start
+// (the Mmad without a bias tensor, cmatrixInitVal false, cmatrixSource true).
+extern "C" __global__ __aicore__ void cube_mm_s8_btrans(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
+  constexpr uint32_t c0 = 32;
+  const uint32_t mA = Align(p.m, 16), kA = Align(p.k, c0), nA = Align(p.n, 32);
+  const uint32_t m1 = mA / 16, k1 = kA / c0;
+  GlobalTensor<int8_t> aGm, bGm;
+  GlobalTensor<int32_t> biasGm, cGm;
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(a), p.m * p.k);
+  bGm.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(b), p.k * p.n);
+  biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(bias), p.n);
+  cGm.SetGlobalBuffer(reinterpret_cast<__gm__ int32_t*>(c), p.m * p.n);
+  TPipe pipe;
+  TQue<TPosition::A1, 1> qA1;
+  TQue<TPosition::B1, 1> qB1;
+  TQue<TPosition::C1, 1> qBiasL1;
+  TQue<TPosition::A2, 1> qA2;
+  TQue<TPosition::B2, 1> qB2;
+  TQue<TPosition::C2, 1> qBt;
+  TQue<TPosition::CO1, 1> qCO1;
+  pipe.InitBuffer(qA1, 1, mA * kA);
+  pipe.InitBuffer(qB1, 1, kA * nA);
+  pipe.InitBuffer(qBiasL1, 1, Align(p.n * 4, 64));
+  pipe.InitBuffer(qA2, 1, mA * kA);
+  pipe.InitBuffer(qB2, 1, kA * nA);
+  pipe.InitBuffer(qBt, 1, Align(p.n * 4, 64));
+  pipe.InitBuffer(qCO1, 1, mA * nA * 4);
+
+  LocalTensor<int8_t> a1 = qA1.AllocTensor<int8_t>();
+  DataCopy(a1, aGm, Nd2NzParams(1, p.m, p.k, 0, p.k, mA, 1, 0));
+  LocalTensor<int8_t> b1 = qB1.AllocTensor<int8_t>();
+  DataCopy(b1, bGm, Nd2NzParams(1, p.k, p.n, 0, p.n, kA, 1, 0));  // k x n: columns of 32, kA rows each
+  LocalTensor<int32_t> biasL1 = qBiasL1.AllocTensor<int32_t>();
+  DataCopy(biasL1, biasGm, Nd2NzParams(1, 1, p.n, 0, p.n, 1, 1, 0));
+  PipeBarrier<PIPE_ALL>();
+  LocalTensor<int8_t> a2 = qA2.AllocTensor<int8_t>();
+  for (uint32_t i = 0; i < m1; ++i) {
+    LoadData(a2[i * 16 * kA], a1[i * 16 * c0],
+             LoadData2DParams(0, static_cast<uint8_t>(k1), static_cast<uint16_t>(m1), 0, 0, false, 0));
+  }
+  LocalTensor<int8_t> b2 = qB2.AllocTensor<int8_t>();
+  for (uint32_t i = 0; i < kA / 32; ++i) {  // per 32 rows of K: the squares of the column blocks
+    LoadDataWithTranspose(b2[i * 32 * nA], b1[i * 32 * 32],
+                          LoadData2dTransposeParams(0, static_cast<uint8_t>(nA / 32), static_cast<uint16_t>(kA / 32),
+                                                    1, 0));
+  }
+  LocalTensor<int32_t> bt = qBt.AllocTensor<int32_t>();
+  DataCopy(bt, biasL1, DataCopyParams(1, static_cast<uint16_t>(Align(p.n * 4, 64) / 64), 0, 0));
+  PipeBarrier<PIPE_ALL>();
+  LocalTensor<int32_t> co1 = qCO1.AllocTensor<int32_t>();
+  MmadParams mp;
+  mp.m = static_cast<uint16_t>(p.m);
+  mp.n = static_cast<uint16_t>(nA);
+  mp.k = static_cast<uint16_t>(p.k);
+  mp.cmatrixInitVal = false;
+  mp.cmatrixSource = true;
+  Mmad(co1, a2, b2, mp);
+  PipeBarrier<PIPE_ALL>();
+  Fixpipe(cGm, co1, FixpipeParamsV220(static_cast<uint16_t>(p.n), static_cast<uint16_t>(p.m),
+                                      static_cast<uint16_t>(mA), p.n, false));
+  qCO1.FreeTensor(co1);
+  qA1.FreeTensor(a1);
+  qB1.FreeTensor(b1);
+  qBiasL1.FreeTensor(biasL1);
+  qA2.FreeTensor(a2);
+  qB2.FreeTensor(b2);
+  qBt.FreeTensor(bt);
 }
 
 extern "C" __global__ __aicore__ void cube_oversize(uint32_t which, uint32_t bytes) {
@@ -199,3 +340,15 @@ int32_t CubeMmS8Deq(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p
                                            static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
 }
 int32_t CubeOversize(void* s, uint32_t which, uint32_t bytes) { return cube_oversize<<<1, nullptr, s>>>(which, bytes); }
+int32_t CubeMmS8VDeq(void* s, void* a, void* b, void* scales, void* c, CubeMmArgs p) {
+  return cube_mm_s8_vdeq<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                            static_cast<uint8_t*>(scales), static_cast<uint8_t*>(c), p);
+}
+int32_t CubeMmS8BTrans(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
+  return cube_mm_s8_btrans<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                              static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
+}
+int32_t CubeGemvF16(void* s, void* a, void* bT, void* c, uint32_t n, uint32_t k) {
+  return cube_gemv_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(bT), static_cast<uint8_t*>(c),
+                                          n, k);
+}

@@ -26,5 +26,13 @@ int32_t CubeMmBf16(void* stream, void* a, void* b, void* bias, void* c, CubeMmAr
 int32_t CubeMmF32(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);       // float -> float
 int32_t CubeMmS8(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);        // int8 -> int32
 int32_t CubeMmS8Deq(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);     // int8 -> half
+// int8 -> half with per-channel scales (VDEQF16): `scales` holds n uint64_t words (the float in the low 32 bits),
+// moved to the fixpipe buffer and set with SetFixPipeConfig; the Fixpipe takes no workspace tensor.
+int32_t CubeMmS8VDeq(void* stream, void* a, void* b, void* scales, void* c, CubeMmArgs args);
+// int8 -> int32 with B given as k x n, loaded to L0B with LoadDataWithTranspose; the bias row (n int32) through
+// C1 -> C2 (DataCopyParams, 64-byte units) and C starting from the bias table (cmatrixSource).
+int32_t CubeMmS8BTrans(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);
+// C[1, n] = A[1, k] x B with B given as B^T (n x k): Mmad in GEMV mode (m == 1, A in L0A as a vector).
+int32_t CubeGemvF16(void* stream, void* a, void* bT, void* c, uint32_t n, uint32_t k);
 // Asks TPipe for `bytes` of the memory behind position `which` (0 A1, 1 A2, 2 B2, 3 CO1, 4 C2, 5 C2PIPE2GM) in one queue.
 int32_t CubeOversize(void* stream, uint32_t which, uint32_t bytes);

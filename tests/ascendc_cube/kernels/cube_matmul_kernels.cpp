@@ -22,7 +22,8 @@ constexpr int32_t C0Of() {
 }
 inline int32_t Align16(int32_t v) { return (v + 15) / 16 * 16; }
 
-template <typename AT, typename CT, typename BiasT, CubeFormat AF = CubeFormat::ND, CubeFormat CF = CubeFormat::ND>
+template <typename AT, typename CT, typename BiasT, CubeFormat AF = CubeFormat::ND, CubeFormat CF = CubeFormat::ND,
+          CubeFormat AFormat = AF>
 __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace, GM_ADDR tilingGm,
                                     const CubeMatmulArgs& args) {
   SetSysWorkspace(workspace);
@@ -40,7 +41,7 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
   biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ BiasT*>(bias));
 
   TPipe pipe;
-  Matmul<MatmulType<TPosition::GM, AF, AT>, MatmulType<TPosition::GM, AF, AT>, MatmulType<TPosition::GM, CF, CT>,
+  Matmul<MatmulType<TPosition::GM, AFormat, AT>, MatmulType<TPosition::GM, AF, AT>, MatmulType<TPosition::GM, CF, CT>,
          MatmulType<TPosition::GM, CubeFormat::ND, BiasT>>
       mm;
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
@@ -62,6 +63,9 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
   }
   if constexpr (CF == CubeFormat::NZ) {
     offC = static_cast<uint64_t>(mStart) * 16 + static_cast<uint64_t>(nStart / 16) * Align16(tiling.M) * 16;
+  } else if constexpr (CF == CubeFormat::ND_ALIGN) {
+    constexpr int32_t cAlign = 32 / static_cast<int32_t>(sizeof(CT));  // rows padded to 32 bytes
+    offC = static_cast<uint64_t>(mStart) * ((tiling.N + cAlign - 1) / cAlign * cAlign) + nStart;
   } else {
     offC = static_cast<uint64_t>(mStart) * tiling.N + nStart;
   }
@@ -88,6 +92,11 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
   } else if (args.mode == 3) {
     mm.IterateAll(cGm[offC], 1);
     mm.IterateAll(cGm[offC], 1);
+  } else if (args.mode == 5) {
+    // Asynchronous: one Iterate<false> for the tile, then one GetTensorC<false> per block.
+    const int32_t blocks = ((tailM + tiling.baseM - 1) / tiling.baseM) * ((tailN + tiling.baseN - 1) / tiling.baseN);
+    mm.template Iterate<false>();
+    for (int32_t i = 0; i < blocks; ++i) mm.template GetTensorC<false>(cGm[offC]);
   } else {
     // Blocks in the tiling's order, each brought to a VECIN tensor (mode 2) or written sequentially to
     // this block's part of the workspace (mode 4), then copied row by row to its place in C.
@@ -199,6 +208,54 @@ extern "C" __global__ __aicore__ void cube_matmul_s8(GM_ADDR a, GM_ADDR b, GM_AD
   MatmulKernel<int8_t, int32_t, int32_t>(a, b, bias, c, workspace, tiling, args);
 }
 
+// Two Matmul objects with the same tiling on one core, used one after the other (CANN's a2b2-share sample):
+// C[0] = A x B and C[1] = A x B + bias. With a tiling whose accumulators fill L0C the objects share them.
+// mode 1 then interleaves the objects (mm1.Iterate, mm2.Iterate, mm1.GetTensorC), which the sim refuses.
+extern "C" __global__ __aicore__ void cube_matmul_two_objects(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                              GM_ADDR workspace, GM_ADDR tilingGm,
+                                                              CubeMatmulArgs args) {
+  SetSysWorkspace(workspace);
+  TCubeTiling tiling;
+  CopyTiling(&tiling, tilingGm);
+  if (GetBlockIdx() != 0) return;
+  GlobalTensor<half> aGm, bGm;
+  GlobalTensor<float> cGm, biasGm;
+  aGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(a));
+  bGm.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b));
+  cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
+  biasGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias));
+  TPipe pipe;
+  using MM = Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
+                    MatmulType<TPosition::GM, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>>;
+  MM mm1, mm2;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm1, &tiling, mm2, &tiling);
+  mm1.SetTensorA(aGm);
+  mm1.SetTensorB(bGm);
+  mm1.IterateAll(cGm);
+  mm1.End();
+  mm2.SetTensorA(aGm);
+  mm2.SetTensorB(bGm);
+  mm2.SetBias(biasGm);
+  mm2.IterateAll(cGm[static_cast<uint64_t>(tiling.M) * tiling.N]);
+  mm2.End();
+  if (args.mode == 1) {
+    mm1.Iterate();
+    mm2.Iterate();
+    mm1.GetTensorC(cGm);
+  }
+}
+
+// A as CubeFormat::VECTOR (GEMV, M == 1), B and C ND.
+extern "C" __global__ __aicore__ void cube_matmul_f16_gemv(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                           GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
+  MatmulKernel<half, float, float, CubeFormat::ND, CubeFormat::ND, CubeFormat::VECTOR>(a, b, bias, c, workspace, tiling,
+                                                                                       args);
+}
+
+extern "C" __global__ __aicore__ void cube_matmul_f16_nd_align(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
+                                                               GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
+  MatmulKernel<half, float, float, CubeFormat::ND, CubeFormat::ND_ALIGN>(a, b, bias, c, workspace, tiling, args);
+}
 extern "C" __global__ __aicore__ void cube_matmul_f16_nz(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c,
                                                          GM_ADDR workspace, GM_ADDR tiling, CubeMatmulArgs args) {
   MatmulKernel<half, float, float, CubeFormat::NZ, CubeFormat::NZ>(a, b, bias, c, workspace, tiling, args);
@@ -264,4 +321,16 @@ int32_t CubeMatmulS8Deq(uint32_t blocks, void* s, void* a, void* b, void* bias, 
 int32_t CubeMatmulF16Bias16(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
                             CubeMatmulArgs args) {
   return cube_matmul_f16_bias16<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
+}
+int32_t CubeMatmulF16NdAlign(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
+                             CubeMatmulArgs args) {
+  return cube_matmul_f16_nd_align<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
+}
+int32_t CubeMatmulTwoObjects(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
+                             CubeMatmulArgs args) {
+  return cube_matmul_two_objects<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
+}
+int32_t CubeMatmulF16Gemv(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
+                          CubeMatmulArgs args) {
+  return cube_matmul_f16_gemv<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }

@@ -12,6 +12,7 @@
 #include <npurt/sim_core.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 
@@ -373,23 +374,62 @@ int64_t MultiCoreMatmulTiling::GetTiling(AscendC::tiling::TCubeTiling& tiling) {
     singleCoreM = fixSingleM_ > 0 ? std::min(fixSingleM_, singleM) : singleM;
     singleCoreN = fixSingleN_ > 0 ? std::min(fixSingleN_, singleN) : singleN;
   } else {
-    // The split of M x N over at most `dim` cores with the smallest tile per core (the slowest core
-    // sets the time), then the fewest cores.
+    // The split of M x N over at most `dim` cores with the smallest tile per core (the slowest core sets the
+    // time; tiles within 1% count as equal), then, as CANN's tiling chooses (kernels take their tiles' offsets
+    // from the split they expect): the tile whose reference base blocks (the SetFixSplit base, else 128 x 256)
+    // do the most multiplication per element of A and B moved, i.e. the fewest partial blocks; the fewest
+    // cores; the most of the reference blocks kept whole, (dim - mDim) * baseM + (dim - nDim) * baseN. So
+    // 512 x 512 on 2 cores gives 256 whole rows each, 512 x 128 with a 128 x 64 base 64 whole columns each,
+    // 1024 x 640 with a 256 x 128 base 512 x 640 each, 128 x 7679 128 x 3840 each.
     const int64_t alignM = AlignUp(kFractal, alignM_), alignN = AlignUp(kFractal, alignN_);
-    int64_t bestWork = -1, bestCores = 0;
+    const int64_t refM = fixBaseM > 0 ? fixBaseM : 128, refN = fixBaseN > 0 ? fixBaseN : 256;
+    const int64_t sA = std::max(Bytes(aType_.dataType), 1), sB = std::max(Bytes(bType_.dataType), 1);
+    // Multiplications per element moved of the tile's reference blocks (K cancels out).
+    auto intensity = [&](int64_t sm, int64_t sn) {
+      double mul = 0, moved = 0;
+      auto add = [&](int64_t bm, int64_t bn, int64_t count) {
+        if (bm <= 0 || bn <= 0 || count <= 0) return;
+        mul += static_cast<double>(bm * bn) * count;
+        moved += static_cast<double>(bm * sA + bn * sB) * count;
+      };
+      const int64_t mMain = sm / refM, mTail = sm % refM, nMain = sn / refN, nTail = sn % refN;
+      add(refM, refN, mMain * nMain);
+      add(refM, nTail, mMain);
+      add(mTail, refN, nMain);
+      add(mTail, nTail, 1);
+      return moved > 0 ? mul / moved : 0.0;
+    };
+    struct Split {
+      int64_t sm = 0, sn = 0, work = -1, cores = 0, band = 0;
+      double intensity = 0;
+    } best;
     for (int32_t md = 1; md <= dim; ++md) {
       for (int32_t nd = 1; md * nd <= dim; ++nd) {
-        const int64_t sm = std::min<int64_t>(AlignUp(CeilDiv(singleM, md), alignM), singleM);
-        const int64_t sn = std::min<int64_t>(AlignUp(CeilDiv(singleN, nd), alignN), singleN);
-        const int64_t cores = CeilDiv(singleM, sm) * CeilDiv(singleN, sn);
-        const int64_t work = sm * sn;
-        if (bestWork < 0 || work < bestWork || (work == bestWork && cores < bestCores)) {
-          bestWork = work, bestCores = cores;
-          singleCoreM = static_cast<int32_t>(sm);
-          singleCoreN = static_cast<int32_t>(sn);
+        Split c;
+        c.sm = std::min<int64_t>(AlignUp(CeilDiv(singleM, md), alignM), singleM);
+        c.sn = std::min<int64_t>(AlignUp(CeilDiv(singleN, nd), alignN), singleN);
+        c.cores = CeilDiv(singleM, c.sm) * CeilDiv(singleN, c.sn);
+        c.work = c.sm * c.sn;
+        c.band = (dim - md) * refM + (dim - nd) * refN;
+        c.intensity = intensity(c.sm, c.sn);
+        bool better = best.work < 0;
+        if (!better) {
+          const bool sameWork = std::abs(static_cast<double>(c.work - best.work)) <= 0.01 * static_cast<double>(best.work);
+          if (!sameWork) {
+            better = c.work < best.work;
+          } else if (std::abs(c.intensity - best.intensity) > 1e-9 * best.intensity) {
+            better = c.intensity > best.intensity;
+          } else if (c.cores != best.cores) {
+            better = c.cores < best.cores;
+          } else {
+            better = c.band > best.band;
+          }
         }
+        if (better) best = c;
       }
     }
+    singleCoreM = static_cast<int32_t>(best.sm);
+    singleCoreN = static_cast<int32_t>(best.sn);
   }
   mDim_ = static_cast<int32_t>(CeilDiv(singleM, singleCoreM));
   nDim_ = static_cast<int32_t>(CeilDiv(singleN, singleCoreN));

@@ -23,4 +23,7 @@ namespace matmul {
 using namespace AscendC;
 }  // namespace matmul
 
+// Global, as in CANN: Matmul kernels call GetTPipePtr() unqualified.
+using AscendC::GetTPipePtr;
+
 #endif  // NPURT_LIB_MATMUL_INTF_H_

@@ -121,6 +121,94 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
   }
 }
 
+namespace npurt_detail {
+// DataCopy(C2 <- C1, DataCopyParams) on the A2 cores: blockCount runs of blockLen 64-byte units, the source
+// srcStride 32-byte blocks apart and the destination dstStride 64-byte units apart (the API reference's units
+// for L1 -> BiasTable on Atlas A2/A3).
+template <typename T>
+void CopyToBiasTable(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  const uint64_t row = static_cast<uint64_t>(p.blockLen) * 64u;
+  auto* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  const auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    uint8_t* dr = d + i * (row + static_cast<uint64_t>(p.dstStride) * 64u);
+    const uint8_t* sr = s + i * (row + static_cast<uint64_t>(p.srcStride) * ONE_BLK_SIZE);
+    CheckCube(dr, row, LocalMem::kBT, "DataCopy(C1->C2)");
+    CheckLocal(sr, row, "DataCopy(C1->C2)");
+    std::memmove(dr, sr, row);
+  }
+}
+}  // namespace npurt_detail
+
+// LoadDataWithTranspose: L1 -> L0A/L0B transposing square blocks. An iteration takes the square at
+// startIndex + i * srcStride squares, one square being 32 x 32 int8 (two 16 x 32 fractals one above the
+// other), 16 x 16 half/bfloat16 (one fractal) or 16 x 16 float/int32 (two 16 x 8 fractals side by side),
+// transposes it and splits it back into its fractals, the first at i * (1 + dstGap) fractals of the
+// destination and the second (int8, 32-bit) (1 + dstFracGap) fractals after the first.
+struct LoadData2dTransposeParams {
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 0;
+  uint16_t srcStride = 0;
+  uint16_t dstGap = 0;
+  uint16_t dstFracGap = 0;
+  uint8_t addrMode = 0;
+  __aicore__ LoadData2dTransposeParams() = default;
+  __aicore__ LoadData2dTransposeParams(uint16_t start, uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                                       uint16_t dst_frac_gap, uint8_t addr_mode = 0)
+      : startIndex(start),
+        repeatTimes(repeat),
+        srcStride(src_stride),
+        dstGap(dst_gap),
+        dstFracGap(dst_frac_gap),
+        addrMode(addr_mode) {}
+};
+
+template <typename T>
+__aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                             const LoadData2dTransposeParams& p) {
+  using namespace npurt_detail;
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
+                "LoadDataWithTranspose: 8-, 16- and 32-bit elements only");
+  if (p.addrMode != 0) Fail("LoadDataWithTranspose: addrMode %u is not supported on the sim", p.addrMode);
+  constexpr uint32_t frac = kFractalBytes;
+  constexpr uint32_t fracs = sizeof(T) == 2 ? 1u : 2u;  // fractals a square holds
+  constexpr uint32_t side = sizeof(T) == 1 ? 32u : 16u;  // the square is side x side elements
+  const auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+  auto* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const uint8_t* sq = s + (static_cast<uint64_t>(p.startIndex) + static_cast<uint64_t>(i) * p.srcStride) * fracs * frac;
+    CheckLocal(sq, fracs * frac, "LoadDataWithTranspose");
+    // The square, element (r, c).
+    T in[32 * 32];
+    auto at = [&](uint32_t r, uint32_t c) -> const T* {
+      if constexpr (sizeof(T) == 4) {  // 16 x 8 fractals side by side
+        return reinterpret_cast<const T*>(sq + (c / 8) * frac) + r * 8 + c % 8;
+      } else {  // fractals one above the other, rows of 32 bytes
+        return reinterpret_cast<const T*>(sq) + r * side + c;
+      }
+    };
+    for (uint32_t r = 0; r < side; ++r)
+      for (uint32_t c = 0; c < side; ++c) std::memcpy(&in[r * side + c], at(r, c), sizeof(T));
+    uint8_t* first = d + static_cast<uint64_t>(i) * (1u + p.dstGap) * frac;
+    uint8_t* second = first + (1u + p.dstFracGap) * frac;
+    CheckLocal(first, frac, "LoadDataWithTranspose");
+    if (fracs == 2) CheckLocal(second, frac, "LoadDataWithTranspose");
+    // The transposed square, element (r, c) = in(c, r), split as the source was.
+    for (uint32_t r = 0; r < side; ++r) {
+      for (uint32_t c = 0; c < side; ++c) {
+        T* out = nullptr;
+        if constexpr (sizeof(T) == 4) {
+          out = reinterpret_cast<T*>(c < 8 ? first : second) + r * 8 + c % 8;
+        } else {
+          const uint32_t row_in = r % 16;
+          out = reinterpret_cast<T*>(r < 16 ? first : second) + row_in * side + c;
+        }
+        std::memcpy(out, &in[c * side + r], sizeof(T));
+      }
+    }
+  }
+}
+
 // CO1 -> CO2 / VECIN (the older cores' way out of L0C, CANN's basic matmul sample): DataCopy with
 // DataCopyEnhancedParams. BLOCK_MODE_MATRIX moves whole 16 x 16 fractals: blockCount runs of blockLen
 // fractals, srcStride / dstStride fractals between runs, converting the accumulators to the destination type

@@ -100,8 +100,13 @@ template <typename T>
 __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
   npurt_detail::CopyBlocks(dst.GetPhyAddr(), src.GetPhyAddr(), p, false, true, "DataCopy(UB->GM)");
 }
+namespace npurt_detail {
+template <typename T>  // L1 -> the bias table (C2), in 64-byte units: npurt_kernel/cube_copy.h
+void CopyToBiasTable(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p);
+}  // namespace npurt_detail
 template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  if (dst.GetPosition() == TPosition::C2) return npurt_detail::CopyToBiasTable(dst, src, p);
   npurt_detail::CopyBlocks(dst.GetPhyAddr(), src.GetPhyAddr(), p, true, true, "DataCopy(UB->UB)");
 }
 

@@ -55,6 +55,23 @@ struct FixpipeParamsV220 {
   __aicore__ FixpipeParamsV220() = default;
   __aicore__ FixpipeParamsV220(uint16_t n, uint16_t m, uint16_t src_stride, uint32_t dst_stride, bool relu)
       : nSize(n), mSize(m), srcStride(src_stride), dstStride(dst_stride), reluEn(relu) {}
+  // Every field but isChannelSplit, in the order the API reference gives (kernels brace-initialise it so:
+  // FixpipeParamsV220{n, m, srcStride, dstStride, relu, quantPre, deqScalar, ndNum, srcNdStride, dstNdStride,
+  // unitFlag}).
+  __aicore__ FixpipeParamsV220(uint16_t n, uint16_t m, uint16_t src_stride, uint32_t dst_stride, bool relu,
+                               QuantMode_t quant_pre, int64_t deq_scalar, uint16_t nd_num, uint16_t src_nd_stride,
+                               uint16_t dst_nd_stride, uint8_t unit_flag)
+      : nSize(n),
+        mSize(m),
+        srcStride(src_stride),
+        dstStride(dst_stride),
+        quantPre(quant_pre),
+        deqScalar(static_cast<uint64_t>(deq_scalar)),
+        ndNum(nd_num),
+        srcNdStride(src_nd_stride),
+        dstNdStride(dst_nd_stride),
+        reluEn(relu),
+        unitFlag(unit_flag) {}
 };
 
 namespace npurt_detail {
@@ -64,6 +81,17 @@ inline float ScaleOf(uint64_t word) {
   float f;
   std::memcpy(&f, &bits, sizeof f);
   return f;
+}
+
+// The int32 -> half dequantisation (DEQF16 / VDEQF16, and the Matmul's int8 -> half result) multiplies by the
+// scale with 10 of its 23 mantissa bits (sign, 8 exponent bits, 10 mantissa bits: the low 13 bits dropped), as
+// CANN's quantised-matmul samples model it in their reference.
+inline float DeqF16Scale(float scale) {
+  uint32_t bits;
+  std::memcpy(&bits, &scale, sizeof bits);
+  bits &= 0xFFFFE000u;
+  std::memcpy(&scale, &bits, sizeof bits);
+  return scale;
 }
 
 template <typename Out>
@@ -83,7 +111,8 @@ inline Out FixpipeConvert(In v, QuantMode_t mode, float scale) {
     case F322BF16:
     case DEQF16:
     case VDEQF16: {
-      const float f = (mode == DEQF16 || mode == VDEQF16) ? static_cast<float>(v) * scale : static_cast<float>(v);
+      const float f =
+          (mode == DEQF16 || mode == VDEQF16) ? static_cast<float>(v) * DeqF16Scale(scale) : static_cast<float>(v);
       return Out(f);
     }
     default:
@@ -119,7 +148,9 @@ inline void FixpipeRun(Out* dst, bool dst_global, const In* src, const FixpipePa
                 "Fixpipe: the CO1 source holds float or int32_t accumulators");
   CheckQuantTypes<Out, In>(p.quantPre);
   const bool vector_scale = p.quantPre == VDEQF16 || p.quantPre == VQF322B8_PRE || p.quantPre == VREQ8;
-  if (vector_scale && scales == nullptr) Fail("Fixpipe: quantPre %d needs the per-channel scale tensor", p.quantPre);
+  if (vector_scale && scales == nullptr) {
+    Fail("Fixpipe: quantPre %d needs the per-channel scales (a workspace tensor, or SetFixPipeConfig)", p.quantPre);
+  }
   if (p.srcStride < p.mSize) Fail("Fixpipe: srcStride %u is below mSize %u", p.srcStride, p.mSize);
   const float scalar = ScaleOf(p.deqScalar);
   const uint32_t nd = p.ndNum == 0 ? 1 : p.ndNum;
@@ -160,11 +191,40 @@ inline void FixpipeRun(Out* dst, bool dst_global, const In* src, const FixpipePa
   }
 }
 
+// The fixpipe's configuration register (SetFixPipeConfig): the per-channel quantisation scales a Fixpipe
+// without a workspace tensor takes for VDEQF16 / VQF322B8_PRE / VREQ8, for the block that set it.
+struct FixpipeConfigRegister {
+  const void* block = nullptr;
+  const uint64_t* quant = nullptr;
+};
+inline thread_local FixpipeConfigRegister g_fpc;
+
+inline const uint64_t* ConfiguredScales() { return g_fpc.block == g_state.block ? g_fpc.quant : nullptr; }
+
 }  // namespace npurt_detail
+
+// Points the fixpipe at its per-channel parameters (uint64_t words, the scale's float in the low 32 bits):
+// quantPre for the vector quantisation modes; reluPre (or preData with setRelu) for the vector relu, which
+// FixpipeParamsV220 does not select (reluEn is the plain relu), so it has no effect. isUnitFlag clears the
+// cube's unit flags, which on the sim only order work that is already in order.
+template <typename T>
+__aicore__ inline void SetFixPipeConfig(const LocalTensor<T>& reluPre, const LocalTensor<T>& quantPre,
+                                        bool isUnitFlag = false) {
+  (void)reluPre, (void)isUnitFlag;
+  npurt_detail::g_fpc = {npurt_detail::g_state.block, reinterpret_cast<const uint64_t*>(quantPre.GetPhyAddr())};
+}
+template <typename T, bool setRelu = false>
+__aicore__ inline void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false) {
+  (void)isUnitFlag;
+  if constexpr (!setRelu) {
+    npurt_detail::g_fpc = {npurt_detail::g_state.block, reinterpret_cast<const uint64_t*>(preData.GetPhyAddr())};
+  }
+}
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
-  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), true, src.GetPhyAddr(), p, nullptr);
+  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), true, src.GetPhyAddr(), p,
+                                                npurt_detail::ConfiguredScales());
 }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,
@@ -178,7 +238,8 @@ __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>&
 // CO1 -> L1 (A1/B1/C1) or the unified buffer (VECIN/VECCALC).
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
 __aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const FixpipeParamsV220& p) {
-  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), false, src.GetPhyAddr(), p, nullptr);
+  npurt_detail::FixpipeRun<T, U, config.format>(dst.GetPhyAddr(), false, src.GetPhyAddr(), p,
+                                                npurt_detail::ConfiguredScales());
 }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,

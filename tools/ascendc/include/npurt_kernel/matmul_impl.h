@@ -36,6 +36,32 @@ inline Acc AccOf(Src v) {
 
 inline int64_t AlignUp(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
+// The L0C accumulators Matmul objects of one block and pipe share when the core's L0C cannot hold another
+// object's (CANN's objects each take theirs through the pipe, the hardware not checking the pipe's total: two
+// objects used one after the other, as samples do, work there). `owner` computed the block they hold; another
+// object writing out a block it did not compute fails the kernel rather than reading the other's result.
+struct MatmulL0cShare {
+  const void* block = nullptr;
+  const void* pipe = nullptr;
+  uint8_t* p = nullptr;
+  uint64_t bytes = 0;
+  uint64_t end = 0;  // L0C offset past the region
+  const void* owner = nullptr;
+};
+inline thread_local MatmulL0cShare g_mm_l0c;
+
+inline uint8_t* MatmulAccumulators(uint64_t bytes, const void* pipe) {
+  const uint64_t used = g_cube.used[static_cast<int>(LocalMem::kL0C)];
+  MatmulL0cShare& s = g_mm_l0c;
+  const bool room = used + (bytes + 31) / 32 * 32 <= LocalMemBytes(LocalMem::kL0C);
+  if (!room && s.p != nullptr && s.block == g_state.block && s.pipe == pipe && used >= s.end && s.bytes >= bytes) {
+    return s.p;  // shared with the earlier object
+  }
+  uint8_t* p = CarveCubeBuffer(LocalMem::kL0C, bytes, "Matmul::Init (L0C)");
+  s = MatmulL0cShare{g_state.block, pipe, p, bytes, g_cube.used[static_cast<int>(LocalMem::kL0C)], nullptr};
+  return p;
+}
+
 }  // namespace npurt_detail
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
@@ -47,8 +73,11 @@ class MatmulImpl {
   using BiasT = typename BIAS_TYPE::T;
   using Acc = npurt_detail::CubeAcc<SrcAT>;
   static_assert(std::is_same<SrcAT, SrcBT>::value, "Matmul: A and B must have the same element type on the sim");
-  static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ,
-                "Matmul: A must be CubeFormat::ND or NZ on the sim");
+  static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
+                    A_TYPE::format == CubeFormat::VECTOR,
+                "Matmul: A must be CubeFormat::ND, NZ or VECTOR on the sim");
+  // VECTOR (GEMV): A is one row of K elements, read as ND; M must be 1 and A not transposed.
+  static constexpr bool kAVector = A_TYPE::format == CubeFormat::VECTOR;
   static_assert(B_TYPE::format == CubeFormat::ND || B_TYPE::format == CubeFormat::NZ,
                 "Matmul: B must be CubeFormat::ND or NZ on the sim");
   static_assert(C_TYPE::format == CubeFormat::ND || C_TYPE::format == CubeFormat::NZ ||
@@ -57,6 +86,19 @@ class MatmulImpl {
   static_assert(std::is_same<DstT, Acc>::value || std::is_same<DstT, half>::value ||
                     std::is_same<DstT, bfloat16_t>::value,
                 "Matmul: C is float/int32_t (the accumulator) or half/bfloat16_t on the sim");
+  static_assert(std::is_same<typename std::decay<decltype(MM_CFG)>::type, MatmulConfig>::value,
+                "Matmul: MM_CFG must be a MatmulConfig on the sim (constant tilings, MatmulApiStaticTiling, are not "
+                "supported)");
+  // The configuration fields that change the result and are not modelled: refused rather than ignored.
+  static_assert(!MM_CFG.isPartialOutput, "Matmul: MatmulConfig::isPartialOutput is not supported on the sim");
+  static_assert(!MM_CFG.isEnableChannelSplit, "Matmul: MatmulConfig::isEnableChannelSplit is not supported on the sim");
+  static_assert(!MM_CFG.intraBlockPartSum, "Matmul: MatmulConfig::intraBlockPartSum is not supported on the sim");
+  static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
+                "Matmul: MatmulConfig::decompMode (weight decompression) is not supported on the sim");
+  static_assert(!MM_CFG.isNBatch && MM_CFG.bmmOutMode == BatchOutMode::SINGLE_BATCH,
+                "Matmul: batch matmul (isNBatch, bmmOutMode) is not supported on the sim");
+  // relu of the result before its conversion to C's type, as the fixpipe applies it
+  static constexpr bool kRelu = MM_CFG.enableRelu;
   static constexpr int32_t kC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(SrcAT));
   static constexpr bool kAmxTypes =
       std::is_same<Acc, float>::value && (std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value);
@@ -77,6 +119,10 @@ class MatmulImpl {
     }
     orgM_ = t.M, orgN_ = t.N, orgKa_ = t.Ka, orgKb_ = t.Kb;
     singleM_ = t.singleCoreM, singleN_ = t.singleCoreN, singleK_ = t.singleCoreK;
+    if (kAVector && (t.M != 1 || t.singleCoreM != 1)) {
+      npurt_detail::Fail("Matmul: A in CubeFormat::VECTOR (GEMV) needs M == 1 (the tiling has M %d, singleCoreM %d)",
+                         t.M, t.singleCoreM);
+    }
     // The block's accumulators: baseM x baseN in the core's L0C, taken through the kernel's pipe (a second Init
     // of the object reuses them when they are large enough). Without a pipe nothing frees the core's L0C at the
     // next block, so the accumulators are scratch memory then.
@@ -84,7 +130,7 @@ class MatmulImpl {
     if (ctile_ == nullptr || bytes > ctileBytes_) {
       if (tpipe != nullptr || GetTPipePtr() != nullptr) {
         ctile_ = reinterpret_cast<Acc*>(
-            npurt_detail::CarveCubeBuffer(npurt_detail::LocalMem::kL0C, bytes, "Matmul::Init (L0C)"));
+            npurt_detail::MatmulAccumulators(bytes, tpipe != nullptr ? tpipe : GetTPipePtr()));
       } else {
         ctile_ =
             reinterpret_cast<Acc*>(npurt_detail::Grow(npurt_detail::g_pack.c, npurt_detail::g_pack.c_bytes, bytes));
@@ -118,9 +164,11 @@ class MatmulImpl {
   }
 
   __aicore__ inline void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
+    if (kAVector && isTransposeA) npurt_detail::Fail("Matmul: A in CubeFormat::VECTOR cannot be transposed");
     a_ = gm.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
   }
   __aicore__ inline void SetTensorA(const LocalTensor<SrcAT>& local, bool isTransposeA = false) {
+    if (kAVector && isTransposeA) npurt_detail::Fail("Matmul: A in CubeFormat::VECTOR cannot be transposed");
     a_ = local.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
   }
   __aicore__ inline void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
@@ -141,8 +189,22 @@ class MatmulImpl {
 
   // Computes the next base block of C; false when every block was computed (the next call starts over).
   // enPartialSum: add this block's product to the accumulators of the previous Iterate instead of starting anew.
+  // Iterate<false> (asynchronous) starts the whole tile: the GetTensorC<false> calls that follow take its
+  // blocks one after another (each computed when it is taken, which gives the same results).
   template <bool sync = true>
   __aicore__ inline bool Iterate(bool enPartialSum = false) {
+    if constexpr (!sync) {
+      if (a_ == nullptr || b_ == nullptr) npurt_detail::Fail("Matmul::Iterate before SetTensorA and SetTensorB");
+      started_ = false;
+      asyncPending_ = true;
+      asyncPartial_ = enPartialSum;
+      return true;
+    }
+    return NextBlock(enPartialSum);
+  }
+
+  // The next block of the tile in the iteration order; false past the last.
+  bool NextBlock(bool enPartialSum) {
     if (a_ == nullptr || b_ == nullptr) npurt_detail::Fail("Matmul::Iterate before SetTensorA and SetTensorB");
     const int32_t mIter = CeilDiv(singleM_, tiling_.baseM), nIter = CeilDiv(singleN_, tiling_.baseN);
     if (!started_) {
@@ -150,7 +212,7 @@ class MatmulImpl {
       curM_ = curN_ = 0;
       aPacked_ = false;  // operands are packed anew for each sequence: their memory may have changed
       bPackedN0_ = -1;
-    } else if (tiling_.iterateOrder == 1) {
+    } else if (IterateAlongN()) {
       if (++curN_ == nIter) curN_ = 0, ++curM_;
     } else {
       if (++curM_ == mIter) curM_ = 0, ++curN_;
@@ -168,6 +230,7 @@ class MatmulImpl {
   template <bool sync = true>
   __aicore__ inline void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                                     bool enSequentialWrite = false) {
+    if constexpr (!sync) TakeAsyncBlock();
     WriteBlock(gm.GetPhyAddr(), true, enAtomic, enSequentialWrite);
   }
   // The block into a local tensor: baseM rows of baseN elements (ND).
@@ -175,6 +238,7 @@ class MatmulImpl {
   __aicore__ inline void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                                     bool enSequentialWrite = false) {
     (void)enSequentialWrite;
+    if constexpr (!sync) TakeAsyncBlock();
     WriteBlock(co2Local.GetPhyAddr(), false, enAtomic, true);
   }
 
@@ -193,10 +257,23 @@ class MatmulImpl {
   }
 
   __aicore__ inline void WaitIterateAll() {}
-  __aicore__ inline void End() { started_ = false; }
+  __aicore__ inline void End() { started_ = false, asyncPending_ = false; }
 
  private:
   static int32_t CeilDiv(int32_t a, int32_t b) { return (a + b - 1) / b; }
+  // GetTensorC<false>: the next block of the tile Iterate<false> started.
+  void TakeAsyncBlock() {
+    if (!asyncPending_) npurt_detail::Fail("Matmul::GetTensorC<false> without Iterate<false>");
+    if (!NextBlock(asyncPartial_)) {
+      asyncPending_ = false;
+      npurt_detail::Fail("Matmul::GetTensorC<false>: every block of the tile was taken already");
+    }
+  }
+  // The block order: MatmulConfig::iterateOrder where it is set, else the tiling's (1: along N first).
+  bool IterateAlongN() const {
+    if constexpr (MM_CFG.iterateOrder != IterateOrder::UNDEF) return MM_CFG.iterateOrder == IterateOrder::ORDER_N;
+    return tiling_.iterateOrder == 1;
+  }
 
   // A(i, k), B(k, j) of the whole operands (offsets in elements from where SetTensorA/B point).
   size_t OffA(int64_t i, int64_t k) const {
@@ -226,6 +303,7 @@ class MatmulImpl {
     using namespace npurt_detail;
     const int32_t baseM = tiling_.baseM, baseN = tiling_.baseN;
     m0_ = curM_ * baseM, n0_ = curN_ * baseN;
+    if (reinterpret_cast<uint8_t*>(ctile_) == npurt_detail::g_mm_l0c.p) npurt_detail::g_mm_l0c.owner = this;
     bm_ = singleM_ - m0_ < baseM ? singleM_ - m0_ : baseM;
     bn_ = singleN_ - n0_ < baseN ? singleN_ - n0_ : baseN;
     const int32_t m1 = CeilDiv(bm_, 16), n1 = CeilDiv(bn_, 16);
@@ -392,11 +470,16 @@ class MatmulImpl {
   }
 
   DstT Convert(Acc v, int32_t col) const {
+    if constexpr (kRelu) v = v < Acc(0) ? Acc(0) : v;
     if constexpr (std::is_same<DstT, Acc>::value) {
       return v;
     } else if constexpr (std::is_integral<Acc>::value) {
       const float scale = quantVector_ != nullptr ? npurt_detail::ScaleOf(quantVector_[n0_ + col]) : quantScalar_;
-      return DstT(static_cast<float>(v) * scale);
+      if constexpr (std::is_same<DstT, half>::value) {
+        return DstT(static_cast<float>(v) * npurt_detail::DeqF16Scale(scale));  // the fixpipe's DEQF16
+      } else {
+        return DstT(static_cast<float>(v) * scale);
+      }
     } else {
       return DstT(v);
     }
@@ -416,9 +499,21 @@ class MatmulImpl {
   void WriteBlock(DstT* dst, bool global, uint8_t atomic, bool sequential, int32_t seq_ld = 0) {
     using namespace npurt_detail;
     if (!started_) Fail("Matmul::GetTensorC without a block: call Iterate first");
+    if (reinterpret_cast<uint8_t*>(ctile_) == g_mm_l0c.p && g_mm_l0c.owner != this) {
+      Fail("Matmul::GetTensorC: another Matmul object computed a block since this one's Iterate, in the L0C "
+           "accumulators the objects share (the core's L0C holds one object's): finish one object's block first");
+    }
     const size_t ldc = static_cast<size_t>(tiling_.baseN);
     const bool nz = C_TYPE::format == CubeFormat::NZ;
     const int64_t alignM = nz ? AlignUp(sequential ? tiling_.baseM : orgM_, 16) : 0;
+    // ND_ALIGN: C in ND with its rows padded to 32 bytes (row stride N rounded up); the fixpipe writes whole
+    // 32-byte blocks, so a block ending inside the last one also writes the padding (zeros: B's padding).
+    constexpr int32_t kDstC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(DstT));
+    const bool ndAlign = C_TYPE::format == CubeFormat::ND_ALIGN;
+    const int64_t ldGlobal = ndAlign ? AlignUp(orgN_, kDstC0) : orgN_;
+    const int32_t padTo = ndAlign && seq_ld == 0 && !sequential
+                              ? static_cast<int32_t>(std::min<int64_t>(AlignUp(n0_ + bn_, kDstC0), ldGlobal) - n0_)
+                              : bn_;
     for (int32_t i = 0; i < bm_; ++i) {
       const Acc* src = ctile_ + i * ldc;
       if (!nz) {
@@ -428,14 +523,17 @@ class MatmulImpl {
         else if (sequential)
           row = dst + static_cast<size_t>(i) * tiling_.baseN;
         else
-          row = dst + static_cast<size_t>(m0_ + i) * orgN_ + n0_;
+          row = dst + static_cast<size_t>(m0_ + i) * ldGlobal + n0_;
         if (global)
-          CheckGlobal(row, bn_ * sizeof(DstT), true, "Matmul::GetTensorC");
+          CheckGlobal(row, padTo * sizeof(DstT), true, "Matmul::GetTensorC");
         else
-          CheckLocal(row, bn_ * sizeof(DstT), "Matmul::GetTensorC");
-        if (atomic == 0 && std::is_same<DstT, Acc>::value) {
+          CheckLocal(row, padTo * sizeof(DstT), "Matmul::GetTensorC");
+        if (atomic == 0) {
+          for (int32_t j = bn_; j < padTo; ++j) row[j] = DstT(0);
+        }
+        if (atomic == 0 && !kRelu && std::is_same<DstT, Acc>::value) {
           std::memcpy(static_cast<void*>(row), src, bn_ * sizeof(DstT));
-        } else if (atomic == 0 && std::is_same<DstT, half>::value && std::is_same<Acc, float>::value) {
+        } else if (atomic == 0 && !kRelu && std::is_same<DstT, half>::value && std::is_same<Acc, float>::value) {
           FromFloat(reinterpret_cast<half*>(row), reinterpret_cast<const float*>(src), static_cast<uint32_t>(bn_));
         } else {
           for (int32_t j = 0; j < bn_; ++j) row[j] = Combine(row[j], Convert(src[j], j), atomic);
@@ -467,6 +565,7 @@ class MatmulImpl {
   Acc* ctile_ = nullptr;
   uint64_t ctileBytes_ = 0;
   bool started_ = false;
+  bool asyncPending_ = false, asyncPartial_ = false;
   bool aPacked_ = false;
   int32_t bPackedN0_ = -1;
   int32_t curM_ = 0, curN_ = 0, m0_ = 0, n0_ = 0, bm_ = 0, bn_ = 0;

@@ -8,12 +8,19 @@
 //   C in L0C ("NZ"): fractals of 16 x 16 accumulators, fractal (i, l) at l * M1 + i, rows inside it in order.
 // Whole 16 x 16 fractals of C are written (the rows past m and columns past n from the padding of A and B);
 // exactly k elements of K are summed. half / bfloat16 / float accumulate in float, int8 in int32.
+// GEMV: with m == 1 the Atlas A2 cube reads A from L0A as a 1 x k vector in ND (its k elements one after
+// another, not a zZ fractal's row 0); C keeps its NZ layout, row 0 of each fractal holding the result (the
+// other rows are written as zero here). The A2 cube has no switch to turn this off (Ascend 950's disableGemv).
 #pragma once
 
 #include "npurt_kernel/cube_copy.h"
 #include "npurt_kernel/cube_kernel.h"
+#include "npurt_kernel/int4b.h"
 
 namespace AscendC {
+
+// int4b_t (npurt_kernel/int4b.h): the sim's cube does not multiply it (CheckMmadTypes refuses it at build
+// time); kernels that only name it, to choose between element types with IsSameType, build.
 
 struct MmadParams {
   uint16_t m = 0;
@@ -25,7 +32,7 @@ struct MmadParams {
   bool enWinogradA = false;
   bool enWinogradB = false;
   uint8_t unitFlag = 0;
-  bool kDirectionAlign = false;
+  bool kDirectionAlign = false;  // float: A's K in L0A aligned to 16 (an even count of 8-wide fractals)
   bool cmatrixSource = false;  // the initial C comes from the bias table (C2) instead of L0C
   bool cmatrixInitVal = true;  // the initial C is zero
   __aicore__ MmadParams() = default;
@@ -51,7 +58,11 @@ template <typename Acc, typename Src, typename BiasT>
 inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, MmadInit init, const BiasT* bias) {
   constexpr uint32_t c0 = ONE_BLK_SIZE / sizeof(Src);
   const uint32_t m1 = (p.m + 15u) / 16u, n1 = (p.n + 15u) / 16u, k1 = (p.k + c0 - 1) / c0;
-  CheckCube(a, static_cast<uint64_t>(m1) * k1 * kFractalBytes, LocalMem::kL0A, "Mmad (A in A2)");
+  const bool gemv = p.m == 1;
+  // kDirectionAlign (float): A's K in L0A aligned to 16 instead of 8, so a row of fractals holds an even count.
+  const uint32_t k1a = p.kDirectionAlign && sizeof(Src) == 4 ? (k1 + 1u) / 2u * 2u : k1;
+  CheckCube(a, gemv ? static_cast<uint64_t>(k1) * ONE_BLK_SIZE : static_cast<uint64_t>(m1) * k1a * kFractalBytes,
+            LocalMem::kL0A, "Mmad (A in A2)");
   CheckCube(b, static_cast<uint64_t>(k1) * n1 * kFractalBytes, LocalMem::kL0B, "Mmad (B in B2)");
   CheckCube(c, static_cast<uint64_t>(m1) * n1 * 256u * sizeof(Acc), LocalMem::kL0C, "Mmad (C in CO1)");
   const size_t c_elems = static_cast<size_t>(m1) * n1 * 256u;
@@ -73,14 +84,18 @@ inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, Mma
   Acc* bp = PackB<Acc>(static_cast<size_t>(n1) * 16 * kPackK);
   for (uint32_t k0 = 0; k0 < p.k; k0 += kPackK) {
     const uint32_t kc = p.k - k0 < static_cast<uint32_t>(kPackK) ? p.k - k0 : static_cast<uint32_t>(kPackK);
-    // A: fractal (i, j) row r holds K elements j*c0 .. j*c0+c0-1 of row i*16+r.
-    for (uint32_t i = 0; i < m1; ++i) {
+    // A: fractal (i, j) row r holds K elements j*c0 .. j*c0+c0-1 of row i*16+r; GEMV: element k at a[k].
+    if (gemv) {
+      ToAcc(ap, a + k0, kc);
+      std::memset(static_cast<void*>(ap + kPackK), 0, static_cast<size_t>(15) * kPackK * sizeof(Acc));
+    }
+    for (uint32_t i = 0; i < (gemv ? 0u : m1); ++i) {
       for (uint32_t r = 0; r < 16; ++r) {
         Acc* dst = ap + (static_cast<size_t>(i) * 16 + r) * kPackK;
         for (uint32_t kk = 0; kk < kc; kk += c0) {
           const uint32_t j = (k0 + kk) / c0;
           const uint32_t cnt = kc - kk < c0 ? kc - kk : c0;
-          ToAcc(dst + kk, a + ((static_cast<size_t>(i) * k1 + j) * 16 + r) * c0, cnt);
+          ToAcc(dst + kk, a + ((static_cast<size_t>(i) * k1a + j) * 16 + r) * c0, cnt);
         }
       }
     }
@@ -122,12 +137,16 @@ __aicore__ inline void Mmad(const LocalTensor<DstT>& dst, const LocalTensor<Src0
   using namespace npurt_detail;
   CheckMmadTypes<DstT, Src0T, Src1T>();
   MmadInit init = MmadInit::kKeep;
+  const DstT* bias = nullptr;
   if (p.cmatrixInitVal && !p.isBias) {
     init = MmadInit::kZero;
   } else if (p.cmatrixSource) {
-    Fail("Mmad: cmatrixSource (C from the bias table) needs the Mmad overload that takes the bias tensor");
+    // C starts from the bias table: without a bias tensor, the row at its start (n values of C's type).
+    init = MmadInit::kBiasRow;
+    bias = reinterpret_cast<const DstT*>(CubeBase(LocalMem::kBT));
+    CheckCube(bias, static_cast<uint64_t>(p.n) * sizeof(DstT), LocalMem::kBT, "Mmad (bias at the bias table's start)");
   }
-  MmadRun<DstT, Src0T, DstT>(dst.GetPhyAddr(), fm.GetPhyAddr(), filter.GetPhyAddr(), p, init, nullptr);
+  MmadRun<DstT, Src0T, DstT>(dst.GetPhyAddr(), fm.GetPhyAddr(), filter.GetPhyAddr(), p, init, bias);
 }
 
 // With a bias: in C2 (the bias table), a row of n values every row of C starts from; in CO1, a matrix

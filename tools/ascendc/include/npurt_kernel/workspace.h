@@ -7,6 +7,12 @@
 
 #include "npurt_kernel/base.h"
 
+// The kernel parameter qualifier of the system workspace (`__kfc_workspace__ GM_ADDR workspace`): the kernel
+// generator makes the kernel's entry pass that argument to SetSysWorkspace.
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
+#endif
+
 namespace AscendC {
 namespace npurt_detail {
 inline thread_local GM_ADDR g_sys_workspace = nullptr;
@@ -19,3 +25,6 @@ __aicore__ inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) {
 }
 
 }  // namespace AscendC
+
+// A global name, as CANN's headers give it: kernels call GetSysWorkSpacePtr() without AscendC::.
+using AscendC::GetSysWorkSpacePtr;
