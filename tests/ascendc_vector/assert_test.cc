@@ -32,7 +32,7 @@ TEST_F(AssertTest, FailedAssertFailsTheKernelNamingFileLineAndCondition) {
   uint32_t after = 0;
   EXPECT_NE(Run(20, 10, &after), ACL_SUCCESS);
   EXPECT_EQ(after, 20u);  // the kernel stopped at the assertion
-  EXPECT_NE(message_.find("vec_misc_kernels.cpp:19: Assertion `v < limit'"), std::string::npos) << message_;
+  EXPECT_NE(message_.find("vec_misc_kernels.cpp:19: : Assertion `v < limit' failed."), std::string::npos) << message_;
   // The stream goes on with its next kernel.
   ASSERT_EQ(Run(5, 10, &after), ACL_SUCCESS) << message_;
   EXPECT_EQ(after, 6u);
@@ -41,14 +41,14 @@ TEST_F(AssertTest, FailedAssertFailsTheKernelNamingFileLineAndCondition) {
 TEST_F(AssertTest, LowercaseAssertFailsTheKernelToo) {
   uint32_t after = 0;
   EXPECT_NE(Run(12345, 99999, &after), ACL_SUCCESS);
-  EXPECT_NE(message_.find("vec_misc_kernels.cpp:20: Assertion `v != 12345'"), std::string::npos) << message_;
+  EXPECT_NE(message_.find("vec_misc_kernels.cpp:20: : Assertion `v != 12345' failed."), std::string::npos) << message_;
 }
 
 TEST_F(AssertTest, AssertWithMessageFormatsIt) {
   uint32_t after = 0;
   EXPECT_NE(Run(777, 1000, &after), ACL_SUCCESS);
-  EXPECT_NE(message_.find("vec_misc_kernels.cpp:21: Assertion `(v != 777)' v is 777, limit 1000"), std::string::npos)
-      << message_;
+  const std::string expected = "vec_misc_kernels.cpp:21: : Assertion `(v != 777)' failed. v is 777, limit 1000";
+  EXPECT_NE(message_.find(expected), std::string::npos) << message_;
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 // Kernel assertions for the sim: assert(expr), assert(expr, fmt, args...), ascendc_assert (the same) and
 // ASSERT. Part of kernel_operator.h.
 //
-// A failed assertion prints "[ASSERT] file:line: Assertion `expr' message" from the block, as CANN's
-// kernel assert prints it, and fails the kernel: the launch fails with the vector-core (AI-core)
+// A failed assertion prints "[ASSERT] file:line: : Assertion `expr' failed. message" from the block, as
+// CANN's kernel assert prints it, and fails the kernel: the launch fails with the vector-core (AI-core)
 // exception and that message, instead of aborting the process as the C library's assert would, on every
 // device at once. As with CANN, -DASCENDC_DUMP=0 compiles assertions out; NDEBUG does not. The macros
 // are in kernel_assert_macro.h, which kernel_operator.h includes again at each inclusion: a source that
@@ -52,8 +52,10 @@ template <typename... Args>
   size_t n = std::strlen(detail);
   while (n > 0 && detail[n - 1] == '\n') detail[--n] = '\0';
   const int expr_len = static_cast<int>(AssertExprLength(text));
-  PrintV("[ASSERT] %s:%d: Assertion `%.*s'%s\n", file, line, expr_len, text, detail);
-  Fail("[ASSERT] %s:%d: Assertion `%.*s'%s", file, line, expr_len, text, detail);
+  // The C library's layout (file:line: function: Assertion `expr' failed.), the function left empty as
+  // CANN's device assert leaves it; a message follows.
+  PrintV("[ASSERT] %s:%d: : Assertion `%.*s' failed.%s\n", file, line, expr_len, text, detail);
+  Fail("[ASSERT] %s:%d: : Assertion `%.*s' failed.%s", file, line, expr_len, text, detail);
 }
 
 template <typename... Args>
