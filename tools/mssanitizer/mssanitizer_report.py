@@ -10,9 +10,9 @@ import re
 PREFIX = "====== "
 # ACL_ERROR_RT_{AICORE,VECTOR_CORE}_TRAP_{READ,WRITE}_OVERFLOW: a memcheck trap (docs/kernels.md).
 OVERFLOW_CODES = (507042, 507043, 507044, 507045)
-# "kernel 'add' block 7 on AI core 3: DataCopy: read of 16384 bytes at 0x7f..: <why>" (src/drivers/sim/sim_aicore.cc)
+# "kernel 'add' block 7 on AI core 3: DataCopy(GM->UB): read of 16384 bytes at 0x7f..: <why>" (src/drivers/sim/sim_aicore.cc)
 CHECKED_ACCESS = re.compile(r"kernel '(?P<kernel>.*?)' block (?P<block>\d+) on AI core (?P<core>\d+): "
-                            r"(?P<what>[\w:]+): (?P<rw>read|write) of (?P<size>\d+) bytes at (?P<addr>\S+): "
+                            r"(?P<what>.+?): (?P<rw>read|write) of (?P<size>\d+) bytes at (?P<addr>\S+): "
                             r"(?P<why>.*)", re.S)
 RACECHECK_NOTE = ("note: CANN's racecheck looks for races between the pipes of one AI core; a simulated core runs "
                   "its pipes in program order, so there are none to find. npurt's racecheck finds races on device "
@@ -58,8 +58,9 @@ def leaks(records):
     lines = ["ERROR: LeakCheck: detected memory leaks"]
     for r in found:
         site = r["site"] or "an unknown site"
+        serial = f" (serialNo:{r['serial']})" if r["serial"] else ""  # 0: the allocator did not number it
         lines += [f"   Direct leak of {r['size']} byte(s)",
-                  f"     at {r['base']:#x} on GM of device {r['device']} allocated at {site} (serialNo:{r['serial']})"]
+                  f"     at {r['base']:#x} on GM of device {r['device']} allocated at {site}{serial}"]
     total = sum(r["size"] for r in found)
     lines.append(f"SUMMARY: {total} byte(s) leaked in {len(found)} allocation(s)")
     return block(lines), len(found)

@@ -55,7 +55,7 @@ def test_app(tool, app):
     rc, out, err = run(tool, [app, "oob"])
     check(rc != 0 and summary(out) == 1, "oob: 1 error, nonzero exit", out + err)
     check(re.search(r"^====== ERROR: illegal read of size 2048$", out, re.M) is not None, "oob: illegal read", out)
-    check(re.search(r"^======    at 0x[0-9a-f]+ on GM in add_tiles by DataCopy$", out, re.M) is not None,
+    check(re.search(r"^======    at 0x[0-9a-f]+ on GM in add_tiles by DataCopy\(GM->UB\)$", out, re.M) is not None,
           "oob: where", out)
     check(re.search(r"^======    in block 3 \(AI core \d+\), task \d+, stream \d+, device 0$", out, re.M) is not None,
           "oob: which block", out)
