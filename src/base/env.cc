@@ -26,6 +26,8 @@ constexpr VarInfo kTable[] = {
     {Var::kIpcDir, "NPURT_IPC_DIR", "directory of IPC memory export records (/dev/shm)"},
     {Var::kSimMemcheck, "NPURT_SIM_MEMCHECK", "1: check every global-memory access of sim kernels (docs/kernels.md)"},
     {Var::kRacecheck, "NPURT_RACECHECK", "1: the device-memory race detector (docs/racecheck.md)"},
+    {Var::kSanitizerLog, "NPURT_SANITIZER_LOG",
+     "file the checks append their findings to, one JSON line each; set by mssanitizer (docs/sanitizer.md)"},
     {Var::kTmpDir, "TMPDIR", "system: where kernel binaries loaded from memory are staged (/tmp)"},
     {Var::kOpCacheCapacity, "NPURT_OP_CACHE_CAPACITY", "compiled operators kept in the compile cache (1024)"},
     {Var::kAscendOpCacheMaxSize, "ASCEND_OP_CACHE_MAX_SIZE",

@@ -25,9 +25,10 @@ enum class Var : uint8_t {
   kAllocConf,
   kAllocSnapshot,
   kIpcDir,
-  // Kernels and checking (core/kernel/kernel_memcheck.cc, racecheck.cc, kernel_binary.cc).
+  // Kernels and checking (core/kernel/kernel_memcheck.cc, racecheck.cc, kernel_binary.cc, dfx/sanitizer_log.cc).
   kSimMemcheck,
   kRacecheck,
+  kSanitizerLog,
   kTmpDir,
   // Operators (ops/compile_cache.cc, core/operators.cc).
   kOpCacheCapacity,

@@ -9,6 +9,7 @@
 
 #include "core/device.h"
 #include "core/kernel/kernel_launch.h"
+#include "core/sanitizer_records.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 
@@ -54,6 +55,7 @@ void SetLegacyExceptionCallback(ExceptionCallback cb) {
 void ReportTaskException(Stream* stream, const hal::TaskFailure& failure) {
   NPURT_LOG_ERROR("RUNTIME", "task {} on stream {} (device {}) failed with {}: {}", failure.task_id, stream->id(),
                   stream->device()->id(), failure.code, failure.message);
+  RecordTaskFailure(stream->device()->id(), stream->id(), failure);
   rtExceptionInfo info{};
   info.task_id = failure.task_id;
   info.stream_id = static_cast<uint32_t>(stream->id());

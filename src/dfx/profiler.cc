@@ -19,6 +19,7 @@
 #include "acl/acl_base_rt.h"
 #include "base/clock.h"
 #include "base/wall_clock.h"
+#include "dfx/json_escape.h"
 #include "dfx/log.h"
 #include "dfx/plog_file.h"
 #include "dfx/prof_buffer.h"
@@ -59,21 +60,6 @@ uint64_t RealNs() {
   timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
-}
-
-std::string JsonEscape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\u{:04x}", c); else out += c;
-    }
-  }
-  return out;
 }
 
 // Files and the drain thread.

@@ -11,6 +11,7 @@
 #include "core/device.h"
 #include "core/racecheck/racecheck.h"
 #include "core/runtime.h"
+#include "core/sanitizer_records.h"
 #include "core/stream.h"
 #include "dfx/log.h"
 #include "dfx/profiler.h"
@@ -244,6 +245,8 @@ size_t DeviceAllocator::FreeOwnedBy(Context* owner) {
   default_->Trim(0);
   if (freed.empty()) return 0;
   std::sort(freed.begin(), freed.end(), [](const auto& a, const auto& b) { return a.base < b.base; });
+  const Device* dev = Runtime::Get().DeviceOwning(reinterpret_cast<void*>(memory_.base()));
+  RecordLeaks(dev != nullptr ? dev->id() : -1, freed);
   uint64_t bytes = 0;
   for (const LiveAllocation& a : freed) bytes += a.size;
   std::string lines;
@@ -253,7 +256,6 @@ size_t DeviceAllocator::FreeOwnedBy(Context* owner) {
     lines += fmt::format("\n  {:#x}: {} bytes{}", a.base, a.size, site.empty() ? "" : " allocated at " + site);
   }
   if (freed.size() > kLeakLinesShown) lines += fmt::format("\n  ... and {} more", freed.size() - kLeakLinesShown);
-  const Device* dev = Runtime::Get().DeviceOwning(reinterpret_cast<void*>(memory_.base()));
   NPURT_LOG_WARNING("RUNTIME",
                     "leak report: context {} of device {} was destroyed with {} live allocation(s), {} bytes; the "
                     "runtime freed them{}{}",

@@ -32,7 +32,9 @@
 #include "core/racecheck/racecheck_report.h"
 #include "core/racecheck/racecheck_shadow.h"
 #include "core/runtime.h"
+#include "core/sanitizer_records.h"
 #include "core/stream.h"
+#include "dfx/sanitizer_log.h"
 #include "hal/hal.h"
 
 namespace npurt::core::racecheck {
@@ -374,8 +376,13 @@ class Detector {
     for (const AccessRecord* r : al->shadow.Conflicts(a.ptr, end, a.write, now)) {
       if (!seen_.insert(RaceKey(al->view.base, *r->actor, *actor)).second) continue;
       std::string text = FormatRace(reports_.size() + 1, al->view, *r, a.ptr, end, a.write, *actor);
-      std::fprintf(stderr, "%s\n", text.c_str());
-      std::fflush(stderr);
+      // Under mssanitizer the tool prints the reports, after the program's own output.
+      if (dfx::SanitizerLogOn()) {
+        RecordRace(text);
+      } else {
+        std::fprintf(stderr, "%s\n", text.c_str());
+        std::fflush(stderr);
+      }
       reports_.push_back(std::move(text));
     }
     al->shadow.Add(AccessRecord{a.ptr, end, a.write, epoch, actor}, now);
@@ -402,6 +409,10 @@ Detector& D() {
 
 void PrintSummary() {
   const size_t races = D().Reports().size();
+  if (dfx::SanitizerLogOn()) {
+    RecordRaceSummary(races, D().Accesses());
+    return;
+  }
   std::fprintf(stderr, "npurt racecheck: %zu race%s reported (%llu device-memory accesses checked)\n", races,
                races == 1 ? "" : "s", static_cast<unsigned long long>(D().Accesses()));
 }
