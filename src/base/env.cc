@@ -27,6 +27,7 @@ constexpr VarInfo kTable[] = {
     {Var::kSimMemcheck, "NPURT_SIM_MEMCHECK", "1: check every global-memory access of sim kernels (docs/kernels.md)"},
     {Var::kRacecheck, "NPURT_RACECHECK", "1: the device-memory race detector (docs/racecheck.md)"},
     {Var::kTmpDir, "TMPDIR", "system: where kernel binaries loaded from memory are staged (/tmp)"},
+    {Var::kAscc, "NPURT_ASCC", "path of the npurt-ascc that aclrtcCompileProg runs (default: <package>/bin/npurt-ascc)"},
     {Var::kOpCacheCapacity, "NPURT_OP_CACHE_CAPACITY", "compiled operators kept in the compile cache (1024)"},
     {Var::kAscendOpCacheMaxSize, "ASCEND_OP_CACHE_MAX_SIZE",
      "compiled operators kept in the compile cache (entries); wins over NPURT_OP_CACHE_CAPACITY"},

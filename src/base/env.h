@@ -29,6 +29,7 @@ enum class Var : uint8_t {
   kSimMemcheck,
   kRacecheck,
   kTmpDir,
+  kAscc,  // core/rtc/rtc_compiler.cc
   // Operators (ops/compile_cache.cc, core/operators.cc).
   kOpCacheCapacity,
   kAscendOpCacheMaxSize,
