@@ -26,6 +26,7 @@ set(NPURT_API_HEADERS
     ${PROJECT_SOURCE_DIR}/include/acl/acl_tdt.h
     ${PROJECT_SOURCE_DIR}/include/acl/acl_tdt_queue.h
     ${PROJECT_SOURCE_DIR}/include/acl/ops/acl_dvpp.h
+    ${PROJECT_SOURCE_DIR}/include/acl/acl_rt_compile.h
     ${PROJECT_SOURCE_DIR}/include/profiling/aprof_pub.h)
 file(GLOB NPURT_ACLNN_OP_HEADERS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/include/aclnnop/*.h)
 list(APPEND NPURT_API_HEADERS ${NPURT_ACLNN_OP_HEADERS})

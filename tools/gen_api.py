@@ -39,6 +39,8 @@ HEADERS = ("acl_base_rt.h", "acl_rt.h", "acl_rt_allocator.h", "acl_rt_memory_som
            "acl_tdt.h", "acl_tdt_queue.h",
            # DVPP, the media engine (libacl_dvpp.so).
            "ops/acl_dvpp.h",
+           # Runtime compilation of kernels (libacl_rtc.so).
+           "acl_rt_compile.h",
            # The part of libprofapi's header that client programs call (relative to include/).
            "profiling/aprof_pub.h")
 # Every aclnn operator header (include/aclnnop/aclnn_<op>.h) is exported too.
@@ -125,6 +127,7 @@ GROUPS = (
     ("dvpp_desc", "DVPP: pictures and configurations"),
     ("dvpp_image", "DVPP: image decoding, encoding and VPC"),
     ("dvpp_video", "DVPP: video decoding and encoding"),
+    ("rtc", "Runtime compilation (aclrtc)"),
 )
 GROUP_TITLES = dict(GROUPS)
 

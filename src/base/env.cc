@@ -29,6 +29,7 @@ constexpr VarInfo kTable[] = {
     {Var::kSanitizerLog, "NPURT_SANITIZER_LOG",
      "file the checks append their findings to, one JSON line each; set by mssanitizer (docs/sanitizer.md)"},
     {Var::kTmpDir, "TMPDIR", "system: where kernel binaries loaded from memory are staged (/tmp)"},
+    {Var::kAscc, "NPURT_ASCC", "path of the npurt-ascc that aclrtcCompileProg runs (default: <package>/bin/npurt-ascc)"},
     {Var::kOpCacheCapacity, "NPURT_OP_CACHE_CAPACITY", "compiled operators kept in the compile cache (1024)"},
     {Var::kAscendOpCacheMaxSize, "ASCEND_OP_CACHE_MAX_SIZE",
      "compiled operators kept in the compile cache (entries); wins over NPURT_OP_CACHE_CAPACITY"},

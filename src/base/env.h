@@ -30,6 +30,7 @@ enum class Var : uint8_t {
   kRacecheck,
   kSanitizerLog,
   kTmpDir,
+  kAscc,  // core/rtc/rtc_compiler.cc
   // Operators (ops/compile_cache.cc, core/operators.cc).
   kOpCacheCapacity,
   kAscendOpCacheMaxSize,

@@ -32,6 +32,7 @@ inline constexpr HandleTag kModelRI{0x4d524931};  // "MRI1": aclmdlRI
 inline constexpr HandleTag kModelTask{0x4d525431};  // "MRT1": aclmdlRITask
 inline constexpr HandleTag kModelTaskGroup{0x4d524731};  // "MRG1": aclrtTaskGrp
 inline constexpr HandleTag kModelCond{0x4d524331};  // "MRC1": aclmdlRICondHandle
+inline constexpr HandleTag kRtcProgram{0x52544331};  // "RTC1": aclrtcProg
 
 // Every tag above (tests/unit/handle_tags_test.cc checks that no two tags of any layer share a value).
 inline constexpr HandleTag kCoreTags[] = {
@@ -40,7 +41,7 @@ inline constexpr HandleTag kCoreTags[] = {
     kKernelArgs, kPhysicalMem, kMemPool, kAllocatorDesc, kMbuf,
     kTdtDataItem, kTdtDataset, kTdtChannel, kTdtQueueAttr, kTdtQueueRoute,
     kTdtRouteList, kTdtRouteQuery, kModelRI, kModelTask, kModelTaskGroup,
-    kModelCond,
+    kModelCond, kRtcProgram,
 };
 
 }  // namespace npurt::handle_tags

@@ -1,0 +1,145 @@
+// aclrtc's errors: compile errors with their log, refused options, calls out of order, bad handles and
+// null pointers. None of them crashes, and aclGetRecentErrMsg says what was wrong.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+
+#include <string>
+
+#include "rtc_test_util.h"
+
+namespace {
+
+constexpr const char* kGood = R"(
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void nop(GM_ADDR x) { (void)x; }
+)";
+
+// Line 4 uses an undeclared name.
+constexpr const char* kBroken = R"(
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void broken(GM_ADDR x) {
+  undeclared_thing(x);
+}
+)";
+
+// The npurt-rtc-* directories under /tmp (the compiles' private directories).
+int RtcTempDirs() {
+  int count = 0;
+  if (DIR* d = opendir("/tmp")) {
+    while (dirent* e = readdir(d)) count += std::string(e->d_name).starts_with("npurt-rtc-") ? 1 : 0;
+    closedir(d);
+  }
+  return count;
+}
+
+class RtcErrors : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { rtc_test::UseSourceTreeCompiler(); }
+  void SetUp() override { ASSERT_EQ(aclrtcCreateProg(&prog_, kGood, "good.asc", 0, nullptr, nullptr), ACL_SUCCESS); }
+  void TearDown() override {
+    if (prog_ != nullptr) {
+      EXPECT_EQ(aclrtcDestroyProg(&prog_), ACL_SUCCESS);
+    }
+  }
+  aclrtcProg prog_ = nullptr;
+};
+
+TEST_F(RtcErrors, CompileErrorGivesCodeAndLogWithTheLine) {
+  const int dirs_before = RtcTempDirs();
+  aclrtcProg prog = nullptr;
+  ASSERT_EQ(aclrtcCreateProg(&prog, kBroken, "broken.asc", 0, nullptr, nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclrtcCompileProg(prog, 0, nullptr), ACL_ERROR_RTC_COMPILATION);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("broken.asc"), std::string::npos);
+  const std::string log = rtc_test::CompileLog(prog);
+  EXPECT_NE(log.find("broken.asc:4"), std::string::npos) << log;
+  EXPECT_NE(log.find("undeclared_thing"), std::string::npos) << log;
+  EXPECT_EQ(log.find("/npurt-rtc-"), std::string::npos) << "the log names the temporary directory: " << log;
+  size_t size = 0;
+  EXPECT_EQ(aclrtcGetBinDataSize(prog, &size), ACL_ERROR_RTC_INVALID_PROG);
+  EXPECT_EQ(aclrtcDestroyProg(&prog), ACL_SUCCESS);
+  EXPECT_EQ(RtcTempDirs(), dirs_before);
+}
+
+TEST_F(RtcErrors, Ascend950IsRefusedWithALog) {
+  const char* options[] = {"--npu-arch=dav-3510"};
+  EXPECT_EQ(aclrtcCompileProg(prog_, 1, options), ACL_ERROR_RTC_INVALID_OPTION);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("dav-2201"), std::string::npos);
+  EXPECT_NE(rtc_test::CompileLog(prog_).find("dav-3510"), std::string::npos);
+  const char* output[] = {"-o", "x.so"};
+  EXPECT_EQ(aclrtcCompileProg(prog_, 2, output), ACL_ERROR_RTC_INVALID_OPTION);
+}
+
+TEST_F(RtcErrors, OrderOfCalls) {
+  size_t size = 0;
+  char byte = 0;
+  const char* lowered = nullptr;
+  EXPECT_EQ(aclrtcGetBinDataSize(prog_, &size), ACL_ERROR_RTC_INVALID_PROG);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtcCompileProg"), std::string::npos);
+  EXPECT_EQ(aclrtcGetBinData(prog_, &byte), ACL_ERROR_RTC_INVALID_PROG);
+  EXPECT_EQ(aclrtcAddNameExpr(prog_, "nop"), ACL_SUCCESS);
+  EXPECT_EQ(aclrtcGetLoweredName(prog_, "nop", &lowered), ACL_ERROR_RTC_NO_LOWERED_NAMES_BEFORE_COMPILATION);
+  EXPECT_EQ(aclrtcAddNameExpr(prog_, "not a name<"), ACL_ERROR_RTC_NAME_EXPR_NOT_VALID);
+  // The log is empty (one NUL) before a compile.
+  EXPECT_EQ(aclrtcGetCompileLogSize(prog_, &size), ACL_SUCCESS);
+  EXPECT_EQ(size, 1u);
+  ASSERT_EQ(aclrtcCompileProg(prog_, 0, nullptr), ACL_SUCCESS) << rtc_test::CompileLog(prog_);
+  EXPECT_EQ(aclrtcGetLoweredName(prog_, "nop", &lowered), ACL_SUCCESS);
+  EXPECT_STREQ(lowered, "nop");
+  EXPECT_EQ(aclrtcGetLoweredName(prog_, "other", &lowered), ACL_ERROR_RTC_NAME_EXPR_NOT_VALID);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("aclrtcAddNameExpr"), std::string::npos);
+  EXPECT_EQ(aclrtcAddNameExpr(prog_, "late"), ACL_ERROR_RTC_NO_NAME_EXPR_AFTER_COMPILATION);
+  EXPECT_EQ(aclrtcGetBinDataSize(prog_, &size), ACL_SUCCESS);
+  EXPECT_GT(size, 0u);
+}
+
+TEST_F(RtcErrors, NameExpressionOfNoKernel) {
+  EXPECT_EQ(aclrtcAddNameExpr(prog_, "missing<float>"), ACL_SUCCESS);
+  EXPECT_EQ(aclrtcCompileProg(prog_, 0, nullptr), ACL_ERROR_RTC_NAME_EXPR_NOT_VALID);
+  EXPECT_NE(rtc_test::CompileLog(prog_).find("missing<float>"), std::string::npos);
+}
+
+TEST_F(RtcErrors, BadHandlesAndNullPointers) {
+  size_t size = 0;
+  int not_a_program = 0;
+  EXPECT_EQ(aclrtcGetBinDataSize(nullptr, &size), ACL_ERROR_RTC_INVALID_PROG);
+  EXPECT_EQ(aclrtcGetBinDataSize(&not_a_program, &size), ACL_ERROR_RTC_INVALID_PROG);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("not a live aclrtcProg"), std::string::npos);
+  EXPECT_EQ(aclrtcCompileProg(&not_a_program, 0, nullptr), ACL_ERROR_RTC_INVALID_PROG);
+  EXPECT_EQ(aclrtcGetBinDataSize(prog_, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(aclrtcGetBinData(prog_, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(aclrtcGetCompileLogSize(prog_, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(aclrtcGetCompileLog(prog_, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(aclrtcAddNameExpr(prog_, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(aclrtcGetLoweredName(prog_, "x", nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  const char* null_option[] = {nullptr};
+  EXPECT_EQ(aclrtcCompileProg(prog_, 1, null_option), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(aclrtcCompileProg(prog_, -1, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+
+  aclrtcProg p = nullptr;
+  EXPECT_EQ(aclrtcCreateProg(nullptr, kGood, "x", 0, nullptr, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(aclrtcCreateProg(&p, nullptr, "x", 0, nullptr, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(aclrtcCreateProg(&p, kGood, "x", 1, nullptr, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(aclrtcCreateProg(&p, kGood, "x", -1, nullptr, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(p, nullptr);
+
+  // Destroy twice: the second sees a dead handle (through a copy: the first cleared the variable).
+  ASSERT_EQ(aclrtcCreateProg(&p, kGood, nullptr, 0, nullptr, nullptr), ACL_SUCCESS);
+  aclrtcProg copy = p;
+  EXPECT_EQ(aclrtcDestroyProg(&p), ACL_SUCCESS);
+  EXPECT_EQ(p, nullptr);
+  EXPECT_EQ(aclrtcDestroyProg(&copy), ACL_ERROR_RTC_INVALID_PROG);
+  EXPECT_EQ(aclrtcDestroyProg(&p), ACL_ERROR_RTC_INVALID_PROG);
+  EXPECT_EQ(aclrtcDestroyProg(nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+}
+
+TEST_F(RtcErrors, IncludeNameOutsideTheProgramIsRefused) {
+  const char* headers[] = {"int x;"};
+  const char* names[] = {"../escape.h"};
+  aclrtcProg prog = nullptr;
+  ASSERT_EQ(aclrtcCreateProg(&prog, kGood, "inc.asc", 1, headers, names), ACL_SUCCESS);
+  EXPECT_EQ(aclrtcCompileProg(prog, 0, nullptr), ACL_ERROR_RTC_INVALID_INPUT);
+  EXPECT_EQ(aclrtcDestroyProg(&prog), ACL_SUCCESS);
+}
+
+}  // namespace
