@@ -18,6 +18,7 @@
 #include "tiling/tiling_types.h"
 #include "tiling/vector_tiling.h"
 #include "tiling/adv_math_tiling.h"
+#include "tiling/adv_norm_tiling.h"
 #include "tiling/adv_quant_tiling.h"
 #include "tiling/adv_select_reduce_tiling.h"
 #include "tiling/adv_softmax_tiling.h"
