@@ -41,6 +41,7 @@
 #include "npurt_kernel/adv_math.h"
 #include "npurt_kernel/adv_norm.h"
 #include "npurt_kernel/adv_quant.h"
+#include "npurt_kernel/adv_reduce.h"
 #include "npurt_kernel/adv_select_reduce.h"
 #include "npurt_kernel/adv_softmax.h"
 
