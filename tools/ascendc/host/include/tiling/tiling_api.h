@@ -17,6 +17,7 @@
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_types.h"
 #include "tiling/vector_tiling.h"
+#include "tiling/adv_cumsum_tiling.h"
 #include "tiling/adv_math_tiling.h"
 #include "tiling/adv_norm_tiling.h"
 #include "tiling/adv_quant_tiling.h"
