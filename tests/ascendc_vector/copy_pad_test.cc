@@ -1,6 +1,6 @@
 // DataCopyPad (GM->UB) padding: paddingValue (isPad), the SetPadValue value (!isPad), or the padding left
 // as it was (!isPad with no SetPadValue), with left / right padding, several rows, a source gap and rows
-// rounded up to 32 bytes; TPipe's event ids (AllocEventID / ReleaseEventID / FetchEventID); and
+// rounded up to 32 bytes, also through the older DataCopyParams / DataCopyPadParams forms; TPipe's event ids (AllocEventID / ReleaseEventID / FetchEventID); and
 // ListTensorDesc / TensorDesc over a host-built list of tensors of different ranks.
 #include "aclrtlaunch_vec_copy_pad.h"
 #include "aclrtlaunch_vec_event_ids.h"
@@ -19,7 +19,7 @@ TEST_F(CopyPadTest, PaddingValueSetPadValueOrUntouched) {
     uint32_t rows, cols, gap_elems, left, right;
   };
   for (const Case& k : {Case{1, 20, 0, 0, 4}, Case{3, 13, 2, 2, 1}, Case{4, 8, 0, 0, 0}, Case{2, 5, 1, 3, 8}}) {
-    for (uint32_t mode = 0; mode < 3; ++mode) {
+    for (uint32_t mode = 0; mode < 4; ++mode) {
       const uint32_t row_elems = (k.left + k.cols + k.right + 7) / 8 * 8;  // 32-byte rows in the UB
       const uint32_t n_dst = k.rows * row_elems + 8;
       const uint32_t n_src = k.rows * (k.cols + k.gap_elems);

@@ -1,11 +1,15 @@
 // Test kernel of DataCopyPad (GM->UB) padding with SetPadValue, reached through the global GetTPipePtr()
 // (no `AscendC::`, as CANN declares it) and TPipe's event ids.
+#include <cstring>
+
 #include "kernel_operator.h"
 
 // dst (n_dst floats, holding its initial contents) is staged into the unified buffer, `rows` rows of
 // `cols` floats of src (rows `src_gap` bytes apart in global memory) are copied into it by DataCopyPad with
 // `left` / `right` padding elements, and dst is written back. mode 0: isPad with paddingValue = value;
-// 1: !isPad after SetPadValue(value); 2: !isPad with no SetPadValue (the padding keeps its contents).
+// 1: !isPad after SetPadValue(value); 2: !isPad with no SetPadValue (the padding keeps its contents);
+// 3: as 0 through the older DataCopyParams / DataCopyPadParams forms (the pad's bits in paddingValue), also
+// writing dst back with DataCopyPad(GM, UB, DataCopyParams), with L2 cache hints set on both tensors.
 extern "C" __global__ __aicore__ void vec_copy_pad(GM_ADDR src, GM_ADDR dst, uint32_t rows, uint32_t cols,
                                                    uint32_t src_gap, uint32_t left, uint32_t right, uint32_t n_dst,
                                                    uint32_t mode, float value) {
@@ -21,6 +25,18 @@ extern "C" __global__ __aicore__ void vec_copy_pad(GM_ADDR src, GM_ADDR dst, uin
   AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(id);
   AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(id);
   GetTPipePtr()->ReleaseEventID<AscendC::HardEvent::MTE2_V>(id);
+  if (mode == 3) {
+    static_assert(AscendC::Std::is_same_v<AscendC::Std::remove_volatile_t<volatile int>, int>);
+    gs.SetL2CacheHint(AscendC::CacheMode::CACHE_MODE_DISABLE);
+    gd.SetL2CacheHint<AscendC::CacheRwMode::RW>(AscendC::CacheMode::CACHE_MODE_NORMAL);
+    uint32_t bits = 0;
+    std::memcpy(&bits, &value, sizeof(bits));
+    AscendC::DataCopyPadParams old_pad{true, static_cast<uint8_t>(left), static_cast<uint8_t>(right), bits};
+    AscendC::DataCopyPad(l, gs, {static_cast<uint16_t>(rows), static_cast<uint16_t>(cols * 4),
+                                 static_cast<uint16_t>(src_gap), 0}, old_pad);
+    AscendC::DataCopyPad(gd, l, {1, static_cast<uint16_t>(n_dst * 4), 0, 0});
+    return;
+  }
   AscendC::DataCopyExtParams p{static_cast<uint16_t>(rows), cols * 4, src_gap, 0, 0};
   AscendC::DataCopyPadExtParams<float> pad{mode == 0, static_cast<uint8_t>(left), static_cast<uint8_t>(right),
                                            mode == 0 ? value : -1.0f};

@@ -38,8 +38,12 @@
 #include "npurt_kernel/std.h"
 #include "npurt_kernel/list_tensor.h"
 #include "npurt_kernel/block_sync_debug.h"
+#include "npurt_kernel/adv_cumsum.h"
 #include "npurt_kernel/adv_math.h"
+#include "npurt_kernel/adv_math_unary.h"
+#include "npurt_kernel/adv_norm.h"
 #include "npurt_kernel/adv_quant.h"
+#include "npurt_kernel/adv_reduce.h"
 #include "npurt_kernel/adv_select_reduce.h"
 #include "npurt_kernel/adv_softmax.h"
 

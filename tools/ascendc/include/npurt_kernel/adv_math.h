@@ -108,7 +108,7 @@ NPURT_ADV_UNARY(Frac, x - std::trunc(x))
 NPURT_ADV_UNARY(Erf, std::erf(x))
 NPURT_ADV_UNARY(Log, std::log(x))
 NPURT_ADV_UNARY(Sigmoid, 1.0 / (1.0 + std::exp(-x)))
-#undef NPURT_ADV_UNARY
+// NPURT_ADV_UNARY stays defined for npurt_kernel/adv_math_unary.h, which undefines it.
 
 // Exp, the library form: the template's second argument is the number of Taylor terms the hardware uses
 // for the fraction (e^x = e^floor(x) * taylor(x - floor(x))); the sim gives e^x exactly. The basic

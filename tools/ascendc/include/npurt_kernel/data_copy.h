@@ -32,7 +32,18 @@ struct DataCopyExtParams {
   __aicore__ DataCopyExtParams(uint16_t count, uint32_t len, uint32_t src_stride, uint32_t dst_stride, uint32_t r)
       : blockCount(count), blockLen(len), srcStride(src_stride), dstStride(dst_stride), rsv(r) {}
 };
-using DataCopyPadParams = DataCopyExtParams;
+
+// The older DataCopyPad parameters (DataCopyPad with DataCopyParams, whose blockLen then counts bytes):
+// paddingValue holds the pad's bit pattern in its low sizeof(T) bytes, as the hardware's pad register does.
+struct DataCopyPadParams {
+  bool isPad = false;
+  uint8_t leftPadding = 0;   // elements
+  uint8_t rightPadding = 0;  // elements
+  uint64_t paddingValue = 0;
+  __aicore__ DataCopyPadParams() = default;
+  __aicore__ DataCopyPadParams(bool pad, uint8_t left, uint8_t right, uint64_t value)
+      : isPad(pad), leftPadding(left), rightPadding(right), paddingValue(value) {}
+};
 
 template <typename T>
 struct DataCopyPadExtParams {
@@ -172,6 +183,19 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
     npurt_detail::CheckGlobal(dr, p.blockLen, true, "DataCopyPad(UB->GM)");
     npurt_detail::StoreGlobal(dr, sr, p.blockLen, "DataCopyPad(UB->GM)");
   }
+}
+
+// The DataCopyParams forms of DataCopyPad: blockLen in bytes, the strides as in DataCopyExtParams.
+template <typename T>
+__aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p,
+                                   const DataCopyPadParams& pad) {
+  DataCopyPadExtParams<T> ext(pad.isPad, pad.leftPadding, pad.rightPadding, T());
+  std::memcpy(&ext.paddingValue, &pad.paddingValue, sizeof(T) < sizeof(uint64_t) ? sizeof(T) : sizeof(uint64_t));
+  DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0), ext);
+}
+template <typename T>
+__aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
+  DataCopyPad(dst, src, DataCopyExtParams(p.blockCount, p.blockLen, p.srcStride, p.dstStride, 0));
 }
 
 }  // namespace AscendC

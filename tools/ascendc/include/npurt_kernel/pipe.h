@@ -342,6 +342,20 @@ class TPipe {
 
 __aicore__ inline TPipe* GetTPipePtr() { return TPipe::Current(); }
 
+// PopStackBuffer: the unified buffer past everything the pipe has carved so far (the library APIs' default
+// scratch space), as a tensor of whole T elements; nothing is reserved, so a later InitBuffer overlaps it, as
+// on the NPU. Only the unified buffer's positions (VECIN, VECOUT, VECCALC / LCM) are modelled.
+template <typename T, TPosition pos>
+__aicore__ inline bool PopStackBuffer(LocalTensor<T>& popLocal) {
+  static_assert(pos == TPosition::VECIN || pos == TPosition::VECOUT || pos == TPosition::VECCALC,
+                "PopStackBuffer: only the unified buffer's positions (VECIN, VECOUT, VECCALC / LCM) are modelled");
+  const npurt_kernel_block* b = npurt_detail::Block();
+  const uint64_t left = b->ub_size - npurt_detail::g_state.ub_used;
+  popLocal = LocalTensor<T>(reinterpret_cast<T*>(static_cast<uint8_t*>(b->ub_base) + npurt_detail::g_state.ub_used),
+                            static_cast<uint32_t>(left / sizeof(T)), pos);
+  return true;
+}
+
 }  // namespace AscendC
 
 // CANN declares GetTPipePtr outside the AscendC namespace: kernels call it unqualified.

@@ -88,6 +88,8 @@ using std::remove_pointer;
 using std::remove_pointer_t;
 using std::remove_reference;
 using std::remove_reference_t;
+using std::remove_volatile;
+using std::remove_volatile_t;
 using std::true_type;
 using std::void_t;
 

@@ -37,6 +37,11 @@ struct ShapeInfo {
   DataFormat dataFormat = DataFormat::ND;
 };
 
+// L2 cache hints (GlobalTensor::SetL2CacheHint): the sim has no L2 cache, so they are accepted and change
+// nothing. CacheRwMode is reserved by CANN (only the default is meaningful).
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1 };
+enum CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
 template <typename T>
 class GlobalTensor {
  public:
@@ -74,8 +79,10 @@ class GlobalTensor {
   __aicore__ inline T& operator()(uint64_t offset) const { return addr_[offset]; }
 
   // L2 cache policy hints have no effect on the sim.
-  template <typename Mode>
-  __aicore__ inline void SetL2CacheHint(Mode) {}
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  __aicore__ inline void SetL2CacheHint(CacheMode mode) {
+    (void)mode;
+  }
 
  private:
   __gm__ T* addr_ = nullptr;

@@ -6,7 +6,8 @@
 //
 // TCubeTiling (one matrix multiplication, C[M, N] = A[M, Ka] x B[Kb, N] (+ bias), as MatmulApiTiling /
 // MultiCoreMatmulTiling compute it; docs/kernels.md, "Host tiling", says what each field means on the
-// sim), SoftMaxTiling / LogSoftMaxTiling, PadTiling, UnPadTiling.
+// sim), SoftMaxTiling / LogSoftMaxTiling, PadTiling, UnPadTiling, and the normalization tilings DeepNormTiling,
+// RmsNormTiling (npurt_kernel/adv_norm.h; the sim reads their shape fields).
 #ifndef NPURT_KERNEL_TILING_H_
 #define NPURT_KERNEL_TILING_H_
 
@@ -140,11 +141,62 @@ struct UnPadTiling {
 };
 #pragma pack(pop)
 
+// DeepNorm and RmsNorm: CANN's fields in CANN's order.
+#pragma pack(push, 8)
+struct DeepNormTiling {
+  uint32_t bLength = 0;
+  uint32_t sLength = 0;
+  uint32_t hLength = 0;
+  uint32_t originalHLength = 0;
+  uint32_t inputXSize = 0;
+  uint32_t meanVarSize = 0;
+  uint32_t numberOfTmpBuf = 0;
+  uint32_t meanTmpTensorPos = 0;
+  uint32_t meanTmpTensorSize = 0;
+  uint32_t varianceTmpTensorPos = 0;
+  uint32_t varianceTmpTensorSize = 0;
+  uint32_t tmpBufSize = 0;
+  uint32_t oneTmpSize = 0;
+  uint32_t firstTmpStartPos = 0;
+  uint32_t secondTmpStartPos = 0;
+  uint32_t thirdTmpStartPos = 0;
+  uint32_t loopRound = 0;
+  uint32_t inputRoundSize = 0;
+  uint32_t inputTailSize = 0;
+  uint32_t inputTailPos = 0;
+  uint32_t meanVarRoundSize = 0;
+  uint32_t meanVarTailSize = 0;
+  uint32_t meanVarTailPos = 0;
+  uint32_t bshCurLength = 0;
+  uint32_t bsCurLength = 0;
+  float lastDimValueBack = 0;
+};
+#pragma pack(pop)
+
+#pragma pack(push, 8)
+struct RmsNormTiling {
+  uint32_t bLength = 0;
+  uint32_t sLength = 0;
+  uint32_t hLength = 0;
+  uint32_t originalHLength = 0;
+  float reciprocalOfHLength = 0;
+  uint32_t mainBshLength = 0;
+  uint32_t mainBsLength = 0;
+  uint32_t mainBsLengthAlign = 0;
+  uint32_t loopRound = 0;
+  uint32_t inputTailPos = 0;
+  uint32_t tailBshLength = 0;
+  uint32_t tailBsLength = 0;
+};
+#pragma pack(pop)
+
 }  // namespace tiling
 }  // namespace AscendC
 
+using AscendC::tiling::DeepNormTiling;
 using AscendC::tiling::LogSoftMaxTiling;
 using AscendC::tiling::PadTiling;
+using AscendC::tiling::RmsNormTiling;
 using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::TCubeTiling;
 using AscendC::tiling::UnPadTiling;

@@ -49,7 +49,9 @@ inline void Factor(uint32_t typeSize, uint32_t intermediates, uint32_t& maxLiveN
 // of X is the intermediates that function keeps per element.
 #define NPURT_ADV_TILING_FUNCS(X) \
   X(Acosh, 2) X(Ceil, 1) X(Frac, 1) X(Erf, 3) X(Log, 1) X(Exp, 2) X(Sigmoid, 1) X(GeGLU, 2) X(Xor, 1) \
-  X(Clamp, 1) X(Fmod, 2) X(Axpy, 1)
+  X(Clamp, 1) X(Fmod, 2) X(Axpy, 1) X(Sin, 3) X(Cos, 3) X(Tan, 4) X(Tanh, 2) X(Asin, 3) X(Acos, 3) X(Atan, 4) \
+  X(Sinh, 2) X(Cosh, 2) X(Asinh, 2) X(Atanh, 2) X(Floor, 1) X(Round, 1) X(Rint, 1) X(Sign, 2) X(Trunc, 1)      \
+  X(IsFinite, 1) X(Erfc, 4) X(Digamma, 5) X(Lgamma, 6)
 #define NPURT_ADV_TILING_DEFINE(Name, k)                                                                    \
   inline void Get##Name##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,                   \
                                        const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {   \

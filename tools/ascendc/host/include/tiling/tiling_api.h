@@ -17,8 +17,11 @@
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_types.h"
 #include "tiling/vector_tiling.h"
+#include "tiling/adv_cumsum_tiling.h"
 #include "tiling/adv_math_tiling.h"
+#include "tiling/adv_norm_tiling.h"
 #include "tiling/adv_quant_tiling.h"
+#include "tiling/adv_reduce_tiling.h"
 #include "tiling/adv_select_reduce_tiling.h"
 #include "tiling/adv_softmax_tiling.h"
 

@@ -129,6 +129,50 @@ TILING_DATA_FIELD_DEF(uint32_t, widthFractal);
 TILING_DATA_FIELD_DEF(uint32_t, widthFractalTail);
 END_TILING_DATA_DEF;
 
+BEGIN_TILING_DATA_DEF(DeepNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+TILING_DATA_FIELD_DEF(float, lastDimValueBack);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(RmsNormTiling)
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(float, reciprocalOfHLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBshLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBsLength);
+TILING_DATA_FIELD_DEF(uint32_t, mainBsLengthAlign);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, tailBshLength);
+TILING_DATA_FIELD_DEF(uint32_t, tailBsLength);
+END_TILING_DATA_DEF;
+
 }  // namespace optiling
 
 #endif  // NPURT_TILING_TILING_TYPES_H_
