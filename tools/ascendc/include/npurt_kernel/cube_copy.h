@@ -122,19 +122,22 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
 }
 
 namespace npurt_detail {
-// DataCopy(C2 <- C1, DataCopyParams) on the A2 cores: blockCount runs of blockLen 64-byte units, the source
-// srcStride 32-byte blocks apart and the destination dstStride 64-byte units apart (the API reference's units
-// for L1 -> BiasTable on Atlas A2/A3).
+// DataCopy(C2 / C2PIPE2GM <- C1, DataCopyParams) on the A2 cores: blockCount runs of blockLen units, the source
+// srcStride 32-byte blocks apart and the destination dstStride units apart; the unit is 64 bytes into the bias
+// table (C2) and 128 bytes into the fixpipe buffer (C2PIPE2GM), the API reference's units for L1 -> BiasTable
+// and L1 -> FixBuffer on Atlas A2/A3.
 template <typename T>
 void CopyToBiasTable(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
-  const uint64_t row = static_cast<uint64_t>(p.blockLen) * 64u;
+  const bool fb = dst.GetPosition() == TPosition::C2PIPE2GM;
+  const uint64_t unit = fb ? 128u : 64u;
+  const uint64_t row = static_cast<uint64_t>(p.blockLen) * unit;
   auto* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
   const auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
   for (uint32_t i = 0; i < p.blockCount; ++i) {
-    uint8_t* dr = d + i * (row + static_cast<uint64_t>(p.dstStride) * 64u);
+    uint8_t* dr = d + i * (row + static_cast<uint64_t>(p.dstStride) * unit);
     const uint8_t* sr = s + i * (row + static_cast<uint64_t>(p.srcStride) * ONE_BLK_SIZE);
-    CheckCube(dr, row, LocalMem::kBT, "DataCopy(C1->C2)");
-    CheckLocal(sr, row, "DataCopy(C1->C2)");
+    CheckCube(dr, row, fb ? LocalMem::kFB : LocalMem::kBT, fb ? "DataCopy(C1->C2PIPE2GM)" : "DataCopy(C1->C2)");
+    CheckLocal(sr, row, fb ? "DataCopy(C1->C2PIPE2GM)" : "DataCopy(C1->C2)");
     std::memmove(dr, sr, row);
   }
 }
