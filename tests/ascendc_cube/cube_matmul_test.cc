@@ -115,7 +115,7 @@ TEST_F(CubeMatmulTest, HalfTransposed) {
 }
 
 TEST_F(CubeMatmulTest, HalfEveryWayOut) {
-  for (uint32_t mode = 0; mode <= 5; ++mode) {
+  for (uint32_t mode = 0; mode <= 6; ++mode) {
     RunFloat(CubeMatmulF16, {100, 90, 70, 2, false, false, true, mode, 32, 48}, DataType::DT_FLOAT16, RoundHalf, 1e-3);
     RunFloat(CubeMatmulF16, {100, 90, 70, 2, false, true, true, mode, 48, 32, true}, DataType::DT_FLOAT16, RoundHalf,
              1e-3);

@@ -271,6 +271,30 @@ TEST(MatmulTiling, SingleCoreAndFixedSplit) {
   EXPECT_EQ(unset.GetTiling(t), -1);  // no types, no shape
 }
 
+// SetMatmulConfigParams: a traverse other than NOSET sets the iteration order, as SetTraverse does; NOSET
+// keeps the one set before.
+TEST(MatmulTiling, MatmulConfigParamsSetTheTraverse) {
+  matmul_tiling::MatmulApiTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
+  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+  api.SetShape(256, 256, 128);
+  api.SetOrgShape(256, 256, 128);
+  api.SetMatmulConfigParams(matmul_tiling::MatmulConfigParams(1, false, matmul_tiling::ScheduleType::OUTER_PRODUCT,
+                                                              matmul_tiling::MatrixTraverse::FIRSTN, false));
+  TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0);
+  EXPECT_EQ(t.iterateOrder, 1);
+  api.SetMatmulConfigParams(0, false);  // NOSET: FIRSTN stays
+  ASSERT_EQ(api.GetTiling(t), 0);
+  EXPECT_EQ(t.iterateOrder, 1);
+  EXPECT_EQ(api.configParams_.mmConfigType, 0);
+  api.SetMatmulConfigParams(matmul_tiling::MatmulConfigParams(1, false, matmul_tiling::ScheduleType::INNER_PRODUCT,
+                                                              matmul_tiling::MatrixTraverse::FIRSTM));
+  ASSERT_EQ(api.GetTiling(t), 0);
+  EXPECT_EQ(t.iterateOrder, 0);
+}
+
 TEST(Dlog, LevelsFollowTheProcessLevel) {
   int event = 0;
   const int level = dlog_getlevel(0, &event);

@@ -107,13 +107,22 @@ __aicore__ inline void MatmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
                        GetBlockIdx() * tiling.baseM * tiling.baseN);
     const int32_t mIter = (tailM + tiling.baseM - 1) / tiling.baseM, nIter = (tailN + tiling.baseN - 1) / tiling.baseN;
     int32_t bmIdx = 0, bnIdx = 0;
-    while (mm.Iterate()) {
+    const bool async = args.mode == 6;  // Iterate<false> once, GetTensorC<false> per block (the queue is VECIN)
+    if (async) {
+      pipe.InitBuffer(q, 1, tiling.baseM * tiling.baseN * sizeof(CT));
+      mm.template Iterate<false>();
+    }
+    for (int32_t i = 0; async ? i < mIter * nIter : mm.Iterate(); ++i) {
       const int32_t rows = tailM - bmIdx * tiling.baseM < tiling.baseM ? tailM - bmIdx * tiling.baseM : tiling.baseM;
       const int32_t cols = tailN - bnIdx * tiling.baseN < tiling.baseN ? tailN - bnIdx * tiling.baseN : tiling.baseN;
       const uint64_t at = offC + static_cast<uint64_t>(bmIdx) * tiling.baseM * tiling.N + bnIdx * tiling.baseN;
-      if (args.mode == 2) {
+      if (args.mode == 2 || async) {
         LocalTensor<CT> t = q.AllocTensor<CT>();
-        mm.GetTensorC(t);
+        if (async) {
+          mm.template GetTensorC<false>(t);
+        } else {
+          mm.GetTensorC(t);
+        }
         for (int32_t r = 0; r < rows; ++r) {
           DataCopyPad(cGm[at + static_cast<uint64_t>(r) * tiling.N], t[r * tiling.baseN],
                       DataCopyExtParams(1, cols * sizeof(CT), 0, 0, 0));

@@ -11,7 +11,8 @@ struct CubeMatmulArgs {
   // 0 IterateAll to GM; 1 Iterate + GetTensorC to GM; 2 Iterate + GetTensorC to a VECIN tensor, copied out by
   // the kernel; 3 IterateAll twice with enAtomic 1 (C = 2 (A x B + bias) on a zeroed C);
   // 4 Iterate + GetTensorC(enSequentialWrite) into a workspace, copied to C by the kernel;
-  // 5 Iterate<false> once, then GetTensorC<false> to GM per block (asynchronous)
+  // 5 Iterate<false> once, then GetTensorC<false> to GM per block (asynchronous); 6 the same into a VECIN
+  // tensor per block, copied out by the kernel (asc-devkit's matmul_async_iterate)
   uint32_t mode;
 };
 

@@ -31,6 +31,7 @@
 #include "npurt_kernel/gather_mask.h"
 #include "npurt_kernel/fill_brcb.h"
 #include "npurt_kernel/sort.h"
+#include "npurt_kernel/proposal.h"
 #include "npurt_kernel/broadcast.h"
 #include "npurt_kernel/kernel_assert.h"
 #include "npurt_kernel/softmax_pad.h"

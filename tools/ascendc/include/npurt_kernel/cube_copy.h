@@ -1,7 +1,7 @@
 // The cube unit's data movement for the sim: DataCopy GM -> A1/B1 with ND-to-NZ conversion (Nd2NzParams),
-// LoadData L1 -> L0A/L0B in 512-byte fractals (LoadData2DParams) and DataCopy CO1 -> CO2 in fractals
-// (DataCopyEnhancedParams). The plain DataCopy forms (count, DataCopyParams) reach the cube positions through
-// data_copy.h. Part of kernel_operator.h.
+// LoadData L1 -> L0A/L0B in 512-byte fractals (LoadData2DParams), DataCopy CO1 -> CO2 in fractals
+// (DataCopyEnhancedParams) and BroadCastVecToMM UB -> CO1. The plain DataCopy forms (count, DataCopyParams)
+// reach the cube positions through data_copy.h. Part of kernel_operator.h.
 //
 // Layouts (C0 = 32 bytes of elements: 16 half/bfloat16, 8 float, 32 int8):
 //   NZ in L1: the matrix in columns of C0 elements; column block c starts dstNzC0Stride 32-byte blocks after
@@ -122,19 +122,22 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
 }
 
 namespace npurt_detail {
-// DataCopy(C2 <- C1, DataCopyParams) on the A2 cores: blockCount runs of blockLen 64-byte units, the source
-// srcStride 32-byte blocks apart and the destination dstStride 64-byte units apart (the API reference's units
-// for L1 -> BiasTable on Atlas A2/A3).
+// DataCopy(C2 / C2PIPE2GM <- C1, DataCopyParams) on the A2 cores: blockCount runs of blockLen units, the source
+// srcStride 32-byte blocks apart and the destination dstStride units apart; the unit is 64 bytes into the bias
+// table (C2) and 128 bytes into the fixpipe buffer (C2PIPE2GM), the API reference's units for L1 -> BiasTable
+// and L1 -> FixBuffer on Atlas A2/A3.
 template <typename T>
 void CopyToBiasTable(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
-  const uint64_t row = static_cast<uint64_t>(p.blockLen) * 64u;
+  const bool fb = dst.GetPosition() == TPosition::C2PIPE2GM;
+  const uint64_t unit = fb ? 128u : 64u;
+  const uint64_t row = static_cast<uint64_t>(p.blockLen) * unit;
   auto* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
   const auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
   for (uint32_t i = 0; i < p.blockCount; ++i) {
-    uint8_t* dr = d + i * (row + static_cast<uint64_t>(p.dstStride) * 64u);
+    uint8_t* dr = d + i * (row + static_cast<uint64_t>(p.dstStride) * unit);
     const uint8_t* sr = s + i * (row + static_cast<uint64_t>(p.srcStride) * ONE_BLK_SIZE);
-    CheckCube(dr, row, LocalMem::kBT, "DataCopy(C1->C2)");
-    CheckLocal(sr, row, "DataCopy(C1->C2)");
+    CheckCube(dr, row, fb ? LocalMem::kFB : LocalMem::kBT, fb ? "DataCopy(C1->C2PIPE2GM)" : "DataCopy(C1->C2)");
+    CheckLocal(sr, row, fb ? "DataCopy(C1->C2PIPE2GM)" : "DataCopy(C1->C2)");
     std::memmove(dr, sr, row);
   }
 }
@@ -263,6 +266,30 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>&
       U v = s[j];
       if (e.isRelu && v < U(0)) v = U(0);
       d[j] = static_cast<T>(v);
+    }
+  }
+}
+
+// BroadCastVecToMM (UB -> CO1; the API reference lists it for the Atlas inference cores): blockCount runs of
+// blockLen 16 x 16 fractals; fractal j of run i is 16 copies of the 16 source elements at i * (blockLen * 16
+// elements + srcGap 32-byte blocks) + j * 16, written at (i * (blockLen + dstGap) + j) * 256 elements.
+template <typename T, typename U>
+__aicore__ inline void BroadCastVecToMM(const LocalTensor<T>& dst, const LocalTensor<U>& src, const int32_t blockCount,
+                                        const uint8_t blockLen, const uint8_t srcGap, const uint8_t dstGap) {
+  using namespace npurt_detail;
+  static_assert(std::is_same<T, U>::value && (std::is_same<T, half>::value || std::is_same<T, float>::value ||
+                                              std::is_same<T, int32_t>::value),
+                "BroadCastVecToMM: dst and src are both half, float or int32_t");
+  constexpr uint32_t kFrac = 256;
+  for (int32_t i = 0; i < blockCount; ++i) {
+    const uint8_t* run = reinterpret_cast<const uint8_t*>(src.GetPhyAddr()) +
+                         static_cast<size_t>(i) * (blockLen * 16u * sizeof(U) + srcGap * ONE_BLK_SIZE);
+    CheckLocal(run, blockLen * 16u * sizeof(U), "BroadCastVecToMM (source)");
+    for (uint32_t j = 0; j < blockLen; ++j) {
+      const U* s = reinterpret_cast<const U*>(run) + j * 16u;
+      T* d = dst.GetPhyAddr() + (static_cast<size_t>(i) * (blockLen + dstGap) + j) * kFrac;
+      CheckCube(d, kFrac * sizeof(T), LocalMem::kL0C, "BroadCastVecToMM (CO1 destination)");
+      for (uint32_t r = 0; r < 16; ++r) std::memcpy(d + r * 16, s, 16 * sizeof(T));
     }
   }
 }

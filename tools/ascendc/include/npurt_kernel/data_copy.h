@@ -112,12 +112,14 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
   npurt_detail::CopyBlocks(dst.GetPhyAddr(), src.GetPhyAddr(), p, false, true, "DataCopy(UB->GM)");
 }
 namespace npurt_detail {
-template <typename T>  // L1 -> the bias table (C2), in 64-byte units: npurt_kernel/cube_copy.h
+template <typename T>  // L1 -> the bias table (C2, 64-byte units) or fixpipe buffer (128): npurt_kernel/cube_copy.h
 void CopyToBiasTable(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p);
 }  // namespace npurt_detail
 template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
-  if (dst.GetPosition() == TPosition::C2) return npurt_detail::CopyToBiasTable(dst, src, p);
+  if (dst.GetPosition() == TPosition::C2 || dst.GetPosition() == TPosition::C2PIPE2GM) {
+    return npurt_detail::CopyToBiasTable(dst, src, p);
+  }
   npurt_detail::CopyBlocks(dst.GetPhyAddr(), src.GetPhyAddr(), p, true, true, "DataCopy(UB->UB)");
 }
 

@@ -5,8 +5,8 @@
 //   source element (r, c) of matrix i: src + i * srcNdStride * 1024 bytes + ((c / 16) * srcStride + r) * 16 + c % 16
 //     (srcStride: the rows of the NZ matrix, a multiple of 16, >= mSize);
 //   ND destination: dst + i * dstNdStride + r * dstStride + c (elements);
-//   NZ destination: 16-column blocks of mSize rows, block j at j * dstStride * 32 bytes, row r of it at
-//     r * 16 elements.
+//   NZ destination: 16-column blocks (32 for 8-bit outputs, a C0) of mSize rows, block j at j * dstStride * 32
+//     bytes, row r of it at r * 16 (32) elements.
 // The mSize x nSize values are converted: relu first (reluEn), then quantPre: NoQuant keeps the value (float,
 // int32_t), F322F16 / F322BF16 round float to half / bfloat16 to nearest even, DEQF16 (int32 -> half),
 // QF322B8_PRE (float -> int8) and REQ8 (int32 -> int8) multiply by the float scale in deqScalar's low 32 bits,
@@ -147,6 +147,7 @@ inline void FixpipeRun(Out* dst, bool dst_global, const In* src, const FixpipePa
   static_assert(std::is_same<In, float>::value || std::is_same<In, int32_t>::value,
                 "Fixpipe: the CO1 source holds float or int32_t accumulators");
   CheckQuantTypes<Out, In>(p.quantPre);
+  constexpr uint32_t kNzCols = sizeof(Out) == 1 ? 32 : 16;  // NZ output: a C0 of 8-bit values, else 16 columns
   const bool vector_scale = p.quantPre == VDEQF16 || p.quantPre == VQF322B8_PRE || p.quantPre == VREQ8;
   if (vector_scale && scales == nullptr) {
     Fail("Fixpipe: quantPre %d needs the per-channel scales (a workspace tensor, or SetFixPipeConfig)", p.quantPre);
@@ -177,9 +178,9 @@ inline void FixpipeRun(Out* dst, bool dst_global, const In* src, const FixpipePa
         if (layout == CO2Layout::ROW_MAJOR) {
           row[c] = o;
         } else {
-          Out* at =
-              reinterpret_cast<Out*>(reinterpret_cast<uint8_t*>(d) + static_cast<size_t>(c / 16) * p.dstStride * 32) +
-              static_cast<size_t>(r) * 16 + c % 16;
+          Out* at = reinterpret_cast<Out*>(reinterpret_cast<uint8_t*>(d) +
+                                           static_cast<size_t>(c / kNzCols) * p.dstStride * 32) +
+                    static_cast<size_t>(r) * kNzCols + c % kNzCols;
           if (dst_global)
             CheckGlobal(at, sizeof(Out), true, "Fixpipe");
           else

@@ -39,13 +39,15 @@ constexpr const char* LocalMemName(LocalMem m) {
   }
 }
 
-// The memory behind a position: A1/B1/C1 are L1, A2 L0A, B2 L0B, CO1 L0C, C2 the bias table, C2PIPE2GM
-// the fixpipe buffer; the vector positions (and CO2, the cube's output staging in the unified buffer) UB.
+// The memory behind a position: A1/B1/C1 and TSCM (the cube's share of L1) are L1, A2 L0A, B2 L0B, CO1 L0C,
+// C2 the bias table, C2PIPE2GM the fixpipe buffer; the vector positions (and CO2, the cube's output staging
+// in the unified buffer) UB.
 constexpr LocalMem MemOf(TPosition p) {
   switch (p) {
     case TPosition::A1:
     case TPosition::B1:
-    case TPosition::C1: return LocalMem::kL1;
+    case TPosition::C1:
+    case TPosition::TSCM: return LocalMem::kL1;
     case TPosition::A2: return LocalMem::kL0A;
     case TPosition::B2: return LocalMem::kL0B;
     case TPosition::CO1: return LocalMem::kL0C;

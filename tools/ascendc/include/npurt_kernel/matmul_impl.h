@@ -19,6 +19,7 @@
 #include "npurt_kernel/cube_amx.h"
 #include "npurt_kernel/cube_kernel.h"
 #include "npurt_kernel/fixpipe.h"
+#include "npurt_kernel/matmul_static_tiling.h"
 #include "npurt_kernel/matmul_types.h"
 #include "npurt_kernel/pipe.h"
 
@@ -86,19 +87,21 @@ class MatmulImpl {
   static_assert(std::is_same<DstT, Acc>::value || std::is_same<DstT, half>::value ||
                     std::is_same<DstT, bfloat16_t>::value,
                 "Matmul: C is float/int32_t (the accumulator) or half/bfloat16_t on the sim");
-  static_assert(std::is_same<typename std::decay<decltype(MM_CFG)>::type, MatmulConfig>::value,
-                "Matmul: MM_CFG must be a MatmulConfig on the sim (constant tilings, MatmulApiStaticTiling, are not "
-                "supported)");
+  using CfgType = typename std::decay<decltype(MM_CFG)>::type;
+  static_assert(std::is_same<CfgType, MatmulConfig>::value || std::is_same<CfgType, MatmulApiStaticTiling>::value,
+                "Matmul: MM_CFG must be a MatmulConfig or a MatmulApiStaticTiling (GetMatmulApiTiling)");
+  // The configuration; with a constant tiling, its cfg.
+  static constexpr MatmulConfig kCfg = npurt_detail::MatmulConfigOf(MM_CFG);
   // The configuration fields that change the result and are not modelled: refused rather than ignored.
-  static_assert(!MM_CFG.isPartialOutput, "Matmul: MatmulConfig::isPartialOutput is not supported on the sim");
-  static_assert(!MM_CFG.isEnableChannelSplit, "Matmul: MatmulConfig::isEnableChannelSplit is not supported on the sim");
-  static_assert(!MM_CFG.intraBlockPartSum, "Matmul: MatmulConfig::intraBlockPartSum is not supported on the sim");
-  static_assert(MM_CFG.decompMode == DecompressionMode::DECOMP_NONE,
+  static_assert(!kCfg.isPartialOutput, "Matmul: MatmulConfig::isPartialOutput is not supported on the sim");
+  static_assert(!kCfg.isEnableChannelSplit, "Matmul: MatmulConfig::isEnableChannelSplit is not supported on the sim");
+  static_assert(!kCfg.intraBlockPartSum, "Matmul: MatmulConfig::intraBlockPartSum is not supported on the sim");
+  static_assert(kCfg.decompMode == DecompressionMode::DECOMP_NONE,
                 "Matmul: MatmulConfig::decompMode (weight decompression) is not supported on the sim");
-  static_assert(!MM_CFG.isNBatch && MM_CFG.bmmOutMode == BatchOutMode::SINGLE_BATCH,
+  static_assert(!kCfg.isNBatch && kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
                 "Matmul: batch matmul (isNBatch, bmmOutMode) is not supported on the sim");
   // relu of the result before its conversion to C's type, as the fixpipe applies it
-  static constexpr bool kRelu = MM_CFG.enableRelu;
+  static constexpr bool kRelu = kCfg.enableRelu;
   static constexpr int32_t kC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(SrcAT));
   static constexpr bool kAmxTypes =
       std::is_same<Acc, float>::value && (std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value);
@@ -106,14 +109,41 @@ class MatmulImpl {
  public:
   __aicore__ inline MatmulImpl() = default;
 
+  // A constant tiling (MM_CFG a MatmulApiStaticTiling): a null TCubeTiling initialises from it.
+  static constexpr bool kStaticTiling = std::is_same<CfgType, MatmulApiStaticTiling>::value;
+
   __aicore__ inline void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr) {
+    if constexpr (kStaticTiling) {
+      if (cubeTiling == nullptr) return InitStatic(tpipe);
+    }
     if (cubeTiling == nullptr) npurt_detail::Fail("Matmul::Init: no tiling");
     tiling_ = *cubeTiling;
+    InitChecked(tpipe, true);
+  }
+
+ private:
+  // The constant tiling as a TCubeTiling: its shapes stay 0 where it has none (the kernel sets them).
+  void InitStatic(TPipe* tpipe) {
+    if constexpr (kStaticTiling) {
+      auto pos = [](int32_t v) { return v > 0 ? v : 0; };
+      tiling_ = TCubeTiling{};
+      tiling_.usedCoreNum = 1;
+      tiling_.M = pos(MM_CFG.M), tiling_.N = pos(MM_CFG.N), tiling_.Ka = pos(MM_CFG.Ka), tiling_.Kb = pos(MM_CFG.Kb);
+      tiling_.singleCoreM = pos(MM_CFG.singleCoreM), tiling_.singleCoreN = pos(MM_CFG.singleCoreN);
+      tiling_.singleCoreK = pos(MM_CFG.singleCoreK);
+      tiling_.baseM = MM_CFG.baseM, tiling_.baseN = MM_CFG.baseN, tiling_.baseK = MM_CFG.baseK;
+      tiling_.iterateOrder = pos(MM_CFG.iterateOrder);
+      tiling_.isBias = pos(MM_CFG.isBias);
+      InitChecked(tpipe, false);
+    }
+  }
+  // checkShapes: the tiling's single-core shape must be there (a constant tiling's may come later).
+  void InitChecked(TPipe* tpipe, bool checkShapes) {
     const TCubeTiling& t = tiling_;
     if (t.baseM <= 0 || t.baseN <= 0 || t.baseM % 16 != 0 || t.baseN % 16 != 0) {
       npurt_detail::Fail("Matmul::Init: baseM %d and baseN %d must be positive multiples of 16", t.baseM, t.baseN);
     }
-    if (t.singleCoreM <= 0 || t.singleCoreN <= 0 || t.singleCoreK <= 0) {
+    if (checkShapes && (t.singleCoreM <= 0 || t.singleCoreN <= 0 || t.singleCoreK <= 0)) {
       npurt_detail::Fail("Matmul::Init: singleCoreM/N/K %d/%d/%d must be positive", t.singleCoreM, t.singleCoreN,
                          t.singleCoreK);
     }
@@ -140,6 +170,7 @@ class MatmulImpl {
     started_ = false;
   }
 
+ public:
   __aicore__ inline void SetSubBlockIdx(uint8_t) {}
   __aicore__ inline void SetHF32(bool, int32_t = 0) {}
   __aicore__ inline void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
@@ -208,6 +239,12 @@ class MatmulImpl {
     if (a_ == nullptr || b_ == nullptr) npurt_detail::Fail("Matmul::Iterate before SetTensorA and SetTensorB");
     const int32_t mIter = CeilDiv(singleM_, tiling_.baseM), nIter = CeilDiv(singleN_, tiling_.baseN);
     if (!started_) {
+      const bool noOrg = kStaticTiling && (orgM_ <= 0 || orgN_ <= 0 || orgKa_ <= 0);
+      if (singleM_ <= 0 || singleN_ <= 0 || singleK_ <= 0 || noOrg) {
+        npurt_detail::Fail("Matmul::Iterate: no shape (singleCoreM/N/K %d/%d/%d, M/N/Ka %d/%d/%d): a constant "
+                           "tiling without one needs SetOrgShape and SetSingleShape / SetTail",
+                           singleM_, singleN_, singleK_, orgM_, orgN_, orgKa_);
+      }
       started_ = true;
       curM_ = curN_ = 0;
       aPacked_ = false;  // operands are packed anew for each sequence: their memory may have changed
@@ -271,7 +308,7 @@ class MatmulImpl {
   }
   // The block order: MatmulConfig::iterateOrder where it is set, else the tiling's (1: along N first).
   bool IterateAlongN() const {
-    if constexpr (MM_CFG.iterateOrder != IterateOrder::UNDEF) return MM_CFG.iterateOrder == IterateOrder::ORDER_N;
+    if constexpr (kCfg.iterateOrder != IterateOrder::UNDEF) return kCfg.iterateOrder == IterateOrder::ORDER_N;
     return tiling_.iterateOrder == 1;
   }
 
@@ -583,7 +620,7 @@ template <class MM>
 inline void RegistMatmulObjs(TPipe*, MM&) {}
 template <class MM, class Tiling, class... Rest>
 inline void RegistMatmulObjs(TPipe* pipe, MM& mm, Tiling tiling, Rest&&... rest) {
-  if (tiling != nullptr) mm.Init(tiling, pipe);
+  if (tiling != nullptr || MM::kStaticTiling) mm.Init(tiling, pipe);
   RegistMatmulObjs(pipe, rest...);
 }
 }  // namespace npurt_detail

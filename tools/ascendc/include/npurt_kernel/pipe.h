@@ -182,6 +182,10 @@ class TQueBind {
 template <TPosition pos, int32_t depth, auto... config>
 class TQue : public TQueBind<pos, pos, depth, config...> {};
 
+// A queue into TSCM, the part of L1 a vector core fills for the cube (Matmul operands in TPosition::TSCM).
+template <TPosition pos, int32_t depth = 1, auto... config>
+using TSCM = TQueBind<pos, TPosition::TSCM, depth, config...>;
+
 // A scratch buffer for intermediate results (no queue).
 template <TPosition pos = TPosition::VECCALC>
 class TBuf {

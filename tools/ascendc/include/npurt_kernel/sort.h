@@ -106,23 +106,25 @@ __aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& s
 
 namespace npurt_detail {
 // One merge of the lists at src[q] (len[q] structures; nullptr: not taking part) into out.
+// Structures of `bytes` bytes with the score `scoreAt` bytes in (MrgSort: 8 and 0; MrgSort4's region proposals:
+// 8 elements, the score the fifth).
 template <typename T, bool isExhaustedSuspension>
 inline void MergeOnce(uint8_t* out, const uint8_t* const src_in[4], const uint32_t len[4], int count,
-                      uint32_t sortedNum[4]) {
+                      uint32_t sortedNum[4], uint64_t bytes = kSortStructBytes, uint64_t scoreAt = 0) {
   const uint8_t* src[4] = {src_in[0], src_in[1], src_in[2], src_in[3]};
   uint32_t pos[4] = {};
   uint64_t total = 0;
   for (int q = 0; q < count; ++q) {
     if (src[q] == nullptr) continue;
-    CheckLocal(src[q], uint64_t{len[q]} * kSortStructBytes, "MrgSort");
+    CheckLocal(src[q], uint64_t{len[q]} * bytes, "MrgSort");
     total += len[q];
   }
-  CheckLocal(out, total * kSortStructBytes, "MrgSort");
+  CheckLocal(out, total * bytes, "MrgSort");
   // The merged list goes straight to dst unless dst overlaps a source; then it is built aside first.
-  const uint64_t out_bytes = total * kSortStructBytes;
+  const uint64_t out_bytes = total * bytes;
   bool overlap = false;
   for (int q = 0; q < count; ++q) {
-    if (src[q] != nullptr && src[q] < out + out_bytes && out < src[q] + uint64_t{len[q]} * 8) overlap = true;
+    if (src[q] != nullptr && src[q] < out + out_bytes && out < src[q] + uint64_t{len[q]} * bytes) overlap = true;
   }
   uint8_t* tmp = out;
   if (overlap) {
@@ -139,28 +141,37 @@ inline void MergeOnce(uint8_t* out, const uint8_t* const src_in[4], const uint32
         exhausted = true;
         continue;
       }
-      if (best < 0 || ScoreBefore(ScoreAt<T>(src[q] + pos[q] * 8ull), ScoreAt<T>(src[best] + pos[best] * 8ull))) {
+      if (best < 0 || ScoreBefore(ScoreAt<T>(src[q] + pos[q] * bytes + scoreAt),
+                                  ScoreAt<T>(src[best] + pos[best] * bytes + scoreAt))) {
         best = q;
       }
     }
     if (best < 0 || (isExhaustedSuspension && exhausted)) break;
-    std::memcpy(tmp + written * 8, src[best] + pos[best] * 8ull, 8);
+    std::memcpy(tmp + written * bytes, src[best] + pos[best] * bytes, bytes);
     ++pos[best];
     ++written;
   }
   if (overlap) {
-    std::memcpy(out, tmp, written * 8);
+    std::memcpy(out, tmp, written * bytes);
     std::free(tmp);
   }
   for (int q = 0; q < 4; ++q) sortedNum[q] = pos[q];
 }
 }  // namespace npurt_detail
 
-template <typename T, bool isExhaustedSuspension = false>
-__aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList,
-                               const uint16_t elementCountList[4], uint32_t sortedNum[4], uint16_t validBit,
-                               const int32_t repeatTimes) {
-  npurt_detail::CheckSortType<T>();
+namespace npurt_detail {
+// The counts of the block's last merge (GetMrgSortResult).
+struct MrgSortResultRegister {
+  const void* block = nullptr;
+  uint32_t sorted[4] = {0, 0, 0, 0};
+};
+inline thread_local MrgSortResultRegister g_mrgsort;
+
+template <typename T, bool isExhaustedSuspension>
+inline void MrgSortRun(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList,
+                       const uint16_t elementCountList[4], uint32_t sortedNum[4], uint16_t validBit,
+                       const int32_t repeatTimes, uint64_t bytes, uint64_t scoreAt) {
+  CheckSortType<T>();
   if (repeatTimes < 0 || repeatTimes > 255) npurt_detail::Fail("MrgSort: repeatTimes %d outside [0, 255]", repeatTimes);
   if (validBit != 0x3 && validBit != 0x7 && validBit != 0xf) {
     npurt_detail::Fail("MrgSort: validBit 0x%x is not 0b11, 0b111 or 0b1111", validBit);
@@ -177,7 +188,7 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
   }
   if (repeatTimes > 1) {
     bool ok = validBit == 0xf && !isExhaustedSuspension;
-    for (int q = 1; q < 4 && ok; ++q) ok = len[q] == len[0] && src[q] == src[0] + uint64_t{len[0]} * 8 * q;
+    for (int q = 1; q < 4 && ok; ++q) ok = len[q] == len[0] && src[q] == src[0] + uint64_t{len[0]} * bytes * q;
     if (!ok) {
       npurt_detail::Fail("MrgSort: repeatTimes %d needs four contiguous lists of one length, validBit 0b1111 and "
                          "no exhausted suspension", repeatTimes);
@@ -185,11 +196,22 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
   }
   auto* out = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
   for (int32_t r = 0; r < repeatTimes; ++r) {
-    const uint64_t step = static_cast<uint64_t>(r) * 4 * len[0] * 8;  // repeat r: the next four lists (repeatTimes > 1)
+    const uint64_t step = static_cast<uint64_t>(r) * 4 * len[0] * bytes;  // repeat r: the next four lists
     const uint8_t* s[4] = {};
     for (int q = 0; q < 4; ++q) s[q] = src[q] == nullptr ? nullptr : src[q] + step;
-    npurt_detail::MergeOnce<T, isExhaustedSuspension>(out + step, s, len, count, sortedNum);
+    MergeOnce<T, isExhaustedSuspension>(out + step, s, len, count, sortedNum, bytes, scoreAt);
   }
+  g_mrgsort.block = g_state.block;
+  for (int q = 0; q < 4; ++q) g_mrgsort.sorted[q] = repeatTimes > 0 ? sortedNum[q] : 0;
+}
+}  // namespace npurt_detail
+
+template <typename T, bool isExhaustedSuspension = false>
+__aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList,
+                               const uint16_t elementCountList[4], uint32_t sortedNum[4], uint16_t validBit,
+                               const int32_t repeatTimes) {
+  npurt_detail::MrgSortRun<T, isExhaustedSuspension>(dst, sortList, elementCountList, sortedNum, validBit,
+                                                     repeatTimes, npurt_detail::kSortStructBytes, 0);
 }
 
 template <typename T>

@@ -24,4 +24,11 @@ __aicore__ inline constexpr std::common_type_t<T, U> DivCeil(T a, U b) {
   return (static_cast<R>(a) + static_cast<R>(b) - 1) / static_cast<R>(b);
 }
 
+// Ceil(a, b) of two integers of one type: the quotient rounded up, as the Matmul library's utilities give it
+// (b must be positive).
+template <typename T, typename = std::enable_if_t<std::is_integral<T>::value>>
+__aicore__ inline constexpr T Ceil(T num1, T num2) {
+  return (num1 + num2 - 1) / num2;
+}
+
 }  // namespace AscendC

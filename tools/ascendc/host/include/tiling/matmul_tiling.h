@@ -54,6 +54,25 @@ struct PlatformInfo {
   uint64_t l0BSize = 0;
 };
 
+// SetMatmulConfigParams: the kernel's MatmulConfig choices the tiling is told about. mmConfigType (0 NORM,
+// 1 MDL), enableL1CacheUB, scheduleType and enVecND2NZ are kept (they schedule, not change, the result);
+// traverse other than NOSET sets the iteration order as SetTraverse does.
+struct MatmulConfigParams {
+  int32_t mmConfigType;
+  bool enableL1CacheUB;
+  ScheduleType scheduleType;
+  MatrixTraverse traverse;
+  bool enVecND2NZ;
+  MatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                     ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                     MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false)
+      : mmConfigType(mmConfigTypeIn),
+        enableL1CacheUB(enableL1CacheUBIn),
+        scheduleType(scheduleTypeIn),
+        traverse(traverseIn),
+        enVecND2NZ(enVecND2NZIn) {}
+};
+
 class MatmulApiTilingBase {
  public:
   // Without a platform: the simulated device's (PlatformAscendCManager::GetInstance()).
@@ -75,6 +94,16 @@ class MatmulApiTilingBase {
   int32_t SetFixSplit(int32_t baseMIn = -1, int32_t baseNIn = -1, int32_t baseKIn = -1);
   int32_t SetBufferSpace(int32_t l1Size = -1, int32_t l0CSize = -1, int32_t ubSize = -1, int32_t btSize = -1);
   int32_t SetTraverse(MatrixTraverse traverse);
+  void SetMatmulConfigParams(int32_t mmConfigTypeIn = 1, bool enableL1CacheUBIn = false,
+                             ScheduleType scheduleTypeIn = ScheduleType::INNER_PRODUCT,
+                             MatrixTraverse traverseIn = MatrixTraverse::NOSET, bool enVecND2NZIn = false) {
+    SetMatmulConfigParams(
+        MatmulConfigParams(mmConfigTypeIn, enableL1CacheUBIn, scheduleTypeIn, traverseIn, enVecND2NZIn));
+  }
+  void SetMatmulConfigParams(const MatmulConfigParams& configParams) {
+    configParams_ = configParams;
+    if (configParams.traverse != MatrixTraverse::NOSET) traverse_ = configParams.traverse;
+  }
   int32_t SetMadType(MatrixMadType madType) { madType_ = madType; return 0; }
   int32_t SetDoubleBuffer(bool a, bool b, bool c, bool bias, bool transND2NZ = true, bool transNZ2ND = true);
   int32_t GetBaseM() const { return baseM; }
@@ -96,6 +125,7 @@ class MatmulApiTilingBase {
   int32_t baseM = 0, baseN = 0, baseK = 0;
   int32_t fixBaseM = -1, fixBaseN = -1, fixBaseK = -1;  // SetFixSplit
   MatrixTraverse traverse_ = MatrixTraverse::FIRSTM;
+  MatmulConfigParams configParams_;  // SetMatmulConfigParams
   MatrixMadType madType_ = MatrixMadType::NORMAL;
   DequantType deqType = DequantType::SCALAR;
   bool dbL0C_ = false;  // SetDoubleBuffer(c)
