@@ -37,6 +37,7 @@
 #include "npurt_kernel/softmax_pad.h"
 #include "npurt_kernel/static_tensor.h"
 #include "npurt_kernel/std.h"
+#include "npurt_kernel/scalar.h"
 #include "npurt_kernel/list_tensor.h"
 #include "npurt_kernel/block_sync_debug.h"
 #include "npurt_kernel/adv_cumsum.h"
