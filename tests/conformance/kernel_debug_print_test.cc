@@ -48,7 +48,7 @@ TEST(KernelDebugPrintTest, AscPrintfPrefixesEveryLineWithItsBlock) {
 
 // The test's data, the same in parent and child: n halves (small integers and halves, exact in %f) and n
 // int32.
-constexpr uint32_t kDumpN = 21;
+constexpr uint32_t kDumpN = 21;  // a multiple of 3 (kernel_cts_debug.cpp)
 std::vector<_Float16> DumpHalves() {
   std::vector<_Float16> v(kDumpN);
   for (uint32_t i = 0; i < kDumpN; ++i) v[i] = static_cast<_Float16>(static_cast<float>(i * 37 % 19) * 0.5f - 4.0f);
@@ -113,6 +113,20 @@ TEST(KernelDebugPrintTest, DumpTensorPrintsHeaderAndValues) {
   std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(r.Int("y")));
   EXPECT_EQ(1u, CountLines(r.output, std::string("DumpTensor: desc=7, addr=") + text +
                                          ", data_type=int32, position=GM, dump_size=" + n + "\n" + ints))
+      << r.output;
+  // With a ShapeInfo: nested by the shape; a shape covering fewer elements than dumped, then the rest flat.
+  auto join = [&](uint32_t from, uint32_t to) {
+    std::string s;
+    for (uint32_t i = from; i < to; ++i) s += std::to_string(v[i]) + (i + 1 < to ? ", " : "");
+    return s;
+  };
+  const std::string header = std::string(", addr=") + text + ", data_type=int32, position=GM, dump_size=" + n + "\n";
+  EXPECT_EQ(1u, CountLines(r.output, "DumpTensor: desc=8" + header + "[[" + join(0, kDumpN / 3) + "], [" +
+                                         join(kDumpN / 3, 2 * kDumpN / 3) + "], [" + join(2 * kDumpN / 3, kDumpN) +
+                                         "]]"))
+      << r.output;
+  EXPECT_EQ(1u, CountLines(r.output, "DumpTensor: desc=9" + header + "[[[" + join(0, kDumpN - 2) + "]], " +
+                                         join(kDumpN - 2, kDumpN) + "]"))
       << r.output;
 }
 

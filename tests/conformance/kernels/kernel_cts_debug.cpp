@@ -14,7 +14,9 @@ extern "C" __global__ __aicore__ void cts_asc_print(uint32_t value) {
 }
 
 // Copies n halves of x into the unified buffer and dumps them from there (desc 5) and from x (desc 6,
-// asc_dump_gm), then n int32 from y in global memory (DumpTensor, desc 7).
+// asc_dump_gm), then n int32 from y in global memory (DumpTensor, desc 7), then y again nested by a shape of
+// three rows (desc 8: [[row 0], [row 1], [row 2]]) and by a shape of one row covering n - 2 elements (desc 9:
+// the last two follow flat). n is a multiple of 3.
 extern "C" __global__ __aicore__ void cts_dump(GM_ADDR x, GM_ADDR y, uint32_t n) {
   AscendC::TPipe pipe;
   AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
@@ -28,4 +30,8 @@ extern "C" __global__ __aicore__ void cts_dump(GM_ADDR x, GM_ADDR y, uint32_t n)
   AscendC::DumpTensor(ub, 5, n);
   asc_dump_gm<half>(reinterpret_cast<__gm__ half*>(x), 6, n);
   AscendC::DumpTensor(yg, 7, n);
+  const uint32_t rows[] = {3, n / 3};
+  AscendC::DumpTensor(yg, 8, n, AscendC::ShapeInfo(2, rows));
+  const uint32_t part[] = {1, n - 2};
+  AscendC::DumpTensor(yg, 9, n, AscendC::ShapeInfo(2, part));
 }

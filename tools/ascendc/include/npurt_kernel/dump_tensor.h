@@ -7,7 +7,8 @@
 // memory is found from the address, so a LocalTensor of any position works. Floating-point elements print
 // with %f, integers as integers. Like printf, each line reaches stdout whole. Compiling with
 // -DASCENDC_DUMP=0 turns dumping off, as on CANN.
-//   DumpTensor(LocalTensor<T> | GlobalTensor<T>, desc, dumpSize)
+//   DumpTensor(LocalTensor<T> | GlobalTensor<T>, desc, dumpSize [, shapeInfo])   with a ShapeInfo the values
+//       print nested by its shape ([[v, v], [v, v]]) when the shape covers at most dumpSize elements.
 //   DumpAccChkPoint(tensor, index, countOff, dumpSize)   the dumpSize elements from element countOff, with
 //       desc = index.
 // The memory dumped is checked: it must lie in the core's UB, L1 or L0C (L0A, L0B and the other buffers
@@ -56,38 +57,73 @@ inline const char* LocalDumpPlace(const void* p, uint64_t bytes, uint64_t* offse
 }
 
 template <typename T>
-inline void DumpValues(const T* data, uint32_t count) {
-  PrintV("[");
-  for (uint32_t i = 0; i < count; ++i) {
-    const char* sep = i + 1 < count ? ", " : "";
-    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_floating_point_v<T>) {
-      PrintV("%f%s", static_cast<double>(static_cast<float>(data[i])), sep);
-    } else if constexpr (std::is_signed_v<T>) {
-      PrintV("%lld%s", static_cast<long long>(data[i]), sep);
-    } else {
-      PrintV("%llu%s", static_cast<unsigned long long>(data[i]), sep);
-    }
+inline void DumpValue(const T& v, const char* sep) {
+  if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> || std::is_floating_point_v<T>) {
+    PrintV("%f%s", static_cast<double>(static_cast<float>(v)), sep);
+  } else if constexpr (std::is_signed_v<T>) {
+    PrintV("%lld%s", static_cast<long long>(v), sep);
+  } else {
+    PrintV("%llu%s", static_cast<unsigned long long>(v), sep);
   }
+}
+
+// The elements [first, first + dims[0] * ... ) nested in brackets by dims (row-major), e.g. [[1, 2], [3, 4]].
+template <typename T>
+inline void DumpNested(const T* data, uint64_t first, const uint32_t* dims, uint32_t ndims, const char* tail) {
+  PrintV("[");
+  uint64_t inner = 1;
+  for (uint32_t d = 1; d < ndims; ++d) inner *= dims[d];
+  for (uint32_t i = 0; i < dims[0]; ++i) {
+    const char* sep = i + 1 < dims[0] ? ", " : "";
+    if (ndims == 1) DumpValue(data[first + i], sep);
+    else DumpNested(data, first + i * inner, dims + 1, ndims - 1, sep);
+  }
+  PrintV("]%s", tail);
+}
+
+// count elements, flat, or nested by `shape` when it has dimensions and covers at most count elements (the
+// elements past it follow flat); a shape of more elements than dumped prints flat.
+template <typename T>
+inline void DumpValues(const T* data, uint32_t count, const ShapeInfo* shape = nullptr) {
+  uint64_t covered = 0;
+  if (shape != nullptr && shape->shapeDim > 0) {
+    covered = 1;
+    for (uint32_t d = 0; d < shape->shapeDim; ++d) covered *= shape->shape[d];
+    if (covered == 0 || covered > count) covered = 0;
+  }
+  if (covered == count && covered > 0) {
+    DumpNested(data, 0, shape->shape, shape->shapeDim, "\n");
+    return;
+  }
+  PrintV("[");
+  uint64_t i = 0;
+  if (covered > 0) {
+    DumpNested(data, 0, shape->shape, shape->shapeDim, ", ");
+    i = covered;
+  }
+  for (; i < count; ++i) DumpValue(data[i], i + 1 < count ? ", " : "");
   PrintV("]\n");
 }
 
 template <typename T>
-inline void DumpLocal(const T* data, uint32_t desc, uint32_t count, const char* what) {
+inline void DumpLocal(const T* data, uint32_t desc, uint32_t count, const char* what,
+                      const ShapeInfo* shape = nullptr) {
   static_assert(DumpTypeName<T>() != nullptr, "DumpTensor: the element type cannot be dumped");
   uint64_t offset = 0;
   const char* place = LocalDumpPlace(data, static_cast<uint64_t>(count) * sizeof(T), &offset, what);
   PrintV("DumpTensor: desc=%u, addr=%llx, data_type=%s, position=%s, dump_size=%u\n", desc,
          static_cast<unsigned long long>(offset), DumpTypeName<T>(), place, count);
-  DumpValues(data, count);
+  DumpValues(data, count, shape);
 }
 
 template <typename T>
-inline void DumpGlobal(const T* data, uint32_t desc, uint32_t count, const char* what) {
+inline void DumpGlobal(const T* data, uint32_t desc, uint32_t count, const char* what,
+                       const ShapeInfo* shape = nullptr) {
   static_assert(DumpTypeName<T>() != nullptr, "DumpTensor: the element type cannot be dumped");
   CheckGlobal(data, static_cast<uint64_t>(count) * sizeof(T), false, what);
   PrintV("DumpTensor: desc=%u, addr=%llx, data_type=%s, position=GM, dump_size=%u\n", desc,
          static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(data)), DumpTypeName<T>(), count);
-  DumpValues(data, count);
+  DumpValues(data, count, shape);
 }
 
 constexpr bool kDumpOn =
@@ -106,6 +142,23 @@ __aicore__ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, u
 template <typename T>
 __aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize) {
   if constexpr (npurt_detail::kDumpOn) npurt_detail::DumpGlobal(tensor.GetPhyAddr(), desc, dumpSize, "DumpTensor");
+}
+
+// With a shape: the values nested in brackets by shapeInfo's shape ([[...], ...]) when it covers at most
+// dumpSize elements.
+template <typename T>
+__aicore__ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize,
+                                  const ShapeInfo& shapeInfo) {
+  if constexpr (npurt_detail::kDumpOn) {
+    npurt_detail::DumpLocal(tensor.GetPhyAddr(), desc, dumpSize, "DumpTensor", &shapeInfo);
+  }
+}
+template <typename T>
+__aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, uint32_t dumpSize,
+                                  const ShapeInfo& shapeInfo) {
+  if constexpr (npurt_detail::kDumpOn) {
+    npurt_detail::DumpGlobal(tensor.GetPhyAddr(), desc, dumpSize, "DumpTensor", &shapeInfo);
+  }
 }
 
 template <typename T>

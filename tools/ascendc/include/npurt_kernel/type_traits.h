@@ -24,11 +24,12 @@ __aicore__ inline constexpr std::common_type_t<T, U> DivCeil(T a, U b) {
   return (static_cast<R>(a) + static_cast<R>(b) - 1) / static_cast<R>(b);
 }
 
-// Ceil(a, b) of two integers of one type: the quotient rounded up, as the Matmul library's utilities give it
-// (b must be positive).
-template <typename T, typename = std::enable_if_t<std::is_integral<T>::value>>
-__aicore__ inline constexpr T Ceil(T num1, T num2) {
-  return (num1 + num2 - 1) / num2;
+// Ceil(a, b) of two integers: the quotient rounded up, as the Matmul library's utilities give it (b must be
+// positive); the operands may differ in type (Ceil(n * sizeof(T), 32)), the result has their common type.
+template <typename T, typename U,
+          typename = std::enable_if_t<std::is_integral<T>::value && std::is_integral<U>::value>>
+__aicore__ inline constexpr std::common_type_t<T, U> Ceil(T num1, U num2) {
+  return DivCeil(num1, num2);
 }
 
 }  // namespace AscendC
