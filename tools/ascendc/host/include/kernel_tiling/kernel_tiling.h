@@ -7,7 +7,7 @@
 // TCubeTiling (one matrix multiplication, C[M, N] = A[M, Ka] x B[Kb, N] (+ bias), as MatmulApiTiling /
 // MultiCoreMatmulTiling compute it; docs/kernels.md, "Host tiling", says what each field means on the
 // sim), SoftMaxTiling / LogSoftMaxTiling, PadTiling, UnPadTiling, and the normalization tilings DeepNormTiling,
-// RmsNormTiling (npurt_kernel/adv_norm.h; the sim reads their shape fields).
+// RmsNormTiling (npurt_kernel/adv_norm.h; the sim reads their shape fields), TopkTiling and TopKMode.
 #ifndef NPURT_KERNEL_TILING_H_
 #define NPURT_KERNEL_TILING_H_
 
@@ -190,7 +190,50 @@ struct RmsNormTiling {
 };
 #pragma pack(pop)
 
+// TopK (npurt_kernel/adv_sort.h): CANN's fields in CANN's order. The sim reads none of the mask / offset
+// fields (they drive the library's vector code); TopKTilingFunc fills the sizes and alignments.
+#pragma pack(push, 8)
+struct TopkTiling {
+  int32_t tmpLocalSize = 0;
+  int32_t allDataSize = 0;
+  int32_t innerDataSize = 0;
+  uint32_t sortRepeat = 0;
+  int32_t mrgSortRepeat = 0;
+  int32_t kAlignFourBytes = 0;
+  int32_t kAlignTwoBytes = 0;
+  int32_t maskOffset = 0;
+  int32_t maskVreducev2FourBytes = 0;
+  int32_t maskVreducev2TwoBytes = 0;
+  int32_t mrgSortSrc1offset = 0;
+  int32_t mrgSortSrc2offset = 0;
+  int32_t mrgSortSrc3offset = 0;
+  int32_t mrgSortTwoQueueSrc1Offset = 0;
+  int32_t mrgFourQueueTailPara1 = 0;
+  int32_t mrgFourQueueTailPara2 = 0;
+  int32_t srcIndexOffset = 0;
+  uint32_t copyUbToUbBlockCount = 0;
+  int32_t topkMrgSrc1MaskSizeOffset = 0;
+  int32_t topkNSmallSrcIndexOffset = 0;
+  uint32_t vreduceValMask0 = 0;
+  uint32_t vreduceValMask1 = 0;
+  uint32_t vreduceIdxMask0 = 0;
+  uint32_t vreduceIdxMask1 = 0;
+  uint16_t vreducehalfValMask0 = 0;
+  uint16_t vreducehalfValMask1 = 0;
+  uint16_t vreducehalfValMask2 = 0;
+  uint16_t vreducehalfValMask3 = 0;
+  uint16_t vreducehalfValMask4 = 0;
+  uint16_t vreducehalfValMask5 = 0;
+  uint16_t vreducehalfValMask6 = 0;
+  uint16_t vreducehalfValMask7 = 0;
+};
+#pragma pack(pop)
+
 }  // namespace tiling
+
+// TopK's two modes (kernel template argument and host tiling argument).
+enum class TopKMode { TOPK_NORMAL, TOPK_NSMALL };
+
 }  // namespace AscendC
 
 using AscendC::tiling::DeepNormTiling;
@@ -199,6 +242,7 @@ using AscendC::tiling::PadTiling;
 using AscendC::tiling::RmsNormTiling;
 using AscendC::tiling::SoftMaxTiling;
 using AscendC::tiling::TCubeTiling;
+using AscendC::tiling::TopkTiling;
 using AscendC::tiling::UnPadTiling;
 
 #endif  // NPURT_KERNEL_TILING_H_
