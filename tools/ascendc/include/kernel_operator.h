@@ -47,6 +47,7 @@
 #include "npurt_kernel/adv_select_reduce.h"
 #include "npurt_kernel/adv_softmax.h"
 #include "npurt_kernel/adv_sort.h"
+#include "npurt_kernel/adv_welford.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
 #include "npurt_kernel/kernel_assert_macro.h"  // outside the guard: assert after a later <cassert> (kernel_assert.h)
