@@ -39,6 +39,7 @@
 #include "npurt_kernel/list_tensor.h"
 #include "npurt_kernel/block_sync_debug.h"
 #include "npurt_kernel/adv_cumsum.h"
+#include "npurt_kernel/adv_layernorm.h"
 #include "npurt_kernel/adv_math.h"
 #include "npurt_kernel/adv_math_unary.h"
 #include "npurt_kernel/adv_norm.h"

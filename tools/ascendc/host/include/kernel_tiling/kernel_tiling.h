@@ -7,7 +7,8 @@
 // TCubeTiling (one matrix multiplication, C[M, N] = A[M, Ka] x B[Kb, N] (+ bias), as MatmulApiTiling /
 // MultiCoreMatmulTiling compute it; docs/kernels.md, "Host tiling", says what each field means on the
 // sim), SoftMaxTiling / LogSoftMaxTiling, PadTiling, UnPadTiling, and the normalization tilings DeepNormTiling,
-// RmsNormTiling (npurt_kernel/adv_norm.h; the sim reads their shape fields), TopkTiling and TopKMode.
+// RmsNormTiling (npurt_kernel/adv_norm.h; the sim reads their shape fields), TopkTiling and TopKMode,
+// LayerNormTiling / LayerNormGradTiling / LayerNormGradBetaTiling (npurt_kernel/adv_layernorm.h).
 #ifndef NPURT_KERNEL_TILING_H_
 #define NPURT_KERNEL_TILING_H_
 
@@ -229,6 +230,71 @@ struct TopkTiling {
 };
 #pragma pack(pop)
 
+// LayerNorm, LayerNormGrad, LayerNormGradBeta (npurt_kernel/adv_layernorm.h): CANN's fields in CANN's order; the
+// sim reads the shape fields.
+// CANN's LayerNormTiling has DeepNormTiling's fields, in the same order.
+using LayerNormTiling = DeepNormTiling;
+
+#pragma pack(push, 8)
+struct LayerNormGradTiling {
+  uint32_t stackBufferSize = 0;
+  uint32_t bLength = 0;
+  uint32_t sLength = 0;
+  uint32_t hLength = 0;
+  uint32_t originalHLength = 0;
+  uint32_t oneCalSize = 0;
+  uint32_t nohCalSize = 0;
+  uint32_t loopNum = 0;
+  uint32_t tailSize = 0;
+  uint32_t nohTailSize = 0;
+  uint32_t tmpTensorBSHPos = 0;
+  uint32_t tmpTensorBSHSize = 0;
+  uint32_t pdVarTensorPos = 0;
+  uint32_t pdVarTensorSize = 0;
+  uint32_t pdMeanTensorPos = 0;
+  uint32_t pdMeanTensorSize = 0;
+  uint32_t x1TensorPos = 0;
+  uint32_t x1TensorSize = 0;
+  uint32_t x2TensorPos = 0;
+  uint32_t x2TensorSize = 0;
+  uint32_t x3TensorPos = 0;
+  uint32_t x3TensorSize = 0;
+  uint32_t tmpTensorPos = 0;
+  uint32_t tmpTensorSize = 0;
+  uint32_t tmpTensor1Pos = 0;
+  uint32_t tmpTensor1Size = 0;
+  uint32_t tmpTensor2Pos = 0;
+  uint32_t tmpTensor2Size = 0;
+  uint32_t lastDimValueBack = 0;
+  uint32_t lastDimValueBackMulTwo = 0;
+};
+#pragma pack(pop)
+
+#pragma pack(push, 8)
+struct LayerNormGradBetaTiling {
+  uint32_t stackBufferSize = 0;
+  uint32_t bLength = 0;
+  uint32_t sLength = 0;
+  uint32_t hLength = 0;
+  uint32_t originalHLength = 0;
+  uint32_t bshLength = 0;
+  uint32_t bsLength = 0;
+  uint32_t oneCalSize = 0;
+  uint32_t numberOfTmpBuf = 0;
+  uint32_t loopRound = 0;
+  uint32_t inputTailSize = 0;
+  uint32_t inputTailPos = 0;
+  uint32_t bsTailSize = 0;
+  uint32_t bshCurLength = 0;
+  uint32_t bsCurLength = 0;
+  uint32_t gammaTempTensorPos = 0;
+  uint32_t betaTempTensorPos = 0;
+  uint32_t inputDyTmpTensorPos = 0;
+  uint32_t resForGammaTmpTensorPos = 0;
+  uint32_t reserved = 0;
+};
+#pragma pack(pop)
+
 }  // namespace tiling
 
 // TopK's two modes (kernel template argument and host tiling argument).
@@ -237,6 +303,9 @@ enum class TopKMode { TOPK_NORMAL, TOPK_NSMALL };
 }  // namespace AscendC
 
 using AscendC::tiling::DeepNormTiling;
+using AscendC::tiling::LayerNormGradBetaTiling;
+using AscendC::tiling::LayerNormGradTiling;
+using AscendC::tiling::LayerNormTiling;
 using AscendC::tiling::LogSoftMaxTiling;
 using AscendC::tiling::PadTiling;
 using AscendC::tiling::RmsNormTiling;

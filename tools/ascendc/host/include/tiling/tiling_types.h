@@ -208,6 +208,64 @@ TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask6);
 TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask7);
 END_TILING_DATA_DEF;
 
+using LayerNormTiling = DeepNormTiling;  // the same fields in the same order
+
+BEGIN_TILING_DATA_DEF(LayerNormGradTiling)
+TILING_DATA_FIELD_DEF(uint32_t, stackBufferSize);
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, oneCalSize);
+TILING_DATA_FIELD_DEF(uint32_t, nohCalSize);
+TILING_DATA_FIELD_DEF(uint32_t, loopNum);
+TILING_DATA_FIELD_DEF(uint32_t, tailSize);
+TILING_DATA_FIELD_DEF(uint32_t, nohTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorBSHPos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorBSHSize);
+TILING_DATA_FIELD_DEF(uint32_t, pdVarTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, pdVarTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, pdMeanTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, pdMeanTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, x1TensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, x1TensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, x2TensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, x2TensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, x3TensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, x3TensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor1Pos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor1Size);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor2Pos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor2Size);
+TILING_DATA_FIELD_DEF(uint32_t, lastDimValueBack);
+TILING_DATA_FIELD_DEF(uint32_t, lastDimValueBackMulTwo);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(LayerNormGradBetaTiling)
+TILING_DATA_FIELD_DEF(uint32_t, stackBufferSize);
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, bshLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsLength);
+TILING_DATA_FIELD_DEF(uint32_t, oneCalSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, bsTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, gammaTempTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, betaTempTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, inputDyTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, resForGammaTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, reserved);
+END_TILING_DATA_DEF;
+
 }  // namespace optiling
 
 #endif  // NPURT_TILING_TILING_TYPES_H_
