@@ -47,6 +47,8 @@
 #include "npurt_kernel/adv_reduce.h"
 #include "npurt_kernel/adv_select_reduce.h"
 #include "npurt_kernel/adv_softmax.h"
+#include "npurt_kernel/adv_softmax_flashv3.h"
+#include "npurt_kernel/scalar_minmax.h"
 #include "npurt_kernel/adv_sort.h"
 #include "npurt_kernel/adv_welford.h"
 
