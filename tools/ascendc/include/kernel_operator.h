@@ -40,6 +40,8 @@
 #include "npurt_kernel/block_sync_debug.h"
 #include "npurt_kernel/adv_cumsum.h"
 #include "npurt_kernel/adv_layernorm.h"
+#include "npurt_kernel/adv_layernorm_v2.h"
+#include "npurt_kernel/ascendc_utils.h"
 #include "npurt_kernel/adv_math.h"
 #include "npurt_kernel/adv_math_unary.h"
 #include "npurt_kernel/adv_norm.h"

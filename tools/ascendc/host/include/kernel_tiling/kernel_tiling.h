@@ -8,7 +8,8 @@
 // MultiCoreMatmulTiling compute it; docs/kernels.md, "Host tiling", says what each field means on the
 // sim), SoftMaxTiling / LogSoftMaxTiling, PadTiling, UnPadTiling, and the normalization tilings DeepNormTiling,
 // RmsNormTiling (npurt_kernel/adv_norm.h; the sim reads their shape fields), TopkTiling and TopKMode,
-// LayerNormTiling / LayerNormGradTiling / LayerNormGradBetaTiling (npurt_kernel/adv_layernorm.h).
+// LayerNormTiling / LayerNormGradTiling / LayerNormGradBetaTiling (npurt_kernel/adv_layernorm.h),
+// LayerNormSeparateTiling (adv_layernorm_v2.h) and ReducePattern.
 #ifndef NPURT_KERNEL_TILING_H_
 #define NPURT_KERNEL_TILING_H_
 
@@ -295,16 +296,69 @@ struct LayerNormGradBetaTiling {
 };
 #pragma pack(pop)
 
+// LayerNorm's rstd form (npurt_kernel/adv_layernorm_v2.h): CANN's fields in CANN's order.
+#pragma pack(push, 8)
+struct LayerNormSeparateTiling {
+  uint32_t aLength = 0;
+  uint32_t rLength = 0;
+  uint32_t halfAddRepeatTimes = 0;
+  uint32_t rHeadLength = 0;
+  float k2Rec = 0;
+  float k2RRec = 0;
+  uint32_t inputXSize = 0;
+  uint32_t meanVarSize = 0;
+  uint32_t numberOfTmpBuf = 0;
+  uint32_t varianceTmpTensorPos = 0;
+  uint32_t varianceTmpTensorSize = 0;
+  uint32_t tmpBufSize = 0;
+  uint32_t oneTmpSize = 0;
+  uint32_t firstTmpStartPos = 0;
+  uint32_t secondTmpStartPos = 0;
+  uint32_t thirdTmpStartPos = 0;
+  uint32_t loopRound = 0;
+  uint32_t inputRoundSize = 0;
+  uint32_t inputTailSize = 0;
+  uint32_t inputTailPos = 0;
+  uint32_t meanVarRoundSize = 0;
+  uint32_t meanVarTailSize = 0;
+  uint32_t meanVarTailPos = 0;
+  uint32_t arCurLength = 0;
+  uint32_t aCurLength = 0;
+  float rValueBack = 0;
+};
+#pragma pack(pop)
+
 }  // namespace tiling
 
 // TopK's two modes (kernel template argument and host tiling argument).
 enum class TopKMode { TOPK_NORMAL, TOPK_NSMALL };
+
+// Reduction patterns (Normalize's NormalizeConfig, the host reduce tilings).
+enum class ReducePattern : uint32_t {
+  AR = 0,
+  RA = 1,
+  R,
+  ARA,
+  ARAR,
+  ARARA,
+  ARARAR,
+  ARARARA,
+  ARARARAR,
+  ARARARARA,
+  RAR,
+  RARA,
+  RARAR,
+  RARARA,
+  RARARAR,
+  RARARARA,
+};
 
 }  // namespace AscendC
 
 using AscendC::tiling::DeepNormTiling;
 using AscendC::tiling::LayerNormGradBetaTiling;
 using AscendC::tiling::LayerNormGradTiling;
+using AscendC::tiling::LayerNormSeparateTiling;
 using AscendC::tiling::LayerNormTiling;
 using AscendC::tiling::LogSoftMaxTiling;
 using AscendC::tiling::PadTiling;

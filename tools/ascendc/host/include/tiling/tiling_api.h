@@ -23,6 +23,7 @@
 #include "tiling/adv_quant_tiling.h"
 #include "tiling/adv_reduce_tiling.h"
 #include "tiling/adv_layernorm_tiling.h"
+#include "tiling/adv_layernorm_v2_tiling.h"
 #include "tiling/adv_sort_tiling.h"
 #include "tiling/adv_welford_tiling.h"
 #include "tiling/adv_select_reduce_tiling.h"

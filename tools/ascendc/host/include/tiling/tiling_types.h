@@ -266,6 +266,35 @@ TILING_DATA_FIELD_DEF(uint32_t, resForGammaTmpTensorPos);
 TILING_DATA_FIELD_DEF(uint32_t, reserved);
 END_TILING_DATA_DEF;
 
+BEGIN_TILING_DATA_DEF(LayerNormSeparateTiling)
+TILING_DATA_FIELD_DEF(uint32_t, aLength);
+TILING_DATA_FIELD_DEF(uint32_t, rLength);
+TILING_DATA_FIELD_DEF(uint32_t, halfAddRepeatTimes);
+TILING_DATA_FIELD_DEF(uint32_t, rHeadLength);
+TILING_DATA_FIELD_DEF(float, k2Rec);
+TILING_DATA_FIELD_DEF(float, k2RRec);
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, arCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, aCurLength);
+TILING_DATA_FIELD_DEF(float, rValueBack);
+END_TILING_DATA_DEF;
+
 }  // namespace optiling
 
 #endif  // NPURT_TILING_TILING_TYPES_H_
