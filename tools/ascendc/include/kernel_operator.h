@@ -41,6 +41,9 @@
 #include "npurt_kernel/list_tensor.h"
 #include "npurt_kernel/block_sync_debug.h"
 #include "npurt_kernel/adv_cumsum.h"
+#include "npurt_kernel/adv_layernorm.h"
+#include "npurt_kernel/adv_layernorm_v2.h"
+#include "npurt_kernel/ascendc_utils.h"
 #include "npurt_kernel/adv_math.h"
 #include "npurt_kernel/adv_math_unary.h"
 #include "npurt_kernel/adv_norm.h"
@@ -48,6 +51,10 @@
 #include "npurt_kernel/adv_reduce.h"
 #include "npurt_kernel/adv_select_reduce.h"
 #include "npurt_kernel/adv_softmax.h"
+#include "npurt_kernel/adv_softmax_flashv3.h"
+#include "npurt_kernel/scalar_minmax.h"
+#include "npurt_kernel/adv_sort.h"
+#include "npurt_kernel/adv_welford.h"
 
 #endif  // NPURT_KERNEL_OPERATOR_H_
 #include "npurt_kernel/kernel_assert_macro.h"  // outside the guard: assert after a later <cassert> (kernel_assert.h)

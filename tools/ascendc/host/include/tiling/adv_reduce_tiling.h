@@ -10,28 +10,10 @@
 #include <cstdint>
 
 #include "graph/tensor.h"
+#include "kernel_tiling/kernel_tiling.h"  // ReducePattern
 #include "tiling/adv_quant_tiling.h"
 
 namespace AscendC {
-
-enum class ReducePattern : uint32_t {
-  AR = 0,
-  RA = 1,
-  R,
-  ARA,
-  ARAR,
-  ARARA,
-  ARARAR,
-  ARARARA,
-  ARARARAR,
-  ARARARARA,
-  RAR,
-  RARA,
-  RARAR,
-  RARARA,
-  RARARAR,
-  RARARARA,
-};
 
 namespace npurt_reduce_tiling {
 inline uint32_t TypeSize(TensorDataType t) {

@@ -22,6 +22,10 @@
 #include "tiling/adv_norm_tiling.h"
 #include "tiling/adv_quant_tiling.h"
 #include "tiling/adv_reduce_tiling.h"
+#include "tiling/adv_layernorm_tiling.h"
+#include "tiling/adv_layernorm_v2_tiling.h"
+#include "tiling/adv_sort_tiling.h"
+#include "tiling/adv_welford_tiling.h"
 #include "tiling/adv_select_reduce_tiling.h"
 #include "tiling/adv_softmax_tiling.h"
 

@@ -173,6 +173,128 @@ TILING_DATA_FIELD_DEF(uint32_t, tailBshLength);
 TILING_DATA_FIELD_DEF(uint32_t, tailBsLength);
 END_TILING_DATA_DEF;
 
+BEGIN_TILING_DATA_DEF(TopkTiling)
+TILING_DATA_FIELD_DEF(int32_t, tmpLocalSize);
+TILING_DATA_FIELD_DEF(int32_t, allDataSize);
+TILING_DATA_FIELD_DEF(int32_t, innerDataSize);
+TILING_DATA_FIELD_DEF(uint32_t, sortRepeat);
+TILING_DATA_FIELD_DEF(int32_t, mrgSortRepeat);
+TILING_DATA_FIELD_DEF(int32_t, kAlignFourBytes);
+TILING_DATA_FIELD_DEF(int32_t, kAlignTwoBytes);
+TILING_DATA_FIELD_DEF(int32_t, maskOffset);
+TILING_DATA_FIELD_DEF(int32_t, maskVreducev2FourBytes);
+TILING_DATA_FIELD_DEF(int32_t, maskVreducev2TwoBytes);
+TILING_DATA_FIELD_DEF(int32_t, mrgSortSrc1offset);
+TILING_DATA_FIELD_DEF(int32_t, mrgSortSrc2offset);
+TILING_DATA_FIELD_DEF(int32_t, mrgSortSrc3offset);
+TILING_DATA_FIELD_DEF(int32_t, mrgSortTwoQueueSrc1Offset);
+TILING_DATA_FIELD_DEF(int32_t, mrgFourQueueTailPara1);
+TILING_DATA_FIELD_DEF(int32_t, mrgFourQueueTailPara2);
+TILING_DATA_FIELD_DEF(int32_t, srcIndexOffset);
+TILING_DATA_FIELD_DEF(uint32_t, copyUbToUbBlockCount);
+TILING_DATA_FIELD_DEF(int32_t, topkMrgSrc1MaskSizeOffset);
+TILING_DATA_FIELD_DEF(int32_t, topkNSmallSrcIndexOffset);
+TILING_DATA_FIELD_DEF(uint32_t, vreduceValMask0);
+TILING_DATA_FIELD_DEF(uint32_t, vreduceValMask1);
+TILING_DATA_FIELD_DEF(uint32_t, vreduceIdxMask0);
+TILING_DATA_FIELD_DEF(uint32_t, vreduceIdxMask1);
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask0);
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask1);
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask2);
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask3);
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask4);
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask5);
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask6);
+TILING_DATA_FIELD_DEF(uint16_t, vreducehalfValMask7);
+END_TILING_DATA_DEF;
+
+using LayerNormTiling = DeepNormTiling;  // the same fields in the same order
+
+BEGIN_TILING_DATA_DEF(LayerNormGradTiling)
+TILING_DATA_FIELD_DEF(uint32_t, stackBufferSize);
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, oneCalSize);
+TILING_DATA_FIELD_DEF(uint32_t, nohCalSize);
+TILING_DATA_FIELD_DEF(uint32_t, loopNum);
+TILING_DATA_FIELD_DEF(uint32_t, tailSize);
+TILING_DATA_FIELD_DEF(uint32_t, nohTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorBSHPos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorBSHSize);
+TILING_DATA_FIELD_DEF(uint32_t, pdVarTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, pdVarTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, pdMeanTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, pdMeanTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, x1TensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, x1TensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, x2TensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, x2TensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, x3TensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, x3TensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor1Pos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor1Size);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor2Pos);
+TILING_DATA_FIELD_DEF(uint32_t, tmpTensor2Size);
+TILING_DATA_FIELD_DEF(uint32_t, lastDimValueBack);
+TILING_DATA_FIELD_DEF(uint32_t, lastDimValueBackMulTwo);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(LayerNormGradBetaTiling)
+TILING_DATA_FIELD_DEF(uint32_t, stackBufferSize);
+TILING_DATA_FIELD_DEF(uint32_t, bLength);
+TILING_DATA_FIELD_DEF(uint32_t, sLength);
+TILING_DATA_FIELD_DEF(uint32_t, hLength);
+TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+TILING_DATA_FIELD_DEF(uint32_t, bshLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsLength);
+TILING_DATA_FIELD_DEF(uint32_t, oneCalSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, bsTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, gammaTempTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, betaTempTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, inputDyTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, resForGammaTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, reserved);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(LayerNormSeparateTiling)
+TILING_DATA_FIELD_DEF(uint32_t, aLength);
+TILING_DATA_FIELD_DEF(uint32_t, rLength);
+TILING_DATA_FIELD_DEF(uint32_t, halfAddRepeatTimes);
+TILING_DATA_FIELD_DEF(uint32_t, rHeadLength);
+TILING_DATA_FIELD_DEF(float, k2Rec);
+TILING_DATA_FIELD_DEF(float, k2RRec);
+TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
+TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
+TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
+TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
+TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+TILING_DATA_FIELD_DEF(uint32_t, arCurLength);
+TILING_DATA_FIELD_DEF(uint32_t, aCurLength);
+TILING_DATA_FIELD_DEF(float, rValueBack);
+END_TILING_DATA_DEF;
+
 }  // namespace optiling
 
 #endif  // NPURT_TILING_TILING_TYPES_H_
