@@ -18,7 +18,9 @@ const Shape kBasicShapes[] = {{16, 16, 16}, {1, 1, 1}, {37, 53, 29}, {100, 90, 1
 class CubeBasicTest : public CubeTest {
  protected:
   // Runs a 16-bit-input kernel and checks C (float) against the reference.
-  void RunFloatOut(int32_t (*launch)(void*, void*, void*, void*, void*, CubeMmArgs), bool bf16, CubeMmArgs args) {
+  // half_bias: the bias goes to the kernel as half (converted to float in the bias table).
+  void RunFloatOut(int32_t (*launch)(void*, void*, void*, void*, void*, CubeMmArgs), bool bf16, CubeMmArgs args,
+                   bool half_bias = false) {
     SCOPED_TRACE(std::to_string(args.m) + "x" + std::to_string(args.n) + "x" + std::to_string(args.k) +
                  " transB=" + std::to_string(args.transB) + " bias=" + std::to_string(args.bias) +
                  " relu=" + std::to_string(args.relu) + " twice=" + std::to_string(args.twice) +
@@ -26,12 +28,12 @@ class CubeBasicTest : public CubeTest {
     auto round = bf16 ? RoundBf16 : RoundHalf;
     const auto a = RandomValues(size_t{args.m} * args.k, args.m * 7 + args.k, round);
     const auto b = RandomValues(size_t{args.k} * args.n, args.n * 11 + args.k, round);
-    const auto bias = RandomValues(args.n, args.n + 3, RoundNone);
+    const auto bias = RandomValues(args.n, args.n + 3, half_bias ? RoundHalf : RoundNone);
     std::vector<double> bias_d(bias.begin(), bias.end());
     auto bits = [&](const std::vector<float>& v) { return bf16 ? Bf16Bits(v) : HalfBits(v); };
     void* da = Upload(bits(a));
     void* db = Upload(bits(b));  // read as k x n, or as n x k (B^T) when transB
-    void* dbias = Upload(bias);
+    void* dbias = half_bias ? Upload(HalfBits(bias)) : Upload(bias);
     void* dc = Alloc(size_t{args.m} * args.n * sizeof(float));
     ASSERT_EQ(launch(stream_, da, db, dbias, dc, args), ACL_SUCCESS);
     ASSERT_EQ(Sync(), ACL_SUCCESS);
@@ -60,6 +62,13 @@ TEST_F(CubeBasicTest, HalfBiasReluAccumulate) {
   RunFloatOut(CubeMmF16, false, {37, 53, 29, 1, 0, 1, 0, 0, 0});
   RunFloatOut(CubeMmF16, false, {37, 53, 29, 0, 0, 0, 1, 0, 0});
   RunFloatOut(CubeMmF16, false, {100, 90, 130, 1, 1, 1, 1, 0, 0});
+}
+
+// A half bias through L1 into the bias table as float (DataCopy C1 -> C2 converting), as Ascend/samples'
+// MmadBiasInvocation does.
+TEST_F(CubeBasicTest, HalfBiasConvertedIntoTheBiasTable) {
+  RunFloatOut(CubeMmF16HBias, false, {37, 53, 29, 0, 1, 0, 0, 0, 0}, true);
+  RunFloatOut(CubeMmF16HBias, false, {100, 90, 130, 1, 1, 1, 0, 0, 0}, true);
 }
 
 TEST_F(CubeBasicTest, OutThroughCo2) {

@@ -10,7 +10,9 @@ namespace {
 
 constexpr uint32_t Align(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
-template <typename In, typename Acc, typename Out, typename BiasT>
+// BiasT: the bias in global memory and L1; BtT: in the bias table (float from a half bias: DataCopy C1 -> C2
+// converts on the way, its blockLen counting 64-byte units of the source).
+template <typename In, typename Acc, typename Out, typename BiasT, typename BtT = BiasT>
 __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, const CubeMmArgs& p, QuantMode_t quant) {
   constexpr uint32_t c0 = 32 / sizeof(In);
   const uint32_t mA = Align(p.m, 16), nA = Align(p.n, 16), k16 = Align(p.k, 16), kC0 = Align(p.k, c0);
@@ -38,7 +40,7 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
                   nA * kC0 * sizeof(In) > k16 * nA * sizeof(In) ? nA * kC0 * sizeof(In) : k16 * nA * sizeof(In));
   pipe.InitBuffer(qCO1, 1, mA * nA * sizeof(Acc));
   pipe.InitBuffer(qBiasL1, 1, nA * sizeof(BiasT));
-  pipe.InitBuffer(qBiasBt, 1, nA * sizeof(BiasT));
+  pipe.InitBuffer(qBiasBt, 1, nA * sizeof(BtT));
 
   // A: m x k ND -> NZ (columns of c0, mA rows each).
   LocalTensor<In> a1 = qA1.AllocTensor<In>();
@@ -89,8 +91,12 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
   if (p.bias) {
     LocalTensor<BiasT> biasL1 = qBiasL1.AllocTensor<BiasT>();
     DataCopy(biasL1, biasGm, Align(p.n, 32 / sizeof(BiasT)));
-    LocalTensor<BiasT> bt = qBiasBt.AllocTensor<BiasT>();
-    DataCopy(bt, biasL1, Align(p.n, 32 / sizeof(BiasT)));
+    LocalTensor<BtT> bt = qBiasBt.AllocTensor<BtT>();
+    if constexpr (std::is_same<BtT, BiasT>::value) {
+      DataCopy(bt, biasL1, Align(p.n, 32 / sizeof(BiasT)));
+    } else {
+      DataCopy(bt, biasL1, {1, static_cast<uint16_t>(Align(nA * sizeof(BiasT), 64) / 64), 0, 0});
+    }
     Mmad(co1, a2, b2, bt, mp);
     qBiasBt.FreeTensor(bt);
     qBiasL1.FreeTensor(biasL1);
@@ -154,6 +160,9 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
 
 extern "C" __global__ __aicore__ void cube_mm_f16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
   CubeMm<half, float, float, float>(a, b, bias, c, p, QuantMode_t::NoQuant);
+}
+extern "C" __global__ __aicore__ void cube_mm_f16_hbias(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
+  CubeMm<half, float, float, half, float>(a, b, bias, c, p, QuantMode_t::NoQuant);
 }
 extern "C" __global__ __aicore__ void cube_mm_f16_to_f16(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
   CubeMm<half, float, half, float>(a, b, bias, c, p, QuantMode_t::F322F16);
@@ -318,6 +327,10 @@ extern "C" __global__ __aicore__ void cube_oversize(uint32_t which, uint32_t byt
 int32_t CubeMmF16(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
   return cube_mm_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias),
                                         static_cast<uint8_t*>(c), p);
+}
+int32_t CubeMmF16HBias(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
+  return cube_mm_f16_hbias<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),
+                                              static_cast<uint8_t*>(bias), static_cast<uint8_t*>(c), p);
 }
 int32_t CubeMmF16ToF16(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
   return cube_mm_f16_to_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),

@@ -64,6 +64,13 @@
 #ifndef GM_ADDR
 #define GM_ADDR uint8_t*
 #endif
+// Branch hints kernels use unqualified, as CANN's headers provide them.
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 // Kernel-type declarations (mixed cube/vector scheduling) do not change how the sim runs a kernel.
 #define KERNEL_TASK_TYPE_DEFAULT(type)
 #define KERNEL_TASK_TYPE(key, type)

@@ -141,6 +141,19 @@ void CopyToBiasTable(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     std::memmove(dr, sr, row);
   }
 }
+template <typename D, typename S>
+void ConvertToBiasTable(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p) {
+  const uint64_t n = static_cast<uint64_t>(p.blockLen) * 64u / sizeof(S);  // elements a block row
+  auto* d = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+  const auto* s = reinterpret_cast<const uint8_t*>(src.GetPhyAddr());
+  for (uint32_t i = 0; i < p.blockCount; ++i) {
+    D* dr = reinterpret_cast<D*>(d + i * (n * sizeof(D) + static_cast<uint64_t>(p.dstStride) * 64u));
+    const S* sr = reinterpret_cast<const S*>(s + i * (n * sizeof(S) + static_cast<uint64_t>(p.srcStride) * ONE_BLK_SIZE));
+    CheckCube(dr, n * sizeof(D), LocalMem::kBT, "DataCopy(C1->C2)");
+    CheckLocal(sr, n * sizeof(S), "DataCopy(C1->C2)");
+    for (uint64_t k = 0; k < n; ++k) dr[k] = static_cast<D>(static_cast<float>(sr[k]));
+  }
+}
 }  // namespace npurt_detail
 
 // LoadDataWithTranspose: L1 -> L0A/L0B transposing square blocks. An iteration takes the square at

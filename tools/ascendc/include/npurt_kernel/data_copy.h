@@ -114,7 +114,20 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
 namespace npurt_detail {
 template <typename T>  // L1 -> the bias table (C2, 64-byte units) or fixpipe buffer (128): npurt_kernel/cube_copy.h
 void CopyToBiasTable(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p);
+template <typename D, typename S>  // L1 half / bfloat16 -> the bias table as float (npurt_kernel/cube_copy.h)
+void ConvertToBiasTable(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p);
 }  // namespace npurt_detail
+// L1 (C1) -> the bias table (C2) converting half or bfloat16 to float on the way, as the bias table holds
+// float: blockLen counts 64-byte units of the source.
+template <typename D, typename S, typename = std::enable_if_t<!std::is_same<D, S>::value>>
+__aicore__ inline void DataCopy(const LocalTensor<D>& dst, const LocalTensor<S>& src, const DataCopyParams& p) {
+  static_assert(std::is_same<D, float>::value && (std::is_same<S, half>::value || std::is_same<S, bfloat16_t>::value),
+                "DataCopy between local tensors of different types: only C1 half/bfloat16 -> C2 float");
+  if (dst.GetPosition() != TPosition::C2) {
+    npurt_detail::Fail("DataCopy(C1 -> C2) converting to float: the destination must be in C2 (the bias table)");
+  }
+  npurt_detail::ConvertToBiasTable(dst, src, p);
+}
 template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p) {
   if (dst.GetPosition() == TPosition::C2 || dst.GetPosition() == TPosition::C2PIPE2GM) {
