@@ -1,5 +1,5 @@
 // Ascend C for npurt's simulated NPU: the library APIs SoftMax, Pad and UnPad, reading the tilings of the
-// host tiling functions (tiling/vector_tiling.h; docs/kernels.md, "Vector tilings" and "kernel_operator.h").
+// host tiling functions (tiling/vector_tiling.h; docs/kernels.md, "Vector tilings"; docs/kernel-api.md).
 // Part of kernel_operator.h; do not include alone.
 //
 // SoftMax of a row: max = the row's maximum, e = exp(x - max) in float, sum = the sum of e in float (in
