@@ -2,6 +2,8 @@
 // L0A/L0B (with and without ifTranspose), Mmad (zero, accumulating, bias-table start), Fixpipe to GM (ND,
 // relu, F322F16 / DEQF16) or DataCopy CO1 -> CO2 in fractals, on random data with shapes that are not
 // multiples of 16, against a host GEMM; and the cube memories' sizes enforced by TPipe::InitBuffer.
+#include <cmath>
+#include <random>
 #include <string>
 
 #include "cube_basic_kernels.h"
@@ -69,6 +71,23 @@ TEST_F(CubeBasicTest, HalfBiasReluAccumulate) {
 TEST_F(CubeBasicTest, HalfBiasConvertedIntoTheBiasTable) {
   RunFloatOut(CubeMmF16HBias, false, {37, 53, 29, 0, 1, 0, 0, 0, 0}, true);
   RunFloatOut(CubeMmF16HBias, false, {100, 90, 130, 1, 1, 1, 0, 0, 0}, true);
+}
+
+// InitConstValue / Fill(LocalTensor, InitConstValueParams): 512-byte blocks in L0A/L0B with gaps between
+// iterations; a destination outside L1/L0A/L0B fails the kernel.
+TEST_F(CubeBasicTest, InitConstValueFillsCubeBlocksWithGaps) {
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
+  const float a = RoundHalf(dist(rng));
+  const float b = RoundHalf(dist(rng));
+  void* dc = Alloc(256 * sizeof(float));
+  ASSERT_EQ(CubeInitConst(stream_, dc, a, b, 0), ACL_SUCCESS);
+  ASSERT_EQ(Sync(), ACL_SUCCESS);
+  const auto got = Download<float>(dc, 256);
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], 32.0 * a * b, 1e-3 * std::fabs(32.0 * a * b)) << i;
+  ASSERT_EQ(CubeInitConst(stream_, dc, a, b, 1), ACL_SUCCESS);
+  EXPECT_NE(Sync(), ACL_SUCCESS);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("InitConstValue: the destination must be in L1"), std::string::npos);
 }
 
 TEST_F(CubeBasicTest, OutThroughCo2) {

@@ -183,6 +183,42 @@ extern "C" __global__ __aicore__ void cube_mm_s8_deq(GM_ADDR a, GM_ADDR b, GM_AD
 // GEMV: Mmad with m == 1 reads A from L0A as k contiguous elements (ND), not as a zZ fractal's row 0.
 // A (1 x k) goes GM -> A1 -> A2 as one run of elements; B is given as B^T (n x k); C is row 0 of L0C's
 // fractals (each 1 x 16 piece of the result in a whole 16 x 16 fractal).
+// InitConstValue: L0A (16 x 64 half, four 512-byte fractals) zeroed, then fractals 0 and 2 set to a (two
+// iterations of one block, one block apart); L0B (64 x 16) set to b through Fill (the older name). C = A x B,
+// 16 x 16 float, every element 32 * a * b. where_ub != 0 aims InitConstValue at the unified buffer instead,
+// which must fail the kernel.
+extern "C" __global__ __aicore__ void cube_init_const(GM_ADDR c, float a, float b, uint32_t where_ub) {
+  GlobalTensor<float> cGm;
+  cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c), 256);
+  TPipe pipe;
+  TQue<TPosition::A2, 1> qA2;
+  TQue<TPosition::B2, 1> qB2;
+  TQue<TPosition::CO1, 1> qCO1;
+  TBuf<TPosition::VECCALC> ub;
+  pipe.InitBuffer(qA2, 1, 16 * 64 * sizeof(half));
+  pipe.InitBuffer(qB2, 1, 64 * 16 * sizeof(half));
+  pipe.InitBuffer(qCO1, 1, 16 * 16 * sizeof(float));
+  pipe.InitBuffer(ub, 2048);
+  if (where_ub != 0) {
+    InitConstValue(ub.Get<half>(), InitConstValueParams<half>(1, 1, 0, half(1.0f)));
+    return;
+  }
+  LocalTensor<half> a2 = qA2.AllocTensor<half>();
+  InitConstValue(a2, InitConstValueParams<half>(1, 4, 0, half(0.0f)));
+  InitConstValue(a2, InitConstValueParams<half>(2, 1, 1, half(a)));
+  LocalTensor<half> b2 = qB2.AllocTensor<half>();
+  Fill(b2, InitConstValueParams<half>(1, 4, 0, half(b)));
+  LocalTensor<float> co1 = qCO1.AllocTensor<float>();
+  MmadParams mp;
+  mp.m = 16;
+  mp.n = 16;
+  mp.k = 64;
+  Mmad(co1, a2, b2, mp);
+  PipeBarrier<PIPE_ALL>();
+  FixpipeParamsV220 fp(16, 16, 16, 16, false);
+  Fixpipe(cGm, co1, fp);
+}
+
 extern "C" __global__ __aicore__ void cube_gemv_f16(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t n, uint32_t k) {
   constexpr uint32_t c0 = 16;
   const uint32_t nA = Align(n, 16), kC0 = Align(k, c0), n1 = nA / 16, k1 = kC0 / c0;
@@ -327,6 +363,9 @@ extern "C" __global__ __aicore__ void cube_oversize(uint32_t which, uint32_t byt
 int32_t CubeMmF16(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
   return cube_mm_f16<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias),
                                         static_cast<uint8_t*>(c), p);
+}
+int32_t CubeInitConst(void* s, void* c, float a, float b, uint32_t where_ub) {
+  return cube_init_const<<<1, nullptr, s>>>(static_cast<uint8_t*>(c), a, b, where_ub);
 }
 int32_t CubeMmF16HBias(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
   return cube_mm_f16_hbias<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b),

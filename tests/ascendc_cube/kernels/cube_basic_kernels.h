@@ -21,6 +21,7 @@ struct CubeMmArgs {
 
 // a, b, bias, c: device pointers of the kernel's types.
 int32_t CubeMmF16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);       // half -> float
+int32_t CubeInitConst(void* stream, void* c, float a, float b, uint32_t where_ub);  // InitConstValue
 int32_t CubeMmF16HBias(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);  // half bias
 int32_t CubeMmF16ToF16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);  // half -> half
 int32_t CubeMmBf16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);      // bf16 -> float

@@ -38,6 +38,7 @@
 #include "npurt_kernel/static_tensor.h"
 #include "npurt_kernel/std.h"
 #include "npurt_kernel/scalar.h"
+#include "npurt_kernel/init_const.h"
 #include "npurt_kernel/list_tensor.h"
 #include "npurt_kernel/block_sync_debug.h"
 #include "npurt_kernel/adv_cumsum.h"
