@@ -19,6 +19,7 @@
 #include "npurt_kernel/cube_amx.h"
 #include "npurt_kernel/cube_kernel.h"
 #include "npurt_kernel/fixpipe.h"
+#include "npurt_kernel/matmul_batch_layout.h"
 #include "npurt_kernel/matmul_static_tiling.h"
 #include "npurt_kernel/matmul_types.h"
 #include "npurt_kernel/pipe.h"
@@ -98,8 +99,8 @@ class MatmulImpl {
   static_assert(!kCfg.intraBlockPartSum, "Matmul: MatmulConfig::intraBlockPartSum is not supported on the sim");
   static_assert(kCfg.decompMode == DecompressionMode::DECOMP_NONE,
                 "Matmul: MatmulConfig::decompMode (weight decompression) is not supported on the sim");
-  static_assert(!kCfg.isNBatch && kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
-                "Matmul: batch matmul (isNBatch, bmmOutMode) is not supported on the sim");
+  static_assert(kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
+                "Matmul: MatmulConfig::bmmOutMode other than SINGLE_BATCH is not supported on the sim");
   // relu of the result before its conversion to C's type, as the fixpipe applies it
   static constexpr bool kRelu = kCfg.enableRelu;
   static constexpr int32_t kC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(SrcAT));
@@ -174,8 +175,11 @@ class MatmulImpl {
   __aicore__ inline void SetSubBlockIdx(uint8_t) {}
   __aicore__ inline void SetHF32(bool, int32_t = 0) {}
   __aicore__ inline void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+  // IterateNBatch's results go here (as C would hold them).
   template <class T>
-  __aicore__ inline void SetWorkspace(const GlobalTensor<T>&) {}
+  __aicore__ inline void SetWorkspace(const GlobalTensor<T>& ws) {
+    workspace_ = reinterpret_cast<uint8_t*>(ws.GetPhyAddr());
+  }
 
   __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
   __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
@@ -294,10 +298,93 @@ class MatmulImpl {
   }
 
   __aicore__ inline void WaitIterateAll() {}
+
+  // Batch matmul: max(batchA, batchB) products of singleCoreM x singleCoreN (fewer of A or B: broadcast, see
+  // npurt_kernel/matmul_batch_layout.h), each where its LayoutMode and the tiling's layout axes put it, from
+  // where SetTensorA/B and the output point. enSequentialWrite:
+  // C's matrices one after another, row stride singleCoreN. With MatmulConfig::isBiasBatch the bias of matrix i
+  // is at bias + i * N, else every matrix takes the one bias row. Computed at once (sync or not).
+  template <bool sync = true, bool waitIterateBatch = false>
+  __aicore__ inline void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB,
+                                      bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                      const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                                      const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+    RunBatches(gm.GetPhyAddr(), true, 0, batchA, batchB, enSequentialWrite,
+               {matrixStrideA, matrixStrideB, matrixStrideC}, enPartialSum, enAtomic);
+  }
+  // The same into a local tensor (VECIN): C's matrices placed as in global memory, from the tensor's start.
+  template <bool sync = true>
+  __aicore__ inline void IterateBatch(const LocalTensor<DstT>& ubCmatrix, uint32_t batchA, uint32_t batchB,
+                                      bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                      const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                                      const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+    RunBatches(ubCmatrix.GetPhyAddr(), false, 0, batchA, batchB, enSequentialWrite,
+               {matrixStrideA, matrixStrideB, matrixStrideC}, enPartialSum, enAtomic);
+  }
+  // batchLoop IterateBatches one after another (loop l: A's batches from l * batchA, B's from l * batchB, C's
+  // from l * max(batchA, batchB)) into the SetWorkspace tensor, placed there as C's layout places them.
+  template <bool sync = true, bool waitIterateBatch = false>
+  __aicore__ inline void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
+                                       bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                       const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
+    static_assert(kCfg.isNBatch, "Matmul::IterateNBatch needs MatmulConfig::isNBatch (MatmulBatchParams)");
+    if (workspace_ == nullptr) npurt_detail::Fail("Matmul::IterateNBatch before SetWorkspace");
+    for (uint32_t l = 0; l < batchLoop; ++l) {
+      RunBatches(reinterpret_cast<DstT*>(workspace_), true, l, batchA, batchB, enSequentialWrite,
+                 {matrixStrideA, matrixStrideB, matrixStrideC}, false, 0);
+    }
+  }
+  __aicore__ inline void WaitIterateBatch() {}
   __aicore__ inline void End() { started_ = false, asyncPending_ = false; }
 
  private:
   static int32_t CeilDiv(int32_t a, int32_t b) { return (a + b - 1) / b; }
+
+  struct MatrixStrides {
+    uint32_t a, b, c;
+  };
+  // Loop `loop` of batchA x batchB products (IterateBatch: loop 0) into dst.
+  void RunBatches(DstT* dst, bool global, uint32_t loop, uint32_t batchA, uint32_t batchB, bool sequential,
+                  MatrixStrides strides, bool partial, uint8_t atomic) {
+    using namespace npurt_detail;
+    static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
+                      C_TYPE::format == CubeFormat::ND,
+                  "Matmul::IterateBatch: A, B and C must be CubeFormat::ND on the sim");
+    if (partial) Fail("Matmul::IterateBatch: enPartialSum is not supported on the sim");
+    if (a_ == nullptr || b_ == nullptr) Fail("Matmul::IterateBatch before SetTensorA and SetTensorB");
+    const int64_t batchC = batchA > batchB ? batchA : batchB;
+    if (batchA == 0 || batchB == 0 || batchC % batchA != 0 || batchC % batchB != 0) {
+      Fail("Matmul::IterateBatch: batchA %u and batchB %u: one must divide the other", batchA, batchB);
+    }
+    const SrcAT* a0 = a_;
+    const SrcBT* b0 = b_;
+    const BiasT* bias0 = bias_;
+    const int64_t sizeA = static_cast<int64_t>(orgM_) * orgKa_, sizeB = static_cast<int64_t>(orgKb_) * orgN_;
+    const int64_t sizeC = static_cast<int64_t>(orgM_) * orgN_;
+    for (int64_t i = 0; i < batchC; ++i) {
+      const int64_t ic = loop * batchC + i;
+      const BatchAxes axC = BatchAxesC(tiling_);
+      const int64_t ia = OperandBatch<A_TYPE::layout, C_TYPE::layout>(BatchAxesA(tiling_), axC, ic, batchC, batchA);
+      const int64_t ib = OperandBatch<B_TYPE::layout, C_TYPE::layout>(BatchAxesB(tiling_), axC, ic, batchC, batchB);
+      const BatchMatrix ma = BatchMatrixAt<A_TYPE::layout>(BatchAxesA(tiling_), ia, sizeA, strides.a, "A");
+      const BatchMatrix mb = BatchMatrixAt<B_TYPE::layout>(BatchAxesB(tiling_), ib, sizeB, strides.b, "B");
+      a_ = a0 + ma.offset, ldA_ = static_cast<int32_t>(ma.ld);
+      b_ = b0 + mb.offset, ldB_ = static_cast<int32_t>(mb.ld);
+      if (bias0 != nullptr && kCfg.isBiasBatch) bias_ = bias0 + ic * orgN_;
+      DstT* c = nullptr;
+      int32_t ldc = singleN_;
+      if (sequential) {
+        c = dst + ic * singleM_ * singleN_;
+      } else {
+        const BatchMatrix mc = BatchMatrixAt<C_TYPE::layout>(BatchAxesC(tiling_), ic, sizeC, strides.c, "C");
+        c = dst + mc.offset, ldc = mc.ld > 0 ? static_cast<int32_t>(mc.ld) : orgN_;
+      }
+      started_ = false;
+      while (NextBlock(false)) WriteBlock(c, global, atomic, false, ldc);
+    }
+    a_ = a0, b_ = b0, bias_ = bias0, ldA_ = ldB_ = 0;
+    started_ = false;
+  }
   // GetTensorC<false>: the next block of the tile Iterate<false> started.
   void TakeAsyncBlock() {
     if (!asyncPending_) npurt_detail::Fail("Matmul::GetTensorC<false> without Iterate<false>");
@@ -318,6 +405,7 @@ class MatmulImpl {
       if (transA_) return static_cast<size_t>(((i / kC0) * npurt_detail::AlignUp(orgKa_, 16) + k) * kC0 + i % kC0);
       return static_cast<size_t>(((k / kC0) * npurt_detail::AlignUp(orgM_, 16) + i) * kC0 + k % kC0);
     } else {
+      if (ldA_ > 0) return static_cast<size_t>(transA_ ? k * ldA_ + i : i * ldA_ + k);
       return static_cast<size_t>(transA_ ? k * orgM_ + i : i * orgKa_ + k);
     }
   }
@@ -326,6 +414,7 @@ class MatmulImpl {
       if (transB_) return static_cast<size_t>(((k / kC0) * npurt_detail::AlignUp(orgN_, 16) + j) * kC0 + k % kC0);
       return static_cast<size_t>(((j / kC0) * npurt_detail::AlignUp(orgKb_, 16) + k) * kC0 + j % kC0);
     } else {
+      if (ldB_ > 0) return static_cast<size_t>(transB_ ? j * ldB_ + k : k * ldB_ + j);
       return static_cast<size_t>(transB_ ? j * orgKb_ + k : k * orgN_ + j);
     }
   }
@@ -596,6 +685,8 @@ class MatmulImpl {
   const SrcAT* a_ = nullptr;
   const SrcBT* b_ = nullptr;
   const BiasT* bias_ = nullptr;
+  int32_t ldA_ = 0, ldB_ = 0;  // IterateBatch: the layout's row strides (0: the original shape's)
+  uint8_t* workspace_ = nullptr;
   bool transA_ = false, transB_ = false;
   float quantScalar_ = 1.0f;
   const uint64_t* quantVector_ = nullptr;
