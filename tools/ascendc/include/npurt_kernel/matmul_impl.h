@@ -20,6 +20,7 @@
 #include "npurt_kernel/cube_kernel.h"
 #include "npurt_kernel/fixpipe.h"
 #include "npurt_kernel/matmul_batch_layout.h"
+#include "npurt_kernel/matmul_callback.h"
 #include "npurt_kernel/matmul_static_tiling.h"
 #include "npurt_kernel/matmul_types.h"
 #include "npurt_kernel/pipe.h"
@@ -103,6 +104,12 @@ class MatmulImpl {
                 "Matmul: MatmulConfig::bmmOutMode other than SINGLE_BATCH is not supported on the sim");
   // relu of the result before its conversion to C's type, as the fixpipe applies it
   static constexpr bool kRelu = kCfg.enableRelu;
+  // MatmulCallBackFunc's CopyA1 / CopyB1 (npurt_kernel/matmul_callback.h): A / B gathered from the L1 tiles the
+  // user's function fills (ND operands, not transposed).
+  static constexpr bool kCopyA1 = !std::is_same<decltype(MM_CB::kCopyA1), const std::nullptr_t>::value;
+  static constexpr bool kCopyB1 = !std::is_same<decltype(MM_CB::kCopyB1), const std::nullptr_t>::value;
+  static_assert(!kCopyA1 || A_TYPE::format == CubeFormat::ND, "Matmul: the CopyA1 callback needs A in CubeFormat::ND");
+  static_assert(!kCopyB1 || B_TYPE::format == CubeFormat::ND, "Matmul: the CopyB1 callback needs B in CubeFormat::ND");
   static constexpr int32_t kC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(SrcAT));
   static constexpr bool kAmxTypes =
       std::is_same<Acc, float>::value && (std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value);
@@ -169,9 +176,13 @@ class MatmulImpl {
       ctileBytes_ = bytes;
     }
     started_ = false;
+    cbL1_ = nullptr;  // the callbacks' L1 tile: taken again after each Init
   }
 
  public:
+  // The values MatmulCallBackFunc's copy callbacks receive as tilingPtr and dataPtr.
+  __aicore__ inline void SetUserDefInfo(const uint64_t tilingPtr) { cbTilingPtr_ = tilingPtr; }
+  __aicore__ inline void SetSelfDefineData(const uint64_t dataPtr) { cbDataPtr_ = dataPtr; }
   __aicore__ inline void SetSubBlockIdx(uint8_t) {}
   __aicore__ inline void SetHF32(bool, int32_t = 0) {}
   __aicore__ inline void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
@@ -200,17 +211,17 @@ class MatmulImpl {
 
   __aicore__ inline void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
     if (kAVector && isTransposeA) npurt_detail::Fail("Matmul: A in CubeFormat::VECTOR cannot be transposed");
-    a_ = gm.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
+    a_ = aUser_ = gm.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
   }
   __aicore__ inline void SetTensorA(const LocalTensor<SrcAT>& local, bool isTransposeA = false) {
     if (kAVector && isTransposeA) npurt_detail::Fail("Matmul: A in CubeFormat::VECTOR cannot be transposed");
-    a_ = local.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
+    a_ = aUser_ = local.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
   }
   __aicore__ inline void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
-    b_ = gm.GetPhyAddr(), transB_ = isTransposeB, started_ = false;
+    b_ = bUser_ = gm.GetPhyAddr(), transB_ = isTransposeB, started_ = false;
   }
   __aicore__ inline void SetTensorB(const LocalTensor<SrcBT>& local, bool isTransposeB = false) {
-    b_ = local.GetPhyAddr(), transB_ = isTransposeB, started_ = false;
+    b_ = bUser_ = local.GetPhyAddr(), transB_ = isTransposeB, started_ = false;
   }
   __aicore__ inline void SetBias(const GlobalTensor<BiasT>& biasGlobal) { bias_ = biasGlobal.GetPhyAddr(); }
   __aicore__ inline void SetBias(const LocalTensor<BiasT>& biasLocal) { bias_ = biasLocal.GetPhyAddr(); }
@@ -249,6 +260,7 @@ class MatmulImpl {
                            "tiling without one needs SetOrgShape and SetSingleShape / SetTail",
                            singleM_, singleN_, singleK_, orgM_, orgN_, orgKa_);
       }
+      if constexpr (kCopyA1 || kCopyB1) GatherByCallbacks();
       started_ = true;
       curM_ = curN_ = 0;
       aPacked_ = false;  // operands are packed anew for each sequence: their memory may have changed
@@ -356,6 +368,8 @@ class MatmulImpl {
     if (batchA == 0 || batchB == 0 || batchC % batchA != 0 || batchC % batchB != 0) {
       Fail("Matmul::IterateBatch: batchA %u and batchB %u: one must divide the other", batchA, batchB);
     }
+    static_assert(!kCopyA1 && !kCopyB1, "Matmul::IterateBatch with MatmulCallBackFunc copy callbacks is not "
+                                        "supported on the sim");
     const SrcAT* a0 = a_;
     const SrcBT* b0 = b_;
     const BiasT* bias0 = bias_;
@@ -397,6 +411,34 @@ class MatmulImpl {
   bool IterateAlongN() const {
     if constexpr (kCfg.iterateOrder != IterateOrder::UNDEF) return kCfg.iterateOrder == IterateOrder::ORDER_N;
     return tiling_.iterateOrder == 1;
+  }
+
+  // The tile's A and B from the callbacks' L1 tiles (npurt_kernel/matmul_callback.h), read as ND from there on.
+  void GatherByCallbacks() {
+    using namespace npurt_detail;
+    const TCubeTiling& t = tiling_;
+    auto step = [](int32_t v) { return v > 0 ? v : 1; };
+    const int32_t k1a = t.baseK > 0 ? t.baseK * step(t.stepKa) : singleK_;
+    const int32_t k1b = t.baseK > 0 ? t.baseK * step(t.stepKb) : singleK_;
+    const int32_t m1 = t.baseM * step(t.stepM), n1 = t.baseN * step(t.stepN);
+    if (cbL1_ == nullptr) {
+      const uint64_t aBytes = AlignUp(m1, 16) * AlignUp(k1a, kC0) * sizeof(SrcAT);
+      const uint64_t bBytes = AlignUp(k1b, 16) * AlignUp(n1, kC0) * sizeof(SrcBT);
+      cbL1_ = CarveCubeBuffer(LocalMem::kL1, aBytes > bBytes ? aBytes : bBytes,
+                              "Matmul (MatmulCallBackFunc's L1 tile)");
+    }
+    if constexpr (kCopyA1) {
+      if (transA_) Fail("Matmul: the CopyA1 callback with a transposed A is not supported on the sim");
+      GatherTilesByCallback<MM_CB::kCopyA1>(cbA_, cbL1_, aUser_, singleM_, singleK_, m1, k1a, cbTilingPtr_,
+                                            cbDataPtr_, TPosition::A1);
+      a_ = cbA_.data(), ldA_ = singleK_;
+    }
+    if constexpr (kCopyB1) {
+      if (transB_) Fail("Matmul: the CopyB1 callback with a transposed B is not supported on the sim");
+      GatherTilesByCallback<MM_CB::kCopyB1>(cbB_, cbL1_, bUser_, singleK_, singleN_, k1b, n1, cbTilingPtr_,
+                                            cbDataPtr_, TPosition::B1);
+      b_ = cbB_.data(), ldB_ = singleN_;
+    }
   }
 
   // A(i, k), B(k, j) of the whole operands (offsets in elements from where SetTensorA/B point).
@@ -687,6 +729,12 @@ class MatmulImpl {
   const BiasT* bias_ = nullptr;
   int32_t ldA_ = 0, ldB_ = 0;  // IterateBatch: the layout's row strides (0: the original shape's)
   uint8_t* workspace_ = nullptr;
+  const SrcAT* aUser_ = nullptr;  // SetTensorA/B's addresses (the callbacks' gm)
+  const SrcBT* bUser_ = nullptr;
+  uint64_t cbTilingPtr_ = 0, cbDataPtr_ = 0;
+  uint8_t* cbL1_ = nullptr;
+  std::vector<SrcAT> cbA_;
+  std::vector<SrcBT> cbB_;
   bool transA_ = false, transB_ = false;
   float quantScalar_ = 1.0f;
   const uint64_t* quantVector_ = nullptr;
