@@ -249,6 +249,33 @@ class MatmulImpl {
     return NextBlock(enPartialSum);
   }
 
+  // The next block into the kernel's own CO1 (L0C) tensor (C a MatmulType<TPosition::CO1, CubeFormat::NZ,
+  // float / int32_t>): the whole 16 x 16 fractals of the block (AlignUp(rows, 16) x AlignUp(cols, 16), bias in
+  // every row, zero past K) in NZ from the tensor's start, element (r, c) at ((c / 16) * AlignUp(rows, 16) + r) *
+  // 16 + c % 16; enPartialSum adds the block to what the tensor holds. false past the last block.
+  template <bool sync = true, typename T>
+  __aicore__ inline bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix) {
+    static_assert(C_TYPE::pos == TPosition::CO1 && C_TYPE::format == CubeFormat::NZ && std::is_same<T, Acc>::value &&
+                      std::is_same<DstT, Acc>::value,
+                  "Matmul::Iterate(enPartialSum, localCmatrix): C must be MatmulType<TPosition::CO1, CubeFormat::NZ, "
+                  "float or int32_t> (the accumulator type) and the tensor of that type");
+    if (!NextBlock(false)) return false;
+    const int32_t rows = static_cast<int32_t>(npurt_detail::AlignUp(bm_, 16));
+    const int32_t cols = static_cast<int32_t>(npurt_detail::AlignUp(bn_, 16));
+    T* dst = localCmatrix.GetPhyAddr();
+    npurt_detail::CheckLocal(dst, static_cast<uint64_t>(rows) * cols * sizeof(T), "Matmul::Iterate (CO1 tensor)");
+    for (int32_t r = 0; r < rows; ++r) {
+      const Acc* src = ctile_ + static_cast<size_t>(r) * tiling_.baseN;
+      for (int32_t c = 0; c < cols; ++c) {
+        Acc v = src[c];
+        if constexpr (kRelu) v = v < Acc(0) ? Acc(0) : v;
+        T& at = dst[((c / 16) * rows + r) * 16 + c % 16];
+        at = enPartialSum ? static_cast<T>(at + v) : v;
+      }
+    }
+    return true;
+  }
+
   // The next block of the tile in the iteration order; false past the last.
   bool NextBlock(bool enPartialSum) {
     if (a_ == nullptr || b_ == nullptr) npurt_detail::Fail("Matmul::Iterate before SetTensorA and SetTensorB");

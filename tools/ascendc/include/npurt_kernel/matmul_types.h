@@ -286,6 +286,11 @@ __aicore__ inline constexpr MatmulConfig GetMMConfig(ArgTypes&&... args) {
   return c;
 }
 
+// The depth of the CO1 queue a kernel gives Matmul::Iterate(enPartialSum, localCmatrix) (TQue<CO1, QUEUE_DEPTH>).
+namespace Impl {
+constexpr int32_t QUEUE_DEPTH = 1;
+}  // namespace Impl
+
 // The L0C (accumulator) type of a Matmul's A type: float for half / bfloat16_t / float, int32_t for int8_t.
 template <typename T>
 struct GetMmDstType {
