@@ -2,6 +2,7 @@
 // callback knows, B only through the callback's data pointer, L1 tiles of baseM/baseK/baseN (stepM/N/Ka/Kb 1)
 // with tails in every dimension, against the host GEMM on random data.
 #include "cube_callback_kernels.h"
+#include "cube_mm_tiling.h"
 #include "cube_test_util.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "tiling/tiling_api.h"
@@ -9,23 +10,12 @@
 namespace cube_test {
 namespace {
 
-using matmul_tiling::DataType;
-
 class CubeCallbackTest : public CubeTest {};
 
 TEST_F(CubeCallbackTest, CopyA1AndCopyB1FillTheL1Tiles) {
   const int m = 70, n = 50, k = 90, lda = 100;
-  matmul_tiling::MatmulApiTiling api;
-  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT16);
-  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT16);
-  api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT);
-  api.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT);
-  api.SetShape(m, n, k);
-  api.SetOrgShape(m, n, k);
-  api.SetBias(true);
-  api.SetFixSplit(32, 32, 32);
-  AscendC::tiling::TCubeTiling t;
-  ASSERT_EQ(api.GetTiling(t), 0);
+  AscendC::tiling::TCubeTiling t =
+      HalfMatmulTiling(m, n, k, 32, 32, 32, matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND);
   t.stepM = t.stepN = t.stepKa = t.stepKb = 1;  // L1 tiles of one base block: 3 x 3 of A, 3 x 2 of B
 
   const auto a = RandomValues(static_cast<size_t>(m) * k, 5, RoundHalf);

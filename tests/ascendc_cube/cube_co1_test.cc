@@ -2,6 +2,7 @@
 // blocks with tails in M, N and K, each computed twice (the second time accumulated), taken out with Fixpipe,
 // against the host GEMM on random data.
 #include "cube_co1_kernels.h"
+#include "cube_mm_tiling.h"
 #include "cube_test_util.h"
 #include "kernel_tiling/kernel_tiling.h"
 #include "tiling/tiling_api.h"
@@ -9,23 +10,12 @@
 namespace cube_test {
 namespace {
 
-using matmul_tiling::DataType;
-
 class CubeCo1Test : public CubeTest {};
 
 TEST_F(CubeCo1Test, IterateIntoCo1WithPartialSum) {
   const int m = 40, n = 72, k = 50;
-  matmul_tiling::MatmulApiTiling api;
-  api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT16);
-  api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT16);
-  api.SetCType(matmul_tiling::TPosition::CO1, matmul_tiling::CubeFormat::NZ, DataType::DT_FLOAT);
-  api.SetBiasType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT);
-  api.SetShape(m, n, k);
-  api.SetOrgShape(m, n, k);
-  api.SetBias(true);
-  api.SetFixSplit(32, 32, -1);
-  AscendC::tiling::TCubeTiling t;
-  ASSERT_EQ(api.GetTiling(t), 0);
+  AscendC::tiling::TCubeTiling t =
+      HalfMatmulTiling(m, n, k, 32, 32, -1, matmul_tiling::TPosition::CO1, matmul_tiling::CubeFormat::NZ);
   ASSERT_EQ(t.iterateOrder, 0);
 
   const auto a = RandomValues(static_cast<size_t>(m) * k, 41, RoundHalf);

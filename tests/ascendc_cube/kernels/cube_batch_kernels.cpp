@@ -2,6 +2,7 @@
 // SBNGD, BNGS1S2 and NORMAL operands, as asc-devkit's batch_matmul samples drive them.
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
+#include "cube_kernel_tiling.h"
 #include "cube_batch_kernels.h"
 
 using namespace AscendC;
@@ -39,10 +40,7 @@ extern "C" __global__ __aicore__ void cube_mm_batch(uint32_t variant, GM_ADDR a,
                                                     GM_ADDR ws, GM_ADDR tilingGm, uint32_t batchA, uint32_t batchB,
                                                     uint32_t loops) {
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);
-  TCubeTiling t;
-  auto* src = reinterpret_cast<__gm__ int32_t*>(tilingGm);
-  auto* dst = reinterpret_cast<int32_t*>(&t);
-  for (size_t i = 0; i < sizeof(TCubeTiling) / sizeof(int32_t); ++i) dst[i] = src[i];
+  TCubeTiling t = LoadCubeTiling(tilingGm);
   GlobalTensor<float> cGm;
   cGm.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(c));
   TPipe pipe;

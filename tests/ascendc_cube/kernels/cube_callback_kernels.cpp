@@ -4,6 +4,7 @@
 #include "kernel_operator.h"
 #define ASCENDC_CUBE_ONLY
 #include "lib/matmul_intf.h"
+#include "cube_kernel_tiling.h"
 #include "cube_callback_kernels.h"
 
 using namespace AscendC;
@@ -55,10 +56,7 @@ __aicore__ inline void CopyBTile(const LocalTensor<int8_t>& l1, const __gm__ voi
 
 extern "C" __global__ __cube__ void cube_mm_callback(GM_ADDR a, uint32_t lda, GM_ADDR list, GM_ADDR bias, GM_ADDR c,
                                                      GM_ADDR tilingGm) {
-  TCubeTiling t;
-  auto* src = reinterpret_cast<__gm__ int32_t*>(tilingGm);
-  auto* dst = reinterpret_cast<int32_t*>(&t);
-  for (size_t i = 0; i < sizeof(TCubeTiling) / sizeof(int32_t); ++i) dst[i] = src[i];
+  TCubeTiling t = LoadCubeTiling(tilingGm);
   TPipe pipe;
   Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
          MatmulType<TPosition::GM, CubeFormat::ND, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>, CFG_NORM,

@@ -3,15 +3,13 @@
 #include "kernel_operator.h"
 #define ASCENDC_CUBE_ONLY
 #include "lib/matmul_intf.h"
+#include "cube_kernel_tiling.h"
 #include "cube_co1_kernels.h"
 
 using namespace AscendC;
 
 extern "C" __global__ __cube__ void cube_mm_co1(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR tilingGm) {
-  TCubeTiling t;
-  auto* src = reinterpret_cast<__gm__ int32_t*>(tilingGm);
-  auto* dst = reinterpret_cast<int32_t*>(&t);
-  for (size_t i = 0; i < sizeof(TCubeTiling) / sizeof(int32_t); ++i) dst[i] = src[i];
+  TCubeTiling t = LoadCubeTiling(tilingGm);
   TPipe pipe;
   Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, MatmulType<TPosition::GM, CubeFormat::ND, half>,
          MatmulType<TPosition::CO1, CubeFormat::NZ, float>, MatmulType<TPosition::GM, CubeFormat::ND, float>>
