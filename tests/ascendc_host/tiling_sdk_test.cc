@@ -271,6 +271,51 @@ TEST(MatmulTiling, SingleCoreAndFixedSplit) {
   EXPECT_EQ(unset.GetTiling(t), -1);  // no types, no shape
 }
 
+// Batch matmul: the layouts' axes and BatchNum go to the tiling's batch fields (BSNGD and NORMAL, as
+// asc-devkit's batch_matmul and batch_matmul_bias_reuse set them); a non-positive axis is refused.
+TEST(MatmulTiling, BatchLayoutsAndNormalInfo) {
+  using namespace matmul_tiling;
+  MultiCoreMatmulTiling api;
+  api.SetDim(1);
+  api.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  api.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16, true);
+  api.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  api.SetShape(32, 256, 64);
+  api.SetOrgShape(32, 256, 64);
+  EXPECT_EQ(api.SetALayout(2, 32, 1, 3, 64), 0);
+  EXPECT_EQ(api.SetBLayout(2, 256, 1, 3, 64), 0);
+  EXPECT_EQ(api.SetCLayout(2, 32, 1, 3, 256), 0);
+  EXPECT_EQ(api.SetBatchNum(3), 0);
+  EXPECT_EQ(api.SetALayout(2, 0, 1, 3, 64), -1);
+  EXPECT_EQ(api.SetBatchNum(0), -1);
+  TCubeTiling t;
+  ASSERT_EQ(api.GetTiling(t), 0);
+  EXPECT_EQ(t.ALayoutInfoB, 2); EXPECT_EQ(t.ALayoutInfoS, 32); EXPECT_EQ(t.ALayoutInfoN, 1);
+  EXPECT_EQ(t.ALayoutInfoG, 3); EXPECT_EQ(t.ALayoutInfoD, 64);
+  EXPECT_EQ(t.BLayoutInfoS, 256); EXPECT_EQ(t.BLayoutInfoD, 64);
+  EXPECT_EQ(t.CLayoutInfoB, 2); EXPECT_EQ(t.CLayoutInfoS1, 32); EXPECT_EQ(t.CLayoutInfoG, 3);
+  EXPECT_EQ(t.CLayoutInfoS2, 256);
+  EXPECT_EQ(t.BatchNum, 3);
+
+  BatchMatmulTiling bmm;
+  bmm.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  bmm.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  bmm.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  bmm.SetShape(32, 256, 64);
+  EXPECT_EQ(bmm.SetBatchInfoForNormal(3, 1, 32, 256, 64), 0);
+  EXPECT_EQ(bmm.SetBatchNum(3), 0);
+  optiling::TCubeTiling host;
+  ASSERT_EQ(bmm.GetTiling(host), 0);
+  EXPECT_EQ(host.get_usedCoreNum(), 1);
+  EXPECT_EQ(host.get_ALayoutInfoB(), 3); EXPECT_EQ(host.get_ALayoutInfoS(), 32);
+  EXPECT_EQ(host.get_ALayoutInfoD(), 64);
+  EXPECT_EQ(host.get_BLayoutInfoB(), 1); EXPECT_EQ(host.get_BLayoutInfoS(), 64);
+  EXPECT_EQ(host.get_BLayoutInfoD(), 256);
+  EXPECT_EQ(host.get_CLayoutInfoB(), 3); EXPECT_EQ(host.get_CLayoutInfoS1(), 32);
+  EXPECT_EQ(host.get_CLayoutInfoS2(), 256);
+  EXPECT_EQ(host.get_BatchNum(), 3);
+}
+
 // SetMatmulConfigParams: a traverse other than NOSET sets the iteration order, as SetTraverse does; NOSET
 // keeps the one set before.
 TEST(MatmulTiling, MatmulConfigParamsSetTheTraverse) {

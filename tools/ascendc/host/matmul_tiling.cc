@@ -188,6 +188,42 @@ bool MatmulApiTilingBase::CheckTypes() const {
   return true;
 }
 
+namespace {
+int32_t SetLayout(MatmulApiTilingBase::BatchLayout& l, int32_t b, int32_t s, int32_t n, int32_t g, int32_t d,
+                  const char* what) {
+  if (b <= 0 || s <= 0 || n <= 0 || g <= 0 || d <= 0) {
+    return Fail("%s(%d, %d, %d, %d, %d): every axis must be positive", what, b, s, n, g, d), -1;
+  }
+  l = MatmulApiTilingBase::BatchLayout{b, s, n, g, d};
+  return 0;
+}
+}  // namespace
+
+int32_t MatmulApiTilingBase::SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+  return SetLayout(aLayout_, b, s, n, g, d, "SetALayout");
+}
+int32_t MatmulApiTilingBase::SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d) {
+  return SetLayout(bLayout_, b, s, n, g, d, "SetBLayout");
+}
+int32_t MatmulApiTilingBase::SetCLayout(int32_t b, int32_t s1, int32_t n, int32_t g, int32_t s2) {
+  return SetLayout(cLayout_, b, s1, n, g, s2, "SetCLayout");
+}
+int32_t MatmulApiTilingBase::SetBatchNum(int32_t batch) {
+  if (batch <= 0) return Fail("SetBatchNum(%d): must be positive", batch), -1;
+  batchNum_ = batch;
+  return 0;
+}
+// NORMAL (BMNK): A is batchA matrices M x K, B batchB matrices K x N, C max(batchA, batchB) matrices M x N.
+int32_t MatmulApiTilingBase::SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k) {
+  const int32_t batchC = std::max(batchA, batchB);
+  if (SetLayout(aLayout_, batchA, m, 1, 1, k, "SetBatchInfoForNormal") != 0 ||
+      SetLayout(bLayout_, batchB, k, 1, 1, n, "SetBatchInfoForNormal") != 0 ||
+      SetLayout(cLayout_, batchC, m, 1, 1, n, "SetBatchInfoForNormal") != 0) {
+    return -1;
+  }
+  return 0;
+}
+
 int64_t MatmulApiTilingBase::ComputeCore(AscendC::tiling::TCubeTiling& t, int32_t usedCoreNum) {
   const int64_t sA = Bytes(aType_.dataType), sB = Bytes(bType_.dataType), sC = Bytes(cType_.dataType);
   const int64_t sBias = isBias ? std::max(Bytes(biasType_.dataType), 4) : 0;
@@ -287,6 +323,13 @@ int64_t MatmulApiTilingBase::ComputeCore(AscendC::tiling::TCubeTiling& t, int32_
   t.dbL0A = static_cast<int32_t>(dbA);
   t.dbL0B = static_cast<int32_t>(dbA);
   t.dbL0C = static_cast<int32_t>(dbC);
+  t.ALayoutInfoB = aLayout_.b, t.ALayoutInfoS = aLayout_.s, t.ALayoutInfoN = aLayout_.n;
+  t.ALayoutInfoG = aLayout_.g, t.ALayoutInfoD = aLayout_.d;
+  t.BLayoutInfoB = bLayout_.b, t.BLayoutInfoS = bLayout_.s, t.BLayoutInfoN = bLayout_.n;
+  t.BLayoutInfoG = bLayout_.g, t.BLayoutInfoD = bLayout_.d;
+  t.CLayoutInfoB = cLayout_.b, t.CLayoutInfoS1 = cLayout_.s, t.CLayoutInfoN = cLayout_.n;
+  t.CLayoutInfoG = cLayout_.g, t.CLayoutInfoS2 = cLayout_.d;
+  t.BatchNum = batchNum_;
   baseM = t.baseM;
   baseN = t.baseN;
   baseK = t.baseK;

@@ -19,6 +19,8 @@
 #include "npurt_kernel/cube_amx.h"
 #include "npurt_kernel/cube_kernel.h"
 #include "npurt_kernel/fixpipe.h"
+#include "npurt_kernel/matmul_batch_layout.h"
+#include "npurt_kernel/matmul_callback.h"
 #include "npurt_kernel/matmul_static_tiling.h"
 #include "npurt_kernel/matmul_types.h"
 #include "npurt_kernel/pipe.h"
@@ -98,10 +100,16 @@ class MatmulImpl {
   static_assert(!kCfg.intraBlockPartSum, "Matmul: MatmulConfig::intraBlockPartSum is not supported on the sim");
   static_assert(kCfg.decompMode == DecompressionMode::DECOMP_NONE,
                 "Matmul: MatmulConfig::decompMode (weight decompression) is not supported on the sim");
-  static_assert(!kCfg.isNBatch && kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
-                "Matmul: batch matmul (isNBatch, bmmOutMode) is not supported on the sim");
+  static_assert(kCfg.bmmOutMode == BatchOutMode::SINGLE_BATCH,
+                "Matmul: MatmulConfig::bmmOutMode other than SINGLE_BATCH is not supported on the sim");
   // relu of the result before its conversion to C's type, as the fixpipe applies it
   static constexpr bool kRelu = kCfg.enableRelu;
+  // MatmulCallBackFunc's CopyA1 / CopyB1 (npurt_kernel/matmul_callback.h): A / B gathered from the L1 tiles the
+  // user's function fills (ND operands, not transposed).
+  static constexpr bool kCopyA1 = !std::is_same<decltype(MM_CB::kCopyA1), const std::nullptr_t>::value;
+  static constexpr bool kCopyB1 = !std::is_same<decltype(MM_CB::kCopyB1), const std::nullptr_t>::value;
+  static_assert(!kCopyA1 || A_TYPE::format == CubeFormat::ND, "Matmul: the CopyA1 callback needs A in CubeFormat::ND");
+  static_assert(!kCopyB1 || B_TYPE::format == CubeFormat::ND, "Matmul: the CopyB1 callback needs B in CubeFormat::ND");
   static constexpr int32_t kC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(SrcAT));
   static constexpr bool kAmxTypes =
       std::is_same<Acc, float>::value && (std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value);
@@ -168,14 +176,21 @@ class MatmulImpl {
       ctileBytes_ = bytes;
     }
     started_ = false;
+    cbL1_ = nullptr;  // the callbacks' L1 tile: taken again after each Init
   }
 
  public:
+  // The values MatmulCallBackFunc's copy callbacks receive as tilingPtr and dataPtr.
+  __aicore__ inline void SetUserDefInfo(const uint64_t tilingPtr) { cbTilingPtr_ = tilingPtr; }
+  __aicore__ inline void SetSelfDefineData(const uint64_t dataPtr) { cbDataPtr_ = dataPtr; }
   __aicore__ inline void SetSubBlockIdx(uint8_t) {}
   __aicore__ inline void SetHF32(bool, int32_t = 0) {}
   __aicore__ inline void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
+  // IterateNBatch's results go here (as C would hold them).
   template <class T>
-  __aicore__ inline void SetWorkspace(const GlobalTensor<T>&) {}
+  __aicore__ inline void SetWorkspace(const GlobalTensor<T>& ws) {
+    workspace_ = reinterpret_cast<uint8_t*>(ws.GetPhyAddr());
+  }
 
   __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK); }
   __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
@@ -196,17 +211,17 @@ class MatmulImpl {
 
   __aicore__ inline void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
     if (kAVector && isTransposeA) npurt_detail::Fail("Matmul: A in CubeFormat::VECTOR cannot be transposed");
-    a_ = gm.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
+    a_ = aUser_ = gm.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
   }
   __aicore__ inline void SetTensorA(const LocalTensor<SrcAT>& local, bool isTransposeA = false) {
     if (kAVector && isTransposeA) npurt_detail::Fail("Matmul: A in CubeFormat::VECTOR cannot be transposed");
-    a_ = local.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
+    a_ = aUser_ = local.GetPhyAddr(), transA_ = isTransposeA, started_ = false;
   }
   __aicore__ inline void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
-    b_ = gm.GetPhyAddr(), transB_ = isTransposeB, started_ = false;
+    b_ = bUser_ = gm.GetPhyAddr(), transB_ = isTransposeB, started_ = false;
   }
   __aicore__ inline void SetTensorB(const LocalTensor<SrcBT>& local, bool isTransposeB = false) {
-    b_ = local.GetPhyAddr(), transB_ = isTransposeB, started_ = false;
+    b_ = bUser_ = local.GetPhyAddr(), transB_ = isTransposeB, started_ = false;
   }
   __aicore__ inline void SetBias(const GlobalTensor<BiasT>& biasGlobal) { bias_ = biasGlobal.GetPhyAddr(); }
   __aicore__ inline void SetBias(const LocalTensor<BiasT>& biasLocal) { bias_ = biasLocal.GetPhyAddr(); }
@@ -234,6 +249,33 @@ class MatmulImpl {
     return NextBlock(enPartialSum);
   }
 
+  // The next block into the kernel's own CO1 (L0C) tensor (C a MatmulType<TPosition::CO1, CubeFormat::NZ,
+  // float / int32_t>): the whole 16 x 16 fractals of the block (AlignUp(rows, 16) x AlignUp(cols, 16), bias in
+  // every row, zero past K) in NZ from the tensor's start, element (r, c) at ((c / 16) * AlignUp(rows, 16) + r) *
+  // 16 + c % 16; enPartialSum adds the block to what the tensor holds. false past the last block.
+  template <bool sync = true, typename T>
+  __aicore__ inline bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix) {
+    static_assert(C_TYPE::pos == TPosition::CO1 && C_TYPE::format == CubeFormat::NZ && std::is_same<T, Acc>::value &&
+                      std::is_same<DstT, Acc>::value,
+                  "Matmul::Iterate(enPartialSum, localCmatrix): C must be MatmulType<TPosition::CO1, CubeFormat::NZ, "
+                  "float or int32_t> (the accumulator type) and the tensor of that type");
+    if (!NextBlock(false)) return false;
+    const int32_t rows = static_cast<int32_t>(npurt_detail::AlignUp(bm_, 16));
+    const int32_t cols = static_cast<int32_t>(npurt_detail::AlignUp(bn_, 16));
+    T* dst = localCmatrix.GetPhyAddr();
+    npurt_detail::CheckLocal(dst, static_cast<uint64_t>(rows) * cols * sizeof(T), "Matmul::Iterate (CO1 tensor)");
+    for (int32_t r = 0; r < rows; ++r) {
+      const Acc* src = ctile_ + static_cast<size_t>(r) * tiling_.baseN;
+      for (int32_t c = 0; c < cols; ++c) {
+        Acc v = src[c];
+        if constexpr (kRelu) v = v < Acc(0) ? Acc(0) : v;
+        T& at = dst[((c / 16) * rows + r) * 16 + c % 16];
+        at = enPartialSum ? static_cast<T>(at + v) : v;
+      }
+    }
+    return true;
+  }
+
   // The next block of the tile in the iteration order; false past the last.
   bool NextBlock(bool enPartialSum) {
     if (a_ == nullptr || b_ == nullptr) npurt_detail::Fail("Matmul::Iterate before SetTensorA and SetTensorB");
@@ -245,6 +287,7 @@ class MatmulImpl {
                            "tiling without one needs SetOrgShape and SetSingleShape / SetTail",
                            singleM_, singleN_, singleK_, orgM_, orgN_, orgKa_);
       }
+      if constexpr (kCopyA1 || kCopyB1) GatherByCallbacks();
       started_ = true;
       curM_ = curN_ = 0;
       aPacked_ = false;  // operands are packed anew for each sequence: their memory may have changed
@@ -294,10 +337,95 @@ class MatmulImpl {
   }
 
   __aicore__ inline void WaitIterateAll() {}
+
+  // Batch matmul: max(batchA, batchB) products of singleCoreM x singleCoreN (fewer of A or B: broadcast, see
+  // npurt_kernel/matmul_batch_layout.h), each where its LayoutMode and the tiling's layout axes put it, from
+  // where SetTensorA/B and the output point. enSequentialWrite:
+  // C's matrices one after another, row stride singleCoreN. With MatmulConfig::isBiasBatch the bias of matrix i
+  // is at bias + i * N, else every matrix takes the one bias row. Computed at once (sync or not).
+  template <bool sync = true, bool waitIterateBatch = false>
+  __aicore__ inline void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB,
+                                      bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                      const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                                      const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+    RunBatches(gm.GetPhyAddr(), true, 0, batchA, batchB, enSequentialWrite,
+               {matrixStrideA, matrixStrideB, matrixStrideC}, enPartialSum, enAtomic);
+  }
+  // The same into a local tensor (VECIN): C's matrices placed as in global memory, from the tensor's start.
+  template <bool sync = true>
+  __aicore__ inline void IterateBatch(const LocalTensor<DstT>& ubCmatrix, uint32_t batchA, uint32_t batchB,
+                                      bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                      const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                                      const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+    RunBatches(ubCmatrix.GetPhyAddr(), false, 0, batchA, batchB, enSequentialWrite,
+               {matrixStrideA, matrixStrideB, matrixStrideC}, enPartialSum, enAtomic);
+  }
+  // batchLoop IterateBatches one after another (loop l: A's batches from l * batchA, B's from l * batchB, C's
+  // from l * max(batchA, batchB)) into the SetWorkspace tensor, placed there as C's layout places them.
+  template <bool sync = true, bool waitIterateBatch = false>
+  __aicore__ inline void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
+                                       bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                       const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
+    static_assert(kCfg.isNBatch, "Matmul::IterateNBatch needs MatmulConfig::isNBatch (MatmulBatchParams)");
+    if (workspace_ == nullptr) npurt_detail::Fail("Matmul::IterateNBatch before SetWorkspace");
+    for (uint32_t l = 0; l < batchLoop; ++l) {
+      RunBatches(reinterpret_cast<DstT*>(workspace_), true, l, batchA, batchB, enSequentialWrite,
+                 {matrixStrideA, matrixStrideB, matrixStrideC}, false, 0);
+    }
+  }
+  __aicore__ inline void WaitIterateBatch() {}
   __aicore__ inline void End() { started_ = false, asyncPending_ = false; }
 
  private:
   static int32_t CeilDiv(int32_t a, int32_t b) { return (a + b - 1) / b; }
+
+  struct MatrixStrides {
+    uint32_t a, b, c;
+  };
+  // Loop `loop` of batchA x batchB products (IterateBatch: loop 0) into dst.
+  void RunBatches(DstT* dst, bool global, uint32_t loop, uint32_t batchA, uint32_t batchB, bool sequential,
+                  MatrixStrides strides, bool partial, uint8_t atomic) {
+    using namespace npurt_detail;
+    static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
+                      C_TYPE::format == CubeFormat::ND,
+                  "Matmul::IterateBatch: A, B and C must be CubeFormat::ND on the sim");
+    if (partial) Fail("Matmul::IterateBatch: enPartialSum is not supported on the sim");
+    if (a_ == nullptr || b_ == nullptr) Fail("Matmul::IterateBatch before SetTensorA and SetTensorB");
+    const int64_t batchC = batchA > batchB ? batchA : batchB;
+    if (batchA == 0 || batchB == 0 || batchC % batchA != 0 || batchC % batchB != 0) {
+      Fail("Matmul::IterateBatch: batchA %u and batchB %u: one must divide the other", batchA, batchB);
+    }
+    static_assert(!kCopyA1 && !kCopyB1, "Matmul::IterateBatch with MatmulCallBackFunc copy callbacks is not "
+                                        "supported on the sim");
+    const SrcAT* a0 = a_;
+    const SrcBT* b0 = b_;
+    const BiasT* bias0 = bias_;
+    const int64_t sizeA = static_cast<int64_t>(orgM_) * orgKa_, sizeB = static_cast<int64_t>(orgKb_) * orgN_;
+    const int64_t sizeC = static_cast<int64_t>(orgM_) * orgN_;
+    for (int64_t i = 0; i < batchC; ++i) {
+      const int64_t ic = loop * batchC + i;
+      const BatchAxes axC = BatchAxesC(tiling_);
+      const int64_t ia = OperandBatch<A_TYPE::layout, C_TYPE::layout>(BatchAxesA(tiling_), axC, ic, batchC, batchA);
+      const int64_t ib = OperandBatch<B_TYPE::layout, C_TYPE::layout>(BatchAxesB(tiling_), axC, ic, batchC, batchB);
+      const BatchMatrix ma = BatchMatrixAt<A_TYPE::layout>(BatchAxesA(tiling_), ia, sizeA, strides.a, "A");
+      const BatchMatrix mb = BatchMatrixAt<B_TYPE::layout>(BatchAxesB(tiling_), ib, sizeB, strides.b, "B");
+      a_ = a0 + ma.offset, ldA_ = static_cast<int32_t>(ma.ld);
+      b_ = b0 + mb.offset, ldB_ = static_cast<int32_t>(mb.ld);
+      if (bias0 != nullptr && kCfg.isBiasBatch) bias_ = bias0 + ic * orgN_;
+      DstT* c = nullptr;
+      int32_t ldc = singleN_;
+      if (sequential) {
+        c = dst + ic * singleM_ * singleN_;
+      } else {
+        const BatchMatrix mc = BatchMatrixAt<C_TYPE::layout>(BatchAxesC(tiling_), ic, sizeC, strides.c, "C");
+        c = dst + mc.offset, ldc = mc.ld > 0 ? static_cast<int32_t>(mc.ld) : orgN_;
+      }
+      started_ = false;
+      while (NextBlock(false)) WriteBlock(c, global, atomic, false, ldc);
+    }
+    a_ = a0, b_ = b0, bias_ = bias0, ldA_ = ldB_ = 0;
+    started_ = false;
+  }
   // GetTensorC<false>: the next block of the tile Iterate<false> started.
   void TakeAsyncBlock() {
     if (!asyncPending_) npurt_detail::Fail("Matmul::GetTensorC<false> without Iterate<false>");
@@ -312,12 +440,41 @@ class MatmulImpl {
     return tiling_.iterateOrder == 1;
   }
 
+  // The tile's A and B from the callbacks' L1 tiles (npurt_kernel/matmul_callback.h), read as ND from there on.
+  void GatherByCallbacks() {
+    using namespace npurt_detail;
+    const TCubeTiling& t = tiling_;
+    auto step = [](int32_t v) { return v > 0 ? v : 1; };
+    const int32_t k1a = t.baseK > 0 ? t.baseK * step(t.stepKa) : singleK_;
+    const int32_t k1b = t.baseK > 0 ? t.baseK * step(t.stepKb) : singleK_;
+    const int32_t m1 = t.baseM * step(t.stepM), n1 = t.baseN * step(t.stepN);
+    if (cbL1_ == nullptr) {
+      const uint64_t aBytes = AlignUp(m1, 16) * AlignUp(k1a, kC0) * sizeof(SrcAT);
+      const uint64_t bBytes = AlignUp(k1b, 16) * AlignUp(n1, kC0) * sizeof(SrcBT);
+      cbL1_ = CarveCubeBuffer(LocalMem::kL1, aBytes > bBytes ? aBytes : bBytes,
+                              "Matmul (MatmulCallBackFunc's L1 tile)");
+    }
+    if constexpr (kCopyA1) {
+      if (transA_) Fail("Matmul: the CopyA1 callback with a transposed A is not supported on the sim");
+      GatherTilesByCallback<MM_CB::kCopyA1>(cbA_, cbL1_, aUser_, singleM_, singleK_, m1, k1a, cbTilingPtr_,
+                                            cbDataPtr_, TPosition::A1);
+      a_ = cbA_.data(), ldA_ = singleK_;
+    }
+    if constexpr (kCopyB1) {
+      if (transB_) Fail("Matmul: the CopyB1 callback with a transposed B is not supported on the sim");
+      GatherTilesByCallback<MM_CB::kCopyB1>(cbB_, cbL1_, bUser_, singleK_, singleN_, k1b, n1, cbTilingPtr_,
+                                            cbDataPtr_, TPosition::B1);
+      b_ = cbB_.data(), ldB_ = singleN_;
+    }
+  }
+
   // A(i, k), B(k, j) of the whole operands (offsets in elements from where SetTensorA/B point).
   size_t OffA(int64_t i, int64_t k) const {
     if constexpr (A_TYPE::format == CubeFormat::NZ) {
       if (transA_) return static_cast<size_t>(((i / kC0) * npurt_detail::AlignUp(orgKa_, 16) + k) * kC0 + i % kC0);
       return static_cast<size_t>(((k / kC0) * npurt_detail::AlignUp(orgM_, 16) + i) * kC0 + k % kC0);
     } else {
+      if (ldA_ > 0) return static_cast<size_t>(transA_ ? k * ldA_ + i : i * ldA_ + k);
       return static_cast<size_t>(transA_ ? k * orgM_ + i : i * orgKa_ + k);
     }
   }
@@ -326,6 +483,7 @@ class MatmulImpl {
       if (transB_) return static_cast<size_t>(((k / kC0) * npurt_detail::AlignUp(orgN_, 16) + j) * kC0 + k % kC0);
       return static_cast<size_t>(((j / kC0) * npurt_detail::AlignUp(orgKb_, 16) + k) * kC0 + j % kC0);
     } else {
+      if (ldB_ > 0) return static_cast<size_t>(transB_ ? j * ldB_ + k : k * ldB_ + j);
       return static_cast<size_t>(transB_ ? j * orgKb_ + k : k * orgN_ + j);
     }
   }
@@ -596,6 +754,14 @@ class MatmulImpl {
   const SrcAT* a_ = nullptr;
   const SrcBT* b_ = nullptr;
   const BiasT* bias_ = nullptr;
+  int32_t ldA_ = 0, ldB_ = 0;  // IterateBatch: the layout's row strides (0: the original shape's)
+  uint8_t* workspace_ = nullptr;
+  const SrcAT* aUser_ = nullptr;  // SetTensorA/B's addresses (the callbacks' gm)
+  const SrcBT* bUser_ = nullptr;
+  uint64_t cbTilingPtr_ = 0, cbDataPtr_ = 0;
+  uint8_t* cbL1_ = nullptr;
+  std::vector<SrcAT> cbA_;
+  std::vector<SrcBT> cbB_;
   bool transA_ = false, transB_ = false;
   float quantScalar_ = 1.0f;
   const uint64_t* quantVector_ = nullptr;

@@ -286,17 +286,26 @@ __aicore__ inline constexpr MatmulConfig GetMMConfig(ArgTypes&&... args) {
   return c;
 }
 
+// The depth of the CO1 queue a kernel gives Matmul::Iterate(enPartialSum, localCmatrix) (TQue<CO1, QUEUE_DEPTH>).
+namespace Impl {
+constexpr int32_t QUEUE_DEPTH = 1;
+}  // namespace Impl
+
 // The L0C (accumulator) type of a Matmul's A type: float for half / bfloat16_t / float, int32_t for int8_t.
 template <typename T>
 struct GetMmDstType {
   using Type = typename std::conditional<std::is_same<T, int8_t>::value, int32_t, float>::type;
 };
 
-// Callbacks of the CANN Matmul (user data-copy hooks): not supported on the sim; the default is accepted.
+// Callbacks of the CANN Matmul (MatmulCallBackFunc<DataCopyOut, CopyA1, CopyB1>): CopyA1 / CopyB1 fill
+// A's / B's L1 tiles in place of the Matmul's own copy (npurt_kernel/matmul_callback.h); DataCopyOut is not
+// supported on the sim (static_assert).
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr, auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {
-  static_assert(DataCopyOut == nullptr && CopyA1 == nullptr && CopyB1 == nullptr,
-                "Matmul: user data-copy callbacks (MatmulCallBackFunc) are not supported on the sim");
+  static_assert(std::is_same<decltype(DataCopyOut), std::nullptr_t>::value,
+                "Matmul: the DataCopyOut callback of MatmulCallBackFunc is not supported on the sim");
+  static constexpr auto kCopyA1 = CopyA1;
+  static constexpr auto kCopyB1 = CopyB1;
 };
 
 }  // namespace AscendC

@@ -106,6 +106,15 @@ class MatmulApiTilingBase {
   }
   int32_t SetMadType(MatrixMadType madType) { madType_ = madType; return 0; }
   int32_t SetDoubleBuffer(bool a, bool b, bool c, bool bias, bool transND2NZ = true, bool transNZ2ND = true);
+  // Batch matmul (the kernel's IterateBatch / IterateNBatch): the axes of A, B and C in their LayoutMode
+  // (BSNGD, SBNGD, BNGS1S2: A and B as B, S, N, G, D; C as B, S1, N, G, S2) and the most batches one
+  // IterateBatch computes; for LayoutMode::NORMAL SetBatchInfoForNormal gives the batches of A and B and
+  // the matrices' M, N, K. They go to the tiling's ALayoutInfo*, BLayoutInfo*, CLayoutInfo*, BatchNum.
+  int32_t SetALayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d);
+  int32_t SetBLayout(int32_t b, int32_t s, int32_t n, int32_t g, int32_t d);
+  int32_t SetCLayout(int32_t b, int32_t s1, int32_t n, int32_t g, int32_t s2);
+  int32_t SetBatchNum(int32_t batch);
+  int32_t SetBatchInfoForNormal(int32_t batchA, int32_t batchB, int32_t m, int32_t n, int32_t k);
   int32_t GetBaseM() const { return baseM; }
   int32_t GetBaseN() const { return baseN; }
   int32_t GetBaseK() const { return baseK; }
@@ -131,6 +140,11 @@ class MatmulApiTilingBase {
   bool dbL0C_ = false;  // SetDoubleBuffer(c)
   PlatformInfo platform_;   // the core's buffers
   PlatformInfo buffers_;    // what this tiling may use (SetBufferSpace)
+  struct BatchLayout {
+    int32_t b = 0, s = 0, n = 0, g = 0, d = 0;
+  };
+  BatchLayout aLayout_, bLayout_, cLayout_;  // SetALayout / SetBLayout / SetCLayout / SetBatchInfoForNormal
+  int32_t batchNum_ = 0;                     // SetBatchNum
 
  protected:
   // Fills `out` for singleCoreM/N/K and usedCoreNum; 0, or -1 (logged).
@@ -144,6 +158,12 @@ class MatmulApiTiling : public MatmulApiTilingBase {
   using MatmulApiTilingBase::MatmulApiTilingBase;
   int64_t GetTiling(optiling::TCubeTiling& tiling) override;
   int64_t GetTiling(AscendC::tiling::TCubeTiling& tiling) override;
+};
+
+// Batch matmul on one core: MatmulApiTiling with the batch setters (every tiling has them on the sim).
+class BatchMatmulTiling : public MatmulApiTiling {
+ public:
+  using MatmulApiTiling::MatmulApiTiling;
 };
 
 // SetShape split over up to SetDim cores along M and N (K stays whole per core): block b computes the
