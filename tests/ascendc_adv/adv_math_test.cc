@@ -32,6 +32,7 @@ long double RefUnary(uint32_t op, long double x, long double s) {
     case kAdvSilu: return x * 0.5L * (1 + std::tanh(x / 2));
     case kAdvSwish: return x * 0.5L * (1 + std::tanh(s * x / 2));
     case kAdvClampMin: return x < s ? s : x;
+    case kAdvFasterGelu: return x * 0.5L * (1 + std::tanh(1.702L * x / 2));  // x * sigmoid(1.702 x)
     default: return x > s ? s : x;
   }
 }

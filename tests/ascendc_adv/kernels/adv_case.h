@@ -11,6 +11,7 @@ enum AdvUnaryOp : uint32_t {
   kAdvSwish,     // scalar = beta
   kAdvClampMin,  // scalar
   kAdvClampMax,  // scalar
+  kAdvFasterGelu,
   kAdvUnaryCount
 };
 

@@ -67,6 +67,13 @@ __aicore__ inline void UnaryCall(uint32_t op, uint32_t form, const LocalTensor<T
         AscendC::Gelu<T, true>(d, s, c);
       }
       break;
+    case kAdvFasterGelu:
+      if (with_tmp) {
+        AscendC::FasterGelu(d, s, tmp, c);
+      } else {
+        AscendC::FasterGelu<T, false, true>(d, s, c);
+      }
+      break;
     case kAdvSilu: AscendC::Silu<T, false>(d, s, c); break;
     case kAdvSwish: AscendC::Swish(d, s, c, static_cast<T>(scalar)); break;
     case kAdvClampMin:

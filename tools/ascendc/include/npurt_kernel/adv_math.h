@@ -1,5 +1,5 @@
 // Ascend C's element-wise library APIs (the "advanced" math and activation functions) for the sim:
-// Acosh, Ceil, Frac, Erf, Log, Exp (library form), Sigmoid, Gelu, Silu, Swish, GeGLU, SwiGLU,
+// Acosh, Ceil, Frac, Erf, Log, Exp (library form), Sigmoid, Gelu, FasterGelu, Silu, Swish, GeGLU, SwiGLU,
 // ClampMin/ClampMax, Xor, Fmod, Power, Axpy (half source, float destination), Arange, and the helpers
 // DivCeil, ASCENDC_ASSERT and KERNEL_LOG that the library's samples use. Part of kernel_operator.h.
 //
@@ -76,6 +76,9 @@ inline double GeluTanh(double x) {
   constexpr double kSqrt8OverPi = 1.5957691216057308;
   return x / (1.0 + std::exp(-kSqrt8OverPi * (x + 0.044715 * x * x * x)));
 }
+// FasterGelu, the simplified FastGelu: x / (1 + exp(-1.702 |x|)) * exp(0.851 (x - |x|)), which is
+// x / (1 + exp(-1.702 x)) for every x.
+inline double FasterGeluOf(double x) { return x / (1.0 + std::exp(-1.702 * x)); }
 
 }  // namespace npurt_detail
 
@@ -134,6 +137,17 @@ __aicore__ inline void Gelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>
 template <typename T, bool highPrecision = false, bool highPerformance = false>
 __aicore__ inline void Gelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t dataSize) {
   npurt_detail::AdvUnary(dstLocal, srcLocal, dataSize, npurt_detail::GeluTanh, "Gelu");
+}
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+__aicore__ inline void FasterGelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize) {
+  (void)sharedTmpBuffer;
+  npurt_detail::AdvUnary(dstLocal, srcLocal, dataSize, npurt_detail::FasterGeluOf, "FasterGelu");
+}
+template <typename T, bool highPrecision = false, bool highPerformance = false>
+__aicore__ inline void FasterGelu(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                                  const uint32_t dataSize) {
+  npurt_detail::AdvUnary(dstLocal, srcLocal, dataSize, npurt_detail::FasterGeluOf, "FasterGelu");
 }
 
 // Silu(x) = x / (1 + e^-x); Swish(x, beta) = x / (1 + e^(-beta x)).
