@@ -12,7 +12,11 @@ __aicore__ inline LocalTensor<T> StageS(AscendC::TPipe& pipe, AscendC::TBuf<Asce
   pipe.InitBuffer(buf, (n * sizeof(T) + 31) / 32 * 32);
   g.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(gm), n);
   LocalTensor<T> t = buf.AllocTensor<T>();
-  for (uint32_t i = 0; i < n; ++i) t.SetValue(i, g.GetValue(i));
+  // Byte by byte: a bool mask holds any byte value (the library reads it as a byte), which a bool load
+  // must not see.
+  const __gm__ uint8_t* from = reinterpret_cast<const __gm__ uint8_t*>(gm);
+  auto* to = reinterpret_cast<uint8_t*>(t.GetPhyAddr());
+  for (uint32_t i = 0; i < n * sizeof(T); ++i) to[i] = from[i];
   return t;
 }
 
