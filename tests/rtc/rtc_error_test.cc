@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <dirent.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "rtc_test_util.h"
@@ -24,14 +26,37 @@ extern "C" __global__ __aicore__ void broken(GM_ADDR x) {
 )";
 
 // The npurt-rtc-* directories under /tmp (the compiles' private directories).
-int RtcTempDirs() {
+// The npurt-rtc-* directories in `dir`.
+int RtcTempDirs(const std::string& dir) {
   int count = 0;
-  if (DIR* d = opendir("/tmp")) {
+  if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) count += std::string(e->d_name).starts_with("npurt-rtc-") ? 1 : 0;
     closedir(d);
   }
   return count;
 }
+
+// A private TMPDIR for one test: other test processes (ctest -j) compile in /tmp at the same time.
+class PrivateTmpDir {
+ public:
+  PrivateTmpDir() {
+    char tmpl[] = "/tmp/npurt-rtc-test-XXXXXX";
+    if (mkdtemp(tmpl) != nullptr) dir_ = tmpl;
+    const char* old = std::getenv("TMPDIR");
+    had_old_ = old != nullptr;
+    if (had_old_) old_ = old;
+    setenv("TMPDIR", dir_.c_str(), 1);
+  }
+  ~PrivateTmpDir() {
+    if (had_old_) setenv("TMPDIR", old_.c_str(), 1); else unsetenv("TMPDIR");
+    rmdir(dir_.c_str());
+  }
+  const std::string& path() const { return dir_; }
+
+ private:
+  std::string dir_, old_;
+  bool had_old_ = false;
+};
 
 class RtcErrors : public ::testing::Test {
  protected:
@@ -46,7 +71,8 @@ class RtcErrors : public ::testing::Test {
 };
 
 TEST_F(RtcErrors, CompileErrorGivesCodeAndLogWithTheLine) {
-  const int dirs_before = RtcTempDirs();
+  const PrivateTmpDir tmp;
+  ASSERT_FALSE(tmp.path().empty());
   aclrtcProg prog = nullptr;
   ASSERT_EQ(aclrtcCreateProg(&prog, kBroken, "broken.asc", 0, nullptr, nullptr), ACL_SUCCESS);
   EXPECT_EQ(aclrtcCompileProg(prog, 0, nullptr), ACL_ERROR_RTC_COMPILATION);
@@ -58,7 +84,7 @@ TEST_F(RtcErrors, CompileErrorGivesCodeAndLogWithTheLine) {
   size_t size = 0;
   EXPECT_EQ(aclrtcGetBinDataSize(prog, &size), ACL_ERROR_RTC_INVALID_PROG);
   EXPECT_EQ(aclrtcDestroyProg(&prog), ACL_SUCCESS);
-  EXPECT_EQ(RtcTempDirs(), dirs_before);
+  EXPECT_EQ(RtcTempDirs(tmp.path()), 0);  // the compile's directory is gone
 }
 
 TEST_F(RtcErrors, Ascend950IsRefusedWithALog) {
