@@ -36,6 +36,20 @@ foreach(_npurt_arch IN LISTS CMAKE_ASC_ARCHITECTURES)
   endif()
 endforeach()
 unset(_npurt_arch)
+# CANN's custom-operator package commands (an op project's op_host / op_kernel built into an OPP package with
+# generated aclnn headers) are not provided: each stops the configure with the reason instead of CMake's
+# "Unknown CMake command".
+foreach(_npurt_op_cmd npu_op_package npu_op_package_add npu_op_library npu_op_kernel_library npu_op_kernel_sources
+                      npu_op_code_gen npu_op_device_tiling_library)
+  cmake_language(EVAL CODE "
+    function(${_npurt_op_cmd})
+      message(FATAL_ERROR \"${_npurt_op_cmd}(): custom-operator packages (op_host / op_kernel projects built into an \"
+                          \"OPP package with generated aclnn headers) are not supported by npurt. Build the kernel \"
+                          \"with the kernel-launch (ascendc_library) or single-source (LANGUAGES ASC) style and launch \"
+                          \"it with <<<>>> or aclrtLaunchKernel (docs/kernels.md).\")
+    endfunction()")
+endforeach()
+unset(_npurt_op_cmd)
 set(ASC_FOUND TRUE)
 unset(_npurt_asc_dir)
 unset(_npurt_asc_root)
