@@ -32,7 +32,10 @@ class CubeLoad3dTest : public CubeTest {
         U v;
         std::memcpy(&v, &p.padBits, sizeof(U));
         if (ih >= 0 && ih < p.h && iw >= 0 && iw < p.w) {
-          v = fm[((channelBlock / (p.fh * p.fw) * p.h + ih) * p.w + iw) * c0 + k % c0];
+          int64_t e = ((channelBlock / (p.fh * p.fw) * p.h + ih) * p.w + iw) * c0 + k % c0;
+          // SetLoadDataBoundary: the bytes past the boundary are read from L1's start (the map's start).
+          if (p.boundary != 0 && e * int64_t{sizeof(U)} >= p.boundary) e -= p.boundary / sizeof(U);
+          v = fm[e];
         }
         size_t at;
         if (p.toB != 0) {  // zN: C0 x 16 fractals, columns inside
@@ -84,6 +87,20 @@ TEST_F(CubeLoad3dTest, HalfIntoL0AAndL0B) {
     p.padBits = 0x3e00;  // 1.5
     p.dstElems = 32 * 96;
     Check<uint16_t>(CubeLoad3dB16, p, 11 + mode);
+  }
+}
+
+// LoadData3DParamsV2Pro (packed extents, starts and filter; the map and padding value from the registers) into
+// L0A, L0A transposed and L0B; then with SetLoadDataBoundary at half the map, whose second half reads the first.
+TEST_F(CubeLoad3dTest, V2ProAndTheLoadDataBoundary) {
+  for (uint32_t mode = 0; mode < 4; ++mode) {
+    SCOPED_TRACE("mode " + std::to_string(mode));
+    Load3dArgs p = Conv(2, 3, 20, 16, mode == 0 || mode == 3 ? 96 : 72);
+    p.transpose = mode == 1, p.toB = mode == 2, p.pro = 1;
+    p.boundary = mode == 3 ? 2 * 9 * 10 * 32 / 2 : 0;  // half of the 2 x 9 x 10 x 16 half map
+    p.padBits = 0xbc00;  // -1
+    p.dstElems = 32 * 96;
+    Check<uint16_t>(CubeLoad3dB16, p, 51 + mode);
   }
 }
 

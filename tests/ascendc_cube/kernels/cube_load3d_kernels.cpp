@@ -51,7 +51,23 @@ __aicore__ inline void Load3d(GM_ADDR fm, GM_ADDR out, const Load3dArgs& p) {
   lp.dilationFilterW = static_cast<uint8_t>(p.dilW);
   lp.dilationFilterH = static_cast<uint8_t>(p.dilH);
   lp.enTranspose = p.transpose != 0;
-  if (p.viaRegs != 0) {
+  if (p.pro != 0) {
+    const uint8_t pads[4] = {lp.padList[0], lp.padList[1], lp.padList[2], lp.padList[3]};
+    SetFmatrix(lp.l1H, lp.l1W, pads, FmatrixMode::FMATRIX_LEFT);
+    SetLoadDataPaddingValue(padValue);
+    SetLoadDataRepeat({0, 1, 0});
+    SetLoadDataBoundary(p.boundary);
+    LoadData3DParamsV2Pro pro;
+    pro.channelSize = lp.channelSize;
+    pro.enTranspose = lp.enTranspose;
+    pro.extConfig = (uint64_t{lp.mStartPt} << 48) | (uint64_t{lp.kStartPt} << 32) |
+                    (uint64_t{lp.mExtension} << 16) | lp.kExtension;
+    pro.filterConfig = (uint64_t{lp.dilationFilterH} << 40) | (uint64_t{lp.dilationFilterW} << 32) |
+                       (uint64_t{lp.filterH} << 24) | (uint64_t{lp.filterW} << 16) | (uint64_t{lp.strideH} << 8) |
+                       lp.strideW;
+    LoadData(dst, a1, pro);
+    SetLoadDataBoundary(0);
+  } else if (p.viaRegs != 0) {
     const uint8_t pads[4] = {lp.padList[0], lp.padList[1], lp.padList[2], lp.padList[3]};
     SetFmatrix(lp.l1H, lp.l1W, pads, FmatrixMode::FMATRIX_LEFT);
     SetLoadDataPaddingValue(padValue);

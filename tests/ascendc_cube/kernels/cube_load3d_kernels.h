@@ -17,6 +17,8 @@ struct Load3dArgs {
   uint32_t padBits;    // padValue, bit for bit in the element's width
   uint32_t dstElems;
   uint32_t fill;  // byte the destination starts with
+  uint32_t pro;       // LoadData3DParamsV2Pro (the feature map and padding value from the registers)
+  uint32_t boundary;  // SetLoadDataBoundary's bytes (pro only; the feature map sits at L1's start)
 };
 
 // fm, out: device pointers of 1-, 2- (half) and 4-byte (float) elements.

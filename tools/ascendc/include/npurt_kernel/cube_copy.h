@@ -121,6 +121,25 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
   }
 }
 
+// Load2D v2 (LoadData2DParamsV2: positions and steps in fractals along M and K) is the Ascend 950 (dav-3510)
+// form, whose L0A layout differs from the Atlas A2 cube the sim models: the struct exists so that samples
+// with a dav-3510 branch build for dav-2201, and a LoadData that uses it fails the build.
+struct LoadData2DParamsV2 {
+  uint32_t mStartPosition = 0;
+  uint32_t kStartPosition = 0;
+  uint16_t mStep = 0;
+  uint16_t kStep = 0;
+  int32_t srcStride = 0;
+  uint16_t dstStride = 0;
+  bool ifTranspose = false;
+  uint8_t sid = 0;
+};
+
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2DParamsV2&) {
+  static_assert(sizeof(T) == 0, "LoadData(LoadData2DParamsV2): Load2D v2 (Ascend 950) is not modelled by the sim");
+}
+
 namespace npurt_detail {
 // DataCopy(C2 / C2PIPE2GM <- C1, DataCopyParams) on the A2 cores: blockCount runs of blockLen units, the source
 // srcStride 32-byte blocks apart and the destination dstStride units apart; the unit is 64 bytes into the bias

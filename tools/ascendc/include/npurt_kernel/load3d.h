@@ -1,5 +1,6 @@
-// Load3D v2 (img2col) on the sim: LoadData(A2/B2 <- A1/B1, LoadData3DParamsV2) with SetFmatrix and
-// SetLoadDataPaddingValue. Part of kernel_operator.h (through cube.h).
+// Load3D v2 (img2col) on the sim: LoadData(A2/B2 <- A1/B1, LoadData3DParamsV2 or LoadData3DParamsV2Pro) with
+// SetFmatrix, SetLoadDataPaddingValue, SetLoadDataBoundary and SetLoadDataRepeat (one repeat only). Part of
+// kernel_operator.h (through cube.h).
 //
 // The source in L1 is a feature map in NC1HWC0 (N = 1): C1 blocks of l1H x l1W positions of C0 elements
 // (C0 = 32 bytes: 32 int8, 16 half/bfloat16, 8 float/int32). img2col makes the matrix X: row m is output
@@ -15,7 +16,12 @@
 // Window positions outside the feature map read padValue (rows past the last output position continue the
 // same arithmetic). What the sim does not model fails the kernel:
 // channelSize not a multiple of C0, 8-bit operands on the transposing paths, fMatrixCtrl (the right matrix's
-// registers), enSmallK.
+// registers), enSmallK, a repeat count above 1 (SetLoadDataRepeat), a read past twice the boundary.
+// SetLoadDataBoundary(b) (bytes; 0: none, the default): a source byte at L1 offset o >= b is read from o - b, the
+// L1 buffer's start onwards (the Atlas A2 cores; CANN's set_loaddata_boundary sample).
+// LoadData3DParamsV2Pro packs the fields: extConfig [15:0] kExtension, [31:16] mExtension, [47:32] kStartPt,
+// [63:48] mStartPt; filterConfig bytes strideW, strideH, filterW, filterH, dilationFilterW, dilationFilterH
+// (low to high); the feature map and padding value always come from SetFmatrix / SetLoadDataPaddingValue.
 #pragma once
 
 #include <cstring>
@@ -98,6 +104,10 @@ struct Load3dRegisters {
   uint8_t pad[PAD_SIZE] = {0, 0, 0, 0};
   const void* padBlock = nullptr;
   uint64_t padValue = 0;  // bit for bit
+  const void* boundaryBlock = nullptr;
+  uint32_t boundary = 0;  // bytes of L1 after which a source read wraps to L1's start; 0: none
+  const void* repeatBlock = nullptr;
+  uint8_t repeatTime = 1;
 };
 inline thread_local Load3dRegisters g_load3d;
 
@@ -128,6 +138,26 @@ __aicore__ inline void SetLoadDataPaddingValue(const T padValue) {
   std::memcpy(&npurt_detail::g_load3d.padValue, &padValue, sizeof(T));
 }
 
+// The load's repeat register: repeatTime loads repeatStride apart. Only one repeat is modelled.
+struct LoadDataRepeatParam {
+  uint16_t repeatStride = 0;
+  uint8_t repeatTime = 1;
+  uint8_t repeatMode = 0;
+  __aicore__ LoadDataRepeatParam() = default;
+  __aicore__ LoadDataRepeatParam(uint16_t stride, uint8_t time, uint8_t mode)
+      : repeatStride(stride), repeatTime(time), repeatMode(mode) {}
+};
+
+__aicore__ inline void SetLoadDataRepeat(const LoadDataRepeatParam& r) {
+  npurt_detail::g_load3d.repeatBlock = npurt_detail::g_state.block;
+  npurt_detail::g_load3d.repeatTime = r.repeatTime;
+}
+
+__aicore__ inline void SetLoadDataBoundary(uint32_t boundaryValue) {
+  npurt_detail::g_load3d.boundaryBlock = npurt_detail::g_state.block;
+  npurt_detail::g_load3d.boundary = boundaryValue;
+}
+
 template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG>
 __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2<T>& p) {
   using namespace npurt_detail;
@@ -136,6 +166,11 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
   constexpr uint32_t c0 = ONE_BLK_SIZE / sizeof(T);
   if (p.fMatrixCtrl) Fail("LoadData(LoadData3DParamsV2): fMatrixCtrl (the right matrix's registers) is not supported");
   if (p.enSmallK) Fail("LoadData(LoadData3DParamsV2): enSmallK is not supported (nor by the A2 cores)");
+  if (g_load3d.repeatBlock == g_state.block && g_load3d.repeatTime > 1) {
+    Fail("LoadData(LoadData3DParamsV2): SetLoadDataRepeat's repeatTime %u above 1 is not supported on the sim",
+         g_load3d.repeatTime);
+  }
+  const uint32_t boundary = g_load3d.boundaryBlock == g_state.block ? g_load3d.boundary : 0u;
   uint32_t l1H = p.l1H, l1W = p.l1W;
   uint8_t pad[PAD_SIZE] = {p.padList[0], p.padList[1], p.padList[2], p.padList[3]};
   if constexpr (!defaultConfig.isSetFMatrix) {
@@ -179,7 +214,15 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
   }
   const T* s = src.GetPhyAddr();
   T* d = dst.GetPhyAddr();
-  CheckLocal(s, static_cast<uint64_t>(c1) * l1H * l1W * c0 * sizeof(T), "LoadData(LoadData3DParamsV2) source");
+  const uint64_t srcBytes = static_cast<uint64_t>(c1) * l1H * l1W * c0 * sizeof(T);
+  const uint8_t* l1 = CubeBase(LocalMem::kL1);
+  const uint64_t srcAt = static_cast<uint64_t>(reinterpret_cast<const uint8_t*>(s) - l1);
+  if (boundary == 0 || srcAt + srcBytes <= boundary) {
+    CheckLocal(s, srcBytes, "LoadData(LoadData3DParamsV2) source");
+  } else if (srcAt + srcBytes > 2ull * boundary) {
+    Fail("LoadData(LoadData3DParamsV2): the source [%llu, +%llu) passes twice SetLoadDataBoundary's %u bytes",
+         static_cast<unsigned long long>(srcAt), static_cast<unsigned long long>(srcBytes), boundary);
+  }
   // The destination's extent and element offsets.
   const uint32_t colsUp16 = (cols + 15u) / 16u;
   uint64_t dstElems = 0;
@@ -202,7 +245,10 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
       const int64_t iw = ow * p.strideW - pad[0] + static_cast<int64_t>(win % fw) * p.dilationFilterW;
       T v = padValue;
       if (ih >= 0 && ih < static_cast<int64_t>(l1H) && iw >= 0 && iw < static_cast<int64_t>(l1W)) {
-        v = s[((ch1 * l1H + static_cast<uint64_t>(ih)) * l1W + static_cast<uint64_t>(iw)) * c0 + k % c0];
+        const uint64_t e = ((ch1 * l1H + static_cast<uint64_t>(ih)) * l1W + static_cast<uint64_t>(iw)) * c0 + k % c0;
+        uint64_t byte = srcAt + e * sizeof(T);
+        if (boundary != 0 && byte >= boundary) byte -= boundary;
+        std::memcpy(static_cast<void*>(&v), l1 + byte, sizeof(T));
       }
       uint64_t off = 0;
       if (toB) {
@@ -215,6 +261,44 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
       d[off] = v;
     }
   }
+}
+
+struct LoadData3DParamsV2Pro {
+  uint16_t channelSize = 0;
+  bool enTranspose = false;
+  bool enSmallK = false;
+  bool filterSizeW = false;
+  bool filterSizeH = false;
+  bool fMatrixCtrl = false;
+  uint64_t extConfig = 0;
+  uint64_t filterConfig = 0x10101010101ull;
+};
+
+namespace npurt_detail {
+inline constexpr IsResetLoad3dConfig kLoad3dFromRegisters = {false, false};
+}  // namespace npurt_detail
+
+// The packed form of Load3D v2: the feature map, its padding and the padding value from the registers.
+template <typename T>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData3DParamsV2Pro& p) {
+  LoadData3DParamsV2<T> q;
+  q.channelSize = p.channelSize;
+  q.kExtension = static_cast<uint16_t>(p.extConfig);
+  q.mExtension = static_cast<uint16_t>(p.extConfig >> 16);
+  q.kStartPt = static_cast<uint16_t>(p.extConfig >> 32);
+  q.mStartPt = static_cast<uint16_t>(p.extConfig >> 48);
+  q.strideW = static_cast<uint8_t>(p.filterConfig);
+  q.strideH = static_cast<uint8_t>(p.filterConfig >> 8);
+  q.filterW = static_cast<uint8_t>(p.filterConfig >> 16);
+  q.filterH = static_cast<uint8_t>(p.filterConfig >> 24);
+  q.dilationFilterW = static_cast<uint8_t>(p.filterConfig >> 32);
+  q.dilationFilterH = static_cast<uint8_t>(p.filterConfig >> 40);
+  q.enTranspose = p.enTranspose;
+  q.enSmallK = p.enSmallK;
+  q.filterSizeW = p.filterSizeW;
+  q.filterSizeH = p.filterSizeH;
+  q.fMatrixCtrl = p.fMatrixCtrl;
+  LoadData<T, npurt_detail::kLoad3dFromRegisters>(dst, src, q);
 }
 
 }  // namespace AscendC
