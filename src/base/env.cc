@@ -30,6 +30,8 @@ constexpr VarInfo kTable[] = {
      "file the checks append their findings to, one JSON line each; set by mssanitizer (docs/sanitizer.md)"},
     {Var::kTmpDir, "TMPDIR", "system: where kernel binaries loaded from memory are staged (/tmp)"},
     {Var::kAscc, "NPURT_ASCC", "path of the npurt-ascc that aclrtcCompileProg runs (default: <package>/bin/npurt-ascc)"},
+    {Var::kRtcCompileTimeout, "NPURT_RTC_COMPILE_TIMEOUT_S",
+     "seconds an aclrtcCompileProg compile may run before it is stopped (600)"},
     {Var::kOpCacheCapacity, "NPURT_OP_CACHE_CAPACITY", "compiled operators kept in the compile cache (1024)"},
     {Var::kAscendOpCacheMaxSize, "ASCEND_OP_CACHE_MAX_SIZE",
      "compiled operators kept in the compile cache (entries); wins over NPURT_OP_CACHE_CAPACITY"},

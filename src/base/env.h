@@ -31,6 +31,7 @@ enum class Var : uint8_t {
   kSanitizerLog,
   kTmpDir,
   kAscc,  // core/rtc/rtc_compiler.cc
+  kRtcCompileTimeout,
   // Operators (ops/compile_cache.cc, core/operators.cc).
   kOpCacheCapacity,
   kAscendOpCacheMaxSize,

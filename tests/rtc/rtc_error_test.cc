@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
@@ -85,6 +88,34 @@ TEST_F(RtcErrors, CompileErrorGivesCodeAndLogWithTheLine) {
   EXPECT_EQ(aclrtcGetBinDataSize(prog, &size), ACL_ERROR_RTC_INVALID_PROG);
   EXPECT_EQ(aclrtcDestroyProg(&prog), ACL_SUCCESS);
   EXPECT_EQ(RtcTempDirs(tmp.path()), 0);  // the compile's directory is gone
+}
+
+// A compiler that does not finish is stopped after NPURT_RTC_COMPILE_TIMEOUT_S: the compile fails with a message,
+// nothing hangs, and its temporary directory is removed.
+TEST_F(RtcErrors, ACompilerThatHangsIsStoppedAtTheTimeout) {
+  const PrivateTmpDir tmp;
+  ASSERT_FALSE(tmp.path().empty());
+  const std::string hang = tmp.path() + "/hanging-ascc";
+  {
+    std::FILE* f = std::fopen(hang.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fputs("#!/bin/sh\necho compiling\nexec sleep 30\n", f);
+    std::fclose(f);
+    ASSERT_EQ(chmod(hang.c_str(), 0755), 0);
+  }
+  const std::string old = std::getenv("NPURT_ASCC") != nullptr ? std::getenv("NPURT_ASCC") : "";
+  setenv("NPURT_ASCC", hang.c_str(), 1);
+  setenv("NPURT_RTC_COMPILE_TIMEOUT_S", "1", 1);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(aclrtcCompileProg(prog_, 0, nullptr), ACL_ERROR_RTC_FAILURE);
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took, std::chrono::seconds(20));
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("did not finish"), std::string::npos) << aclGetRecentErrMsg();
+  EXPECT_NE(rtc_test::CompileLog(prog_).find("compiling"), std::string::npos);
+  unsetenv("NPURT_RTC_COMPILE_TIMEOUT_S");
+  setenv("NPURT_ASCC", old.c_str(), 1);
+  std::remove(hang.c_str());
+  EXPECT_EQ(RtcTempDirs(tmp.path()), 0);
 }
 
 TEST_F(RtcErrors, Ascend950IsRefusedWithALog) {

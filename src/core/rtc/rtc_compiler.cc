@@ -2,15 +2,19 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "acl/acl_rt_compile.h"
 #include "base/env.h"
@@ -75,8 +79,19 @@ bool SafeRelative(const std::string& name) {
   return true;
 }
 
-// Runs argv with stdout and stderr into `log_path`; the exit status, or -1 (errno) if it did not start.
-int Spawn(const std::vector<std::string>& argv, const std::string& log_path) {
+// A compile that has not finished after NPURT_RTC_COMPILE_TIMEOUT_S seconds (600) is stopped: a compiler that
+// hangs must not hang the program that asked for the compile, which gets ACL_ERROR_RTC_FAILURE and the log so far.
+std::chrono::seconds CompileLimit() {
+  const char* v = env::Raw(env::Var::kRtcCompileTimeout);
+  char* end = nullptr;
+  const long s = v != nullptr ? std::strtol(v, &end, 10) : 0;
+  return std::chrono::seconds(v != nullptr && end != v && *end == '\0' && s > 0 ? s : 600);
+}
+constexpr int kTimedOut = -2;
+
+// Runs argv with stdout and stderr into `log_path`; the exit status, -1 (errno) if it did not start, or
+// kTimedOut if it ran past `limit` (then it is killed).
+int Spawn(const std::vector<std::string>& argv, const std::string& log_path, std::chrono::seconds limit) {
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
@@ -92,7 +107,18 @@ int Spawn(const std::vector<std::string>& argv, const std::string& log_path) {
     return -1;
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) return -1;
+    if (std::chrono::steady_clock::now() >= deadline) {
+      kill(pid, SIGKILL);
+      while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      return kTimedOut;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
@@ -130,7 +156,14 @@ Status RunCompiler(const CompileInput& in, CompileOutput& out) {
   argv.insert(argv.end(), in.options.begin(), in.options.end());
   for (const auto& [kernel, targs] : in.instances) argv.push_back("--npurt-instance=" + kernel + "=" + targs);
   argv.insert(argv.end(), {"-o", bin.string(), "-x", "asc", src.string()});
-  const int rc = Spawn(argv, log.string());
+  const std::chrono::seconds limit = CompileLimit();
+  const int rc = Spawn(argv, log.string(), limit);
+  if (rc == kTimedOut) {
+    out.log = ReadAll(log);
+    return Err(ACL_ERROR_RTC_FAILURE,
+               "the kernel compiler {} did not finish {} within {} s and was stopped (NPURT_RTC_COMPILE_TIMEOUT_S)", tool,
+               in.file_name, limit.count());
+  }
   if (rc < 0) {
     return Err(ACL_ERROR_RTC_FAILURE, "cannot run the kernel compiler {}: {} (set NPURT_ASCC to npurt-ascc)", tool,
                std::strerror(errno));
