@@ -76,6 +76,9 @@ class MatmulImpl {
   using BiasT = typename BIAS_TYPE::T;
   using Acc = npurt_detail::CubeAcc<SrcAT>;
   static_assert(std::is_same<SrcAT, SrcBT>::value, "Matmul: A and B must have the same element type on the sim");
+  static_assert(!npurt_detail::kIsInt4<SrcAT>,
+                "Matmul: int4b_t A/B (MatmulType<..., int4b_t>) is not modelled by the sim (the basic API's Mmad takes "
+                "int4b_t)");
   static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
                     A_TYPE::format == CubeFormat::VECTOR,
                 "Matmul: A must be CubeFormat::ND, NZ or VECTOR on the sim");

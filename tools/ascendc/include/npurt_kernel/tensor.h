@@ -63,7 +63,15 @@ class GlobalTensor {
   // The tensor starting `offset` elements further.
   __aicore__ inline GlobalTensor operator[](uint64_t offset) const {
     GlobalTensor t;
-    t.addr_ = addr_ + offset;
+    if constexpr (npurt_detail::kIsInt4<T>) {  // two elements a byte: a sub-tensor starts on a byte
+      if (offset % 2 != 0) {
+        npurt_detail::Fail("GlobalTensor<int4b_t>[%llu]: an odd offset is inside a byte",
+                           static_cast<unsigned long long>(offset));
+      }
+      t.addr_ = addr_ + offset / 2;
+    } else {
+      t.addr_ = addr_ + offset;
+    }
     t.size_ = size_ > offset ? size_ - offset : 0;
     return t;
   }
