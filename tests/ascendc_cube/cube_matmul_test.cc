@@ -56,6 +56,8 @@ class CubeMatmulTest : public CubeTest {
     return t;
   }
 
+  void IntExact(bool int4, std::initializer_list<MmCase> cases);
+
   // Launches `launch` over the tiling's blocks; returns C's bytes.
   template <typename Out, typename In, typename BiasT>
   std::vector<Out> Run(CubeMatmulLaunch launch, const MmCase& c, const AscendC::tiling::TCubeTiling& t,
@@ -149,23 +151,38 @@ TEST_F(CubeMatmulTest, HalfToHalf) {
   EXPECT_LE(MaxRelError(got, RefGemm(a, b, &bias_d, c.m, c.n, c.k, false, true)), 1e-3);
 }
 
-TEST_F(CubeMatmulTest, Int8Exact) {
-  for (const MmCase& c :
-       {MmCase{45, 77, 100, 2, false, false, true, 0}, MmCase{130, 50, 300, 3, true, true, true, 1, 32, 32},
-        MmCase{33, 40, 64, 1, false, true, false, 2, 16, 32}}) {
+// int8 (or int4, packed two a byte) operands, int32 C (+ int32 bias), exact.
+void CubeMatmulTest::IntExact(bool int4, std::initializer_list<MmCase> cases) {
+  for (const MmCase& c : cases) {
     SCOPED_TRACE(Describe(c));
-    const auto t = Tiling(c, DataType::DT_INT8, DataType::DT_INT32, DataType::DT_INT32);
-    const auto a = RandomInt8(static_cast<size_t>(c.m) * c.k, 1);
-    const auto b = RandomInt8(static_cast<size_t>(c.k) * c.n, 2);
+    const auto t = Tiling(c, int4 ? DataType::DT_INT4 : DataType::DT_INT8, DataType::DT_INT32, DataType::DT_INT32);
+    const int lo = int4 ? -8 : -128, hi = int4 ? 7 : 127;
+    const auto a = RandomInt8(static_cast<size_t>(c.m) * c.k, 1, lo, hi);
+    const auto b = RandomInt8(static_cast<size_t>(c.k) * c.n, 2, lo, hi);
     std::vector<int32_t> bias(c.n);
     for (int j = 0; j < c.n; ++j) bias[j] = j * 37 - 1000;
     std::vector<double> bias_d(bias.begin(), bias.end());
-    const auto got = Run<int32_t>(CubeMatmulS8, c, t, a, b, bias, static_cast<size_t>(c.m) * c.n);
+    const size_t elems = static_cast<size_t>(c.m) * c.n;
+    const auto got = int4 ? Run<int32_t>(CubeMatmulS4, c, t, PackInt4(a), PackInt4(b), bias, elems)
+                          : Run<int32_t>(CubeMatmulS8, c, t, a, b, bias, elems);
     const auto want = RefGemm(a, b, c.bias ? &bias_d : nullptr, c.m, c.n, c.k, c.transA, c.transB);
     size_t bad = 0;
     for (size_t i = 0; i < want.size(); ++i) bad += static_cast<double>(got[i]) != want[i] ? 1 : 0;
     EXPECT_EQ(bad, 0u);
   }
+}
+
+TEST_F(CubeMatmulTest, Int8Exact) {
+  IntExact(false, {MmCase{45, 77, 100, 2, false, false, true, 0}, MmCase{130, 50, 300, 3, true, true, true, 1, 32, 32},
+                   MmCase{33, 40, 64, 1, false, true, false, 2, 16, 32}});
+}
+
+// MatmulType<..., int4b_t> A and B (ND, even dimensions: a row or a core's tile starts on a byte), tails in M, N
+// and K, several cores, IterateAll and Iterate + GetTensorC.
+TEST_F(CubeMatmulTest, Int4Exact) {
+  IntExact(true, {MmCase{46, 78, 100, 2, false, false, true, 0}, MmCase{130, 50, 300, 3, false, true, true, 1, 32, 32},
+                  MmCase{34, 40, 64, 1, false, false, false, 1, 16, 32},
+                  MmCase{256, 96, 128, 4, false, false, true, 0}});
 }
 
 // int8 operands, int32 accumulation (+ int32 bias), dequantised to half by SetQuantScalar: each element is

@@ -105,12 +105,20 @@ inline std::vector<uint16_t> Bf16Bits(const std::vector<float>& v) {
   return out;
 }
 
-inline std::vector<int8_t> RandomInt8(size_t n, uint32_t seed) {
+// n random values in [lo, hi] (int4 data: [-8, 7]).
+inline std::vector<int8_t> RandomInt8(size_t n, uint32_t seed, int lo = -128, int hi = 127) {
   std::mt19937 rng(seed);
-  std::uniform_int_distribution<int> dist(-128, 127);
+  std::uniform_int_distribution<int> dist(lo, hi);
   std::vector<int8_t> v(n);
   for (auto& x : v) x = static_cast<int8_t>(dist(rng));
   return v;
+}
+
+// int4 values (-8..7) packed two a byte, the even-indexed one in the low nibble (AscendC::int4b_t's layout).
+inline std::vector<uint8_t> PackInt4(const std::vector<int8_t>& v) {
+  std::vector<uint8_t> out((v.size() + 1) / 2, 0);
+  for (size_t i = 0; i < v.size(); ++i) out[i / 2] |= static_cast<uint8_t>((v[i] & 0xF) << (i % 2 == 0 ? 0 : 4));
+  return out;
 }
 
 // C[m][n] = sum_k A(i, k) B(k, j) (+ bias[j]); A is m x k (or k x m when transA), B k x n (or n x k when transB).

@@ -10,12 +10,20 @@ namespace {
 
 constexpr uint32_t Align(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
+// Bytes of `elems` elements of T (int4b_t: two a byte).
+template <typename T>
+constexpr uint32_t Bytes(uint32_t elems) {
+  return IsSameType<T, int4b_t>::value ? elems / 2 : elems * static_cast<uint32_t>(sizeof(T));
+}
+
 // BiasT: the bias in global memory and L1; BtT: in the bias table (float from a half bias: DataCopy C1 -> C2
 // converts on the way, its blockLen counting 64-byte units of the source).
 template <typename In, typename Acc, typename Out, typename BiasT, typename BtT = BiasT>
 __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, const CubeMmArgs& p, QuantMode_t quant) {
-  constexpr uint32_t c0 = 32 / sizeof(In);
+  constexpr bool kS4 = IsSameType<In, int4b_t>::value;
+  constexpr uint32_t c0 = kS4 ? 64 : 32 / sizeof(In);  // elements in a 32-byte fractal row
   const uint32_t mA = Align(p.m, 16), nA = Align(p.n, 16), k16 = Align(p.k, 16), kC0 = Align(p.k, c0);
+  const uint32_t kd = kS4 ? p.k / 2 : p.k;  // a row of A or B^T for Nd2Nz, which counts int4b_t rows in bytes
   const uint32_t m1 = mA / 16, n1 = nA / 16, k1 = kC0 / c0;
   GlobalTensor<In> aGm, bGm;
   GlobalTensor<BiasT> biasGm;
@@ -33,22 +41,21 @@ __aicore__ inline void CubeMm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, con
   TQue<TPosition::CO1, 1> qCO1;
   TQue<TPosition::C1, 1> qBiasL1;
   TQue<TPosition::C2, 1> qBiasBt;
-  pipe.InitBuffer(qA1, 1, mA * kC0 * sizeof(In));
-  pipe.InitBuffer(qB1, 1, (p.transB ? nA * kC0 : k16 * nA) * sizeof(In));
-  pipe.InitBuffer(qA2, 1, mA * kC0 * sizeof(In));
-  pipe.InitBuffer(qB2, 1,
-                  nA * kC0 * sizeof(In) > k16 * nA * sizeof(In) ? nA * kC0 * sizeof(In) : k16 * nA * sizeof(In));
+  pipe.InitBuffer(qA1, 1, Bytes<In>(mA * kC0));
+  pipe.InitBuffer(qB1, 1, Bytes<In>(p.transB ? nA * kC0 : k16 * nA));
+  pipe.InitBuffer(qA2, 1, Bytes<In>(mA * kC0));
+  pipe.InitBuffer(qB2, 1, Bytes<In>(nA * kC0 > k16 * nA ? nA * kC0 : k16 * nA));
   pipe.InitBuffer(qCO1, 1, mA * nA * sizeof(Acc));
   pipe.InitBuffer(qBiasL1, 1, nA * sizeof(BiasT));
   pipe.InitBuffer(qBiasBt, 1, nA * sizeof(BtT));
 
   // A: m x k ND -> NZ (columns of c0, mA rows each).
   LocalTensor<In> a1 = qA1.AllocTensor<In>();
-  DataCopy(a1, aGm, Nd2NzParams(1, p.m, p.k, 0, p.k, mA, 1, 0));
+  DataCopy(a1, aGm, Nd2NzParams(1, p.m, kd, 0, kd, mA, 1, 0));
   qA1.EnQue(a1);
   LocalTensor<In> b1 = qB1.AllocTensor<In>();
   if (p.transB) {
-    DataCopy(b1, bGm, Nd2NzParams(1, p.n, p.k, 0, p.k, nA, 1, 0));  // B^T: n x k
+    DataCopy(b1, bGm, Nd2NzParams(1, p.n, kd, 0, kd, nA, 1, 0));  // B^T: n x k
   } else {
     DataCopy(b1, bGm, Nd2NzParams(1, p.k, p.n, 0, p.n, k16, 1, 0));  // B: k x n (16-bit types)
   }
@@ -175,6 +182,9 @@ extern "C" __global__ __aicore__ void cube_mm_f32(GM_ADDR a, GM_ADDR b, GM_ADDR 
 }
 extern "C" __global__ __aicore__ void cube_mm_s8(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
   CubeMm<int8_t, int32_t, int32_t, int32_t>(a, b, bias, c, p, QuantMode_t::NoQuant);
+}
+extern "C" __global__ __aicore__ void cube_mm_s4(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
+  CubeMm<int4b_t, int32_t, int32_t, int32_t>(a, b, bias, c, p, QuantMode_t::NoQuant);
 }
 extern "C" __global__ __aicore__ void cube_mm_s8_deq(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, CubeMmArgs p) {
   CubeMm<int8_t, int32_t, half, int32_t>(a, b, bias, c, p, QuantMode_t::DEQF16);
@@ -385,6 +395,10 @@ int32_t CubeMmF32(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) 
 }
 int32_t CubeMmS8(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
   return cube_mm_s8<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias),
+                                       static_cast<uint8_t*>(c), p);
+}
+int32_t CubeMmS4(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {
+  return cube_mm_s4<<<1, nullptr, s>>>(static_cast<uint8_t*>(a), static_cast<uint8_t*>(b), static_cast<uint8_t*>(bias),
                                        static_cast<uint8_t*>(c), p);
 }
 int32_t CubeMmS8Deq(void* s, void* a, void* b, void* bias, void* c, CubeMmArgs p) {

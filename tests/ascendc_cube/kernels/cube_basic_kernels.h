@@ -27,6 +27,8 @@ int32_t CubeMmF16ToF16(void* stream, void* a, void* b, void* bias, void* c, Cube
 int32_t CubeMmBf16(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);      // bf16 -> float
 int32_t CubeMmF32(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);       // float -> float
 int32_t CubeMmS8(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);        // int8 -> int32
+// int4b_t -> int32 (transB 1; A and B^T packed two elements a byte, the even one in the low nibble; k even).
+int32_t CubeMmS4(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);
 int32_t CubeMmS8Deq(void* stream, void* a, void* b, void* bias, void* c, CubeMmArgs args);     // int8 -> half
 // int8 -> half with per-channel scales (VDEQF16): `scales` holds n uint64_t words (the float in the low 32 bits),
 // moved to the fixpipe buffer and set with SetFixPipeConfig; the Fixpipe takes no workspace tensor.

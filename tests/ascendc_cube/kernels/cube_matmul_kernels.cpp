@@ -217,6 +217,11 @@ extern "C" __global__ __aicore__ void cube_matmul_s8(GM_ADDR a, GM_ADDR b, GM_AD
   MatmulKernel<int8_t, int32_t, int32_t>(a, b, bias, c, workspace, tiling, args);
 }
 
+extern "C" __global__ __aicore__ void cube_matmul_s4(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspace,
+                                                     GM_ADDR tiling, CubeMatmulArgs args) {
+  MatmulKernel<int4b_t, int32_t, int32_t>(a, b, bias, c, workspace, tiling, args);
+}
+
 // Two Matmul objects with the same tiling on one core, used one after the other (CANN's a2b2-share sample):
 // C[0] = A x B and C[1] = A x B + bias. With a tiling whose accumulators fill L0C the objects share them.
 // mode 1 then interleaves the objects (mm1.Iterate, mm2.Iterate, mm1.GetTensorC), which the sim refuses.
@@ -323,6 +328,10 @@ int32_t CubeMatmulF16Ub(uint32_t blocks, void* s, void* a, void* b, void* bias, 
   return cube_matmul_f16_ub<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
 }
 
+int32_t CubeMatmulS4(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
+                     CubeMatmulArgs args) {
+  return cube_matmul_s4<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);
+}
 int32_t CubeMatmulS8Deq(uint32_t blocks, void* s, void* a, void* b, void* bias, void* c, void* ws, void* tiling,
                         CubeMatmulArgs args) {
   return cube_matmul_s8_deq<<<blocks, nullptr, s>>>(U8(a), U8(b), U8(bias), U8(c), U8(ws), U8(tiling), args);

@@ -24,6 +24,8 @@ int32_t CubeMatmulF16ToF16(uint32_t, void*, void*, void*, void*, void*, void*, v
 int32_t CubeMatmulBf16(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);      // bf16 -> float
 int32_t CubeMatmulF32(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);  // float -> float
 int32_t CubeMatmulS8(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);   // int8 -> int32
+// int4b_t (packed two a byte, the even element low; even dimensions) -> int32.
+int32_t CubeMatmulS4(uint32_t, void*, void*, void*, void*, void*, void*, void*, CubeMatmulArgs);
 int32_t CubeMatmulF16Nz(uint32_t, void*, void*, void*, void*, void*, void*, void*,
                         CubeMatmulArgs);  // NZ half -> NZ float
 // A (half) as CubeFormat::VECTOR: GEMV, M == 1.

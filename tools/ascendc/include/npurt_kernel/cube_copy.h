@@ -3,7 +3,7 @@
 // (DataCopyEnhancedParams) and BroadCastVecToMM UB -> CO1. The plain DataCopy forms (count, DataCopyParams)
 // reach the cube positions through data_copy.h. Part of kernel_operator.h.
 //
-// Layouts (C0 = 32 bytes of elements: 16 half/bfloat16, 8 float, 32 int8):
+// Layouts (C0 = 32 bytes of elements: 16 half/bfloat16, 8 float, 32 int8, 64 int4b_t):
 //   NZ in L1: the matrix in columns of C0 elements; column block c starts dstNzC0Stride 32-byte blocks after
 //     block c-1, and inside it row r is dstNzNStride blocks after row r-1 (the usual NZ has dstNzNStride 1
 //     and dstNzC0Stride = the rows, aligned to 16): 16 x C0 fractals, ordered down the columns.
@@ -62,9 +62,19 @@ constexpr uint32_t kFractalBytes = 512;  // one fractal: 16 rows of 32 bytes
 }  // namespace npurt_detail
 
 // GM (ND) -> A1/B1 (NZ). A row's last 32-byte block is completed with zeros, as the hardware pads it.
+// int4b_t: the copy moves the data as bytes (two elements as one int8_t, the low nibble the even element), so
+// dValue, srcDValue, srcNdMatrixStride and dstNzMatrixStride count bytes (pairs of elements), as for int8_t
+// (C0 = 32 bytes = 64 elements); a padded row's last block is completed with zero bytes.
 template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p) {
   using namespace npurt_detail;
+  if constexpr (kIsInt4<T>) {
+    LocalTensor<int8_t> d(reinterpret_cast<int8_t*>(dst.GetPhyAddr()), dst.GetSize() / 2, dst.GetPosition());
+    GlobalTensor<int8_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(src.GetPhyAddr()), src.GetSize() / 2);
+    DataCopy(d, g, p);
+    return;
+  }
   constexpr uint32_t c0 = ONE_BLK_SIZE / sizeof(T);
   const uint32_t blocks = (p.dValue + c0 - 1) / c0;
   for (uint32_t i = 0; i < p.ndNum; ++i) {
@@ -93,6 +103,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
 
 // A1 -> A2, B1 -> B2 (and L1 -> L1): repeatTimes fractals, source fractal i at startIndex + i * srcStride,
 // destination fractal i at i * (1 + dstGap); ifTranspose swaps rows and columns inside each fractal.
+// int4b_t moves the same 512-byte fractals (16 x 64 elements); the tensors' offsets count elements (nibbles).
 template <typename T>
 __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LoadData2DParams& p) {
   using namespace npurt_detail;
@@ -204,6 +215,7 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
   using namespace npurt_detail;
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
                 "LoadDataWithTranspose: 8-, 16- and 32-bit elements only");
+  static_assert(!kIsInt4<T>, "LoadDataWithTranspose: int4b_t (64 x 64 squares) is not modelled by the sim");
   if (p.addrMode != 0) Fail("LoadDataWithTranspose: addrMode %u is not supported on the sim", p.addrMode);
   constexpr uint32_t frac = kFractalBytes;
   constexpr uint32_t fracs = sizeof(T) == 2 ? 1u : 2u;  // fractals a square holds

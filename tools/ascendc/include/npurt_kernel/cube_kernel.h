@@ -11,19 +11,22 @@
 // chunk: one load of B and 16 broadcast multiply-adds per k.
 #pragma once
 
+#include "npurt_kernel/int4b.h"
 #include "npurt_kernel/vector_ops.h"
 
 namespace AscendC {
 namespace npurt_detail {
 
-constexpr int kPackK = 256;  // elements of K per packed chunk (a multiple of every C0: 8, 16, 32)
+constexpr int kPackK = 256;  // elements of K per packed chunk (a multiple of every C0: 8, 16, 32, 64)
 
 template <typename Src>
 struct CubeAccOf {
   static_assert(std::is_same<Src, half>::value || std::is_same<Src, bfloat16_t>::value ||
-                    std::is_same<Src, float>::value || std::is_same<Src, int8_t>::value,
-                "the cube unit of the sim multiplies half, bfloat16_t, float and int8_t operands");
-  using type = typename std::conditional<std::is_same<Src, int8_t>::value, int32_t, float>::type;
+                    std::is_same<Src, float>::value || std::is_same<Src, int8_t>::value ||
+                    std::is_same<Src, int4b_t>::value,
+                "the cube unit of the sim multiplies half, bfloat16_t, float, int8_t and int4b_t operands");
+  using type = typename std::conditional<std::is_same<Src, int8_t>::value || std::is_same<Src, int4b_t>::value,
+                                         int32_t, float>::type;
 };
 template <typename Src>
 using CubeAcc = typename CubeAccOf<Src>::type;
@@ -39,6 +42,20 @@ inline void ToAcc(Acc* __restrict out, const Src* __restrict in, uint32_t n) {
     for (uint32_t i = 0; i < n; ++i) o[i] = static_cast<uint32_t>(bits[i]) << 16;
   } else {
     for (uint32_t i = 0; i < n; ++i) out[i] = static_cast<Acc>(in[i]);
+  }
+}
+
+// Elements of K in one 32-byte fractal row: C0 (64 for int4b_t, two elements a byte).
+template <typename Src>
+constexpr uint32_t kCubeC0 = kIsInt4<Src> ? 64u : ONE_BLK_SIZE / sizeof(Src);
+
+// `n` elements from element `index` of `base` to the accumulation type (int4b_t: nibble `index` on).
+template <typename Acc, typename Src>
+inline void LoadAcc(Acc* __restrict out, const Src* base, uint64_t index, uint32_t n) {
+  if constexpr (kIsInt4<Src>) {
+    for (uint32_t i = 0; i < n; ++i) out[i] = static_cast<Acc>(GetInt4(base, index + i));
+  } else {
+    ToAcc(out, base + index, n);
   }
 }
 

@@ -61,9 +61,10 @@ inline void CopyBytes(void* dst, const void* src, uint64_t bytes) { std::memmove
 }  // namespace npurt_detail
 
 // ---- contiguous ------------------------------------------------------------------------------------
+// `count` elements (int4b_t: two a byte).
 template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count) {
-  const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+  const uint64_t bytes = static_cast<uint64_t>(count) * npurt_detail::kElemBits<T> / 8;  // int4b_t: count / 2
   npurt_detail::CheckLocal(dst.GetPhyAddr(), bytes, "DataCopy(GM->UB)");
   npurt_detail::CheckGlobal(src.GetPhyAddr(), bytes, false, "DataCopy(GM->UB)");
   npurt_detail::CopyBytes(dst.GetPhyAddr(), src.GetPhyAddr(), bytes);
@@ -71,7 +72,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
 
 template <typename T>
 __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
-  const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+  const uint64_t bytes = static_cast<uint64_t>(count) * npurt_detail::kElemBits<T> / 8;
   npurt_detail::CheckLocal(src.GetPhyAddr(), bytes, "DataCopy(UB->GM)");
   npurt_detail::CheckGlobal(dst.GetPhyAddr(), bytes, true, "DataCopy(UB->GM)");
   npurt_detail::StoreGlobal(dst.GetPhyAddr(), src.GetPhyAddr(), bytes, "DataCopy(UB->GM)");
@@ -79,7 +80,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
 
 template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count) {
-  const uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+  const uint64_t bytes = static_cast<uint64_t>(count) * npurt_detail::kElemBits<T> / 8;
   npurt_detail::CheckLocal(dst.GetPhyAddr(), bytes, "DataCopy(UB->UB)");
   npurt_detail::CheckLocal(src.GetPhyAddr(), bytes, "DataCopy(UB->UB)");
   npurt_detail::CopyBytes(dst.GetPhyAddr(), src.GetPhyAddr(), bytes);

@@ -76,6 +76,10 @@ class MatmulImpl {
   using BiasT = typename BIAS_TYPE::T;
   using Acc = npurt_detail::CubeAcc<SrcAT>;
   static_assert(std::is_same<SrcAT, SrcBT>::value, "Matmul: A and B must have the same element type on the sim");
+  // int4b_t A/B (Atlas A2): read element by element (nibble i of the data, the even element low), in ND only.
+  static constexpr bool kInt4 = npurt_detail::kIsInt4<SrcAT>;
+  static_assert(!kInt4 || (A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND),
+                "Matmul: int4b_t A/B (MatmulType<..., int4b_t>) in CubeFormat::ND only on the sim");
   static_assert(A_TYPE::format == CubeFormat::ND || A_TYPE::format == CubeFormat::NZ ||
                     A_TYPE::format == CubeFormat::VECTOR,
                 "Matmul: A must be CubeFormat::ND, NZ or VECTOR on the sim");
@@ -110,7 +114,9 @@ class MatmulImpl {
   static constexpr bool kCopyB1 = !std::is_same<decltype(MM_CB::kCopyB1), const std::nullptr_t>::value;
   static_assert(!kCopyA1 || A_TYPE::format == CubeFormat::ND, "Matmul: the CopyA1 callback needs A in CubeFormat::ND");
   static_assert(!kCopyB1 || B_TYPE::format == CubeFormat::ND, "Matmul: the CopyB1 callback needs B in CubeFormat::ND");
-  static constexpr int32_t kC0 = ONE_BLK_SIZE / static_cast<int32_t>(sizeof(SrcAT));
+  static_assert(!kInt4 || (!kCopyA1 && !kCopyB1), "Matmul: MatmulCallBackFunc with int4b_t A/B is not supported "
+                                                  "on the sim");
+  static constexpr int32_t kC0 = static_cast<int32_t>(npurt_detail::kCubeC0<SrcAT>);
   static constexpr bool kAmxTypes =
       std::is_same<Acc, float>::value && (std::is_same<SrcAT, half>::value || std::is_same<SrcAT, bfloat16_t>::value);
 
@@ -389,6 +395,7 @@ class MatmulImpl {
     static_assert(A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
                       C_TYPE::format == CubeFormat::ND,
                   "Matmul::IterateBatch: A, B and C must be CubeFormat::ND on the sim");
+    static_assert(!kInt4, "Matmul::IterateBatch with int4b_t A/B is not supported on the sim");
     if (partial) Fail("Matmul::IterateBatch: enPartialSum is not supported on the sim");
     if (a_ == nullptr || b_ == nullptr) Fail("Matmul::IterateBatch before SetTensorA and SetTensorB");
     const int64_t batchC = batchA > batchB ? batchA : batchB;
@@ -635,9 +642,9 @@ class MatmulImpl {
       if (i >= rows) {
         std::memset(static_cast<void*>(row), 0, static_cast<size_t>(kc) * sizeof(Acc));
       } else if (A_TYPE::format == CubeFormat::ND && !transA_) {
-        ToAcc(row, a_ + OffA(row0 + i, k0), static_cast<uint32_t>(kc));
+        LoadAcc(row, a_, OffA(row0 + i, k0), static_cast<uint32_t>(kc));
       } else {
-        for (int32_t k = 0; k < kc; ++k) row[k] = AccOf<Acc>(a_[OffA(row0 + i, k0 + k)]);
+        for (int32_t k = 0; k < kc; ++k) LoadAcc(row + k, a_, OffA(row0 + i, k0 + k), 1);
       }
     }
   }
@@ -651,13 +658,18 @@ class MatmulImpl {
       if (B_TYPE::format == CubeFormat::ND && !transB_) {
         for (int32_t k = 0; k < kc; ++k) {
           Acc* row = panel + static_cast<size_t>(k) * 16;
-          ToAcc(row, b_ + OffB(k0 + k, n0_ + l * 16), static_cast<uint32_t>(cols));
+          LoadAcc(row, b_, OffB(k0 + k, n0_ + l * 16), static_cast<uint32_t>(cols));
           for (int32_t j = cols; j < 16; ++j) row[j] = Acc(0);
         }
       } else {
         for (int32_t j = 0; j < 16; ++j) {
           for (int32_t k = 0; k < kc; ++k) {
-            panel[static_cast<size_t>(k) * 16 + j] = j < cols ? AccOf<Acc>(b_[OffB(k0 + k, n0_ + l * 16 + j)]) : Acc(0);
+            Acc* at = panel + static_cast<size_t>(k) * 16 + j;
+            if (j < cols) {
+              LoadAcc(at, b_, OffB(k0 + k, n0_ + l * 16 + j), 1);
+            } else {
+              *at = Acc(0);
+            }
           }
         }
       }

@@ -1,13 +1,13 @@
 // Mmad for the sim: C (CO1, L0C) = [C or bias or 0] + A (A2, L0A) x B (B2, L0B). Part of kernel_operator.h.
 //
-// Layouts, with C0 = 32 bytes of A/B elements (16 half/bfloat16, 8 float, 32 int8), M1 = ceil(m/16),
+// Layouts, with C0 = 32 bytes of A/B elements (16 half/bfloat16, 8 float, 32 int8, 64 int4), M1 = ceil(m/16),
 // K1 = ceil(k/C0), N1 = ceil(n/16):
 //   A in L0A ("zZ"): fractals of 16 x C0, fractal (i, j) at i * K1 + j, rows inside it one after another;
 //   B in L0B ("zN"): fractals of C0 x 16 stored column by column (each of the 16 columns' C0 elements of K
 //     together), fractal (j, l) at j * N1 + l;
 //   C in L0C ("NZ"): fractals of 16 x 16 accumulators, fractal (i, l) at l * M1 + i, rows inside it in order.
 // Whole 16 x 16 fractals of C are written (the rows past m and columns past n from the padding of A and B);
-// exactly k elements of K are summed. half / bfloat16 / float accumulate in float, int8 in int32.
+// exactly k elements of K are summed. half / bfloat16 / float accumulate in float, int8 / int4 in int32.
 // GEMV: with m == 1 the Atlas A2 cube reads A from L0A as a 1 x k vector in ND (its k elements one after
 // another, not a zZ fractal's row 0); C keeps its NZ layout, row 0 of each fractal holding the result (the
 // other rows are written as zero here). The A2 cube has no switch to turn this off (Ascend 950's disableGemv).
@@ -19,8 +19,9 @@
 
 namespace AscendC {
 
-// int4b_t (npurt_kernel/int4b.h): the sim's cube does not multiply it (CheckMmadTypes refuses it at build
-// time); kernels that only name it, to choose between element types with IsSameType, build.
+// int4b_t (npurt_kernel/int4b.h, Atlas A2): int4 x int4 -> int32, C0 = 64 elements (a 32-byte fractal row
+// holds 64 nibbles, the even element in the low nibble), so the fractals of A and B are 16 x 64 and 64 x 16 and
+// still 512 bytes; K1 = ceil(k/64).
 
 struct MmadParams {
   uint16_t m = 0;
@@ -56,7 +57,7 @@ enum class MmadInit { kZero, kKeep, kBiasRow, kMatrix };
 
 template <typename Acc, typename Src, typename BiasT>
 inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, MmadInit init, const BiasT* bias) {
-  constexpr uint32_t c0 = ONE_BLK_SIZE / sizeof(Src);
+  constexpr uint32_t c0 = kCubeC0<Src>;
   const uint32_t m1 = (p.m + 15u) / 16u, n1 = (p.n + 15u) / 16u, k1 = (p.k + c0 - 1) / c0;
   const bool gemv = p.m == 1;
   // kDirectionAlign (float): A's K in L0A aligned to 16 instead of 8, so a row of fractals holds an even count.
@@ -86,7 +87,7 @@ inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, Mma
     const uint32_t kc = p.k - k0 < static_cast<uint32_t>(kPackK) ? p.k - k0 : static_cast<uint32_t>(kPackK);
     // A: fractal (i, j) row r holds K elements j*c0 .. j*c0+c0-1 of row i*16+r; GEMV: element k at a[k].
     if (gemv) {
-      ToAcc(ap, a + k0, kc);
+      LoadAcc(ap, a, k0, kc);
       std::memset(static_cast<void*>(ap + kPackK), 0, static_cast<size_t>(15) * kPackK * sizeof(Acc));
     }
     for (uint32_t i = 0; i < (gemv ? 0u : m1); ++i) {
@@ -95,7 +96,7 @@ inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, Mma
         for (uint32_t kk = 0; kk < kc; kk += c0) {
           const uint32_t j = (k0 + kk) / c0;
           const uint32_t cnt = kc - kk < c0 ? kc - kk : c0;
-          ToAcc(dst + kk, a + ((static_cast<size_t>(i) * k1a + j) * 16 + r) * c0, cnt);
+          LoadAcc(dst + kk, a, ((static_cast<uint64_t>(i) * k1a + j) * 16 + r) * c0, cnt);
         }
       }
     }
@@ -105,10 +106,10 @@ inline void MmadRun(Acc* c, const Src* a, const Src* b, const MmadParams& p, Mma
       for (uint32_t kk = 0; kk < kc; kk += c0) {
         const uint32_t j = (k0 + kk) / c0;
         const uint32_t cnt = kc - kk < c0 ? kc - kk : c0;
-        const Src* frac = b + (static_cast<size_t>(j) * n1 + l) * 16 * c0;
+        const uint64_t frac = (static_cast<uint64_t>(j) * n1 + l) * 16 * c0;  // its first element
         for (uint32_t q = 0; q < 16; ++q) {
-          Acc col[32];
-          ToAcc(col, frac + q * c0, cnt);
+          Acc col[64];
+          LoadAcc(col, b, frac + q * c0, cnt);
           for (uint32_t e = 0; e < cnt; ++e) panel[(kk + e) * 16 + q] = col[e];
         }
       }
@@ -126,7 +127,7 @@ template <typename Dst, typename Src0, typename Src1>
 inline void CheckMmadTypes() {
   static_assert(std::is_same<Src0, Src1>::value, "Mmad: the sim's cube multiplies A and B of the same type");
   static_assert(std::is_same<Dst, CubeAcc<Src0>>::value,
-                "Mmad: C (CO1) must be float for half/bfloat16_t/float operands and int32_t for int8_t");
+                "Mmad: C (CO1) must be float for half/bfloat16_t/float operands and int32_t for int8_t/int4b_t");
 }
 
 }  // namespace npurt_detail

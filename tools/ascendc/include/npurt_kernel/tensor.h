@@ -57,26 +57,39 @@ class GlobalTensor {
   __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer) { SetGlobalBuffer(buffer, 0); }
 
   __aicore__ inline __gm__ T* GetPhyAddr() const { return addr_; }
-  __aicore__ inline __gm__ T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+  __aicore__ inline __gm__ T* GetPhyAddr(uint64_t offset) const { return (*this)[offset].addr_; }
   __aicore__ inline uint64_t GetSize() const { return size_; }
 
   // The tensor starting `offset` elements further.
   __aicore__ inline GlobalTensor operator[](uint64_t offset) const {
     GlobalTensor t;
-    t.addr_ = addr_ + offset;
+    if constexpr (npurt_detail::kIsInt4<T>) {  // two elements a byte: a sub-tensor starts on a byte
+      if (offset % 2 != 0) {
+        npurt_detail::Fail("GlobalTensor<int4b_t>[%llu]: an odd offset is inside a byte",
+                           static_cast<unsigned long long>(offset));
+      }
+      t.addr_ = addr_ + offset / 2;
+    } else {
+      t.addr_ = addr_ + offset;
+    }
     t.size_ = size_ > offset ? size_ - offset : 0;
     return t;
   }
 
   __aicore__ inline T GetValue(uint64_t offset) const {
+    static_assert(!npurt_detail::kIsInt4<T>, "GlobalTensor<int4b_t>::GetValue is not modelled on the sim");
     npurt_detail::CheckGlobal(addr_ + offset, sizeof(T), false, "GlobalTensor::GetValue");
     return addr_[offset];
   }
   __aicore__ inline void SetValue(uint64_t offset, T value) const {
+    static_assert(!npurt_detail::kIsInt4<T>, "GlobalTensor<int4b_t>::SetValue is not modelled on the sim");
     npurt_detail::CheckGlobal(addr_ + offset, sizeof(T), true, "GlobalTensor::SetValue");
     addr_[offset] = value;
   }
-  __aicore__ inline T& operator()(uint64_t offset) const { return addr_[offset]; }
+  __aicore__ inline T& operator()(uint64_t offset) const {
+    static_assert(!npurt_detail::kIsInt4<T>, "GlobalTensor<int4b_t>::operator() is not modelled on the sim");
+    return addr_[offset];
+  }
 
   // L2 cache policy hints have no effect on the sim.
   template <CacheRwMode rwMode = CacheRwMode::RW>
@@ -102,7 +115,7 @@ class LocalTensor {
   __aicore__ inline LocalTensor(TPosition pos, uint32_t address, uint32_t length);
 
   __aicore__ inline T* GetPhyAddr() const { return addr_; }
-  __aicore__ inline T* GetPhyAddr(uint32_t offset) const { return addr_ + offset; }
+  __aicore__ inline T* GetPhyAddr(uint32_t offset) const { return (*this)[offset].addr_; }
   // Elements in the tensor.
   __aicore__ inline uint32_t GetSize() const { return size_; }
   __aicore__ inline uint32_t GetLength() const {
@@ -130,7 +143,10 @@ class LocalTensor {
     if (offset >= size_) npurt_detail::Fail("LocalTensor::SetValue(%u) past the tensor's %u elements", offset, size_);
     addr_[offset] = value;
   }
-  __aicore__ inline T& operator()(uint32_t offset) const { return addr_[offset]; }
+  __aicore__ inline T& operator()(uint32_t offset) const {
+    static_assert(!npurt_detail::kIsInt4<T>, "LocalTensor<int4b_t>::operator() is not modelled on the sim");
+    return addr_[offset];
+  }
 
   // The same buffer seen as elements of another type.
   template <typename U>
