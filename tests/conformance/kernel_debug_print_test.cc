@@ -11,19 +11,9 @@ namespace cts {
 namespace {
 
 CTS_CHILD(asc_printf) {
-  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 2;
-  aclrtBinHandle bin = nullptr;
-  aclrtFuncHandle f = nullptr;
-  if (aclrtBinaryLoadFromFile(KernelBinaryPath(), nullptr, &bin) != ACL_SUCCESS ||
-      aclrtBinaryGetFunction(bin, "cts_asc_print", &f) != ACL_SUCCESS) {
-    return 3;
-  }
   uint32_t value = 7;
   void* array[] = {&value};
-  if (aclrtLaunchKernelWithArgsArray(f, 3, nullptr, nullptr, array) != ACL_SUCCESS) return 4;
-  if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) return 5;
-  std::fflush(stdout);
-  return 0;
+  return RunKernelInChild("cts_asc_print", 3, array);
 }
 
 size_t CountLines(const std::string& output, const std::string& line) {

@@ -1,8 +1,24 @@
 #include "kernel_test_util.h"
 
+#include <cstdio>
+
 namespace cts {
 
 const char* KernelBinaryPath() { return NPURT_CTS_KERNELS; }
+
+int RunKernelInChild(const char* kernel, uint32_t blocks, void** args) {
+  if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) return 2;
+  aclrtBinHandle bin = nullptr;
+  aclrtFuncHandle f = nullptr;
+  if (aclrtBinaryLoadFromFile(KernelBinaryPath(), nullptr, &bin) != ACL_SUCCESS ||
+      aclrtBinaryGetFunction(bin, kernel, &f) != ACL_SUCCESS) {
+    return 3;
+  }
+  if (aclrtLaunchKernelWithArgsArray(f, blocks, nullptr, nullptr, args) != ACL_SUCCESS) return 4;
+  if (aclrtSynchronizeStream(nullptr) != ACL_SUCCESS) return 5;
+  std::fflush(stdout);
+  return 0;
+}
 
 void KernelTest::SetUp() {
   CtsTest::SetUp();

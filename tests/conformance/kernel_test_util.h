@@ -14,6 +14,11 @@ namespace cts {
 // Path of the suite's kernel binary (set by kernel_tests.cmake).
 const char* KernelBinaryPath();
 
+// For a child process (CTS_CHILD) that prints from a kernel: ACL initialised, device 0 set, `kernel` of the
+// suite's binary launched on the default stream with `args` (its parameters in order) over `blocks` blocks,
+// the stream synchronised and stdout flushed. 0, or the step that failed: 2 init, 3 load, 4 launch, 5 sync.
+int RunKernelInChild(const char* kernel, uint32_t blocks, void** args);
+
 // Device 0 set, the kernel binary loaded; unloaded at the end.
 class KernelTest : public CtsTest {
  protected:
