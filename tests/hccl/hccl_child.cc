@@ -85,6 +85,15 @@ int Collectives(uint32_t rank, uint32_t n, const HcclRootInfo& root) {
   CHILD_CHECK(aclrtSynchronizeStream(stream) != ACL_SUCCESS);
   HcclResult async = HCCL_SUCCESS;
   CHILD_CHECK(HcclGetCommAsyncError(comm, &async) == HCCL_SUCCESS && async == HCCL_E_PARA);
+  // The communicator still works: an agreeing AllReduce on a fresh stream. It also keeps every rank until all
+  // have seen the disagreement (a rank that left first would turn a slower peer's verdict into "peer exited").
+  aclrtStream fresh = nullptr;
+  CHILD_CHECK(aclrtCreateStream(&fresh) == ACL_SUCCESS);
+  CHILD_CHECK(HcclAllReduce(send.ptr, recv.ptr, count, HCCL_DATA_TYPE_FP16, HCCL_REDUCE_SUM, comm, fresh) ==
+              HCCL_SUCCESS);
+  CHILD_CHECK(aclrtSynchronizeStream(fresh) == ACL_SUCCESS);
+  CHILD_CHECK(recv.Read() == ReferenceReduce(HCCL_DATA_TYPE_FP16, HCCL_REDUCE_SUM, in));
+  CHILD_CHECK(aclrtDestroyStream(fresh) == ACL_SUCCESS);
   CHILD_CHECK(HcclCommDestroy(comm) == HCCL_SUCCESS);
   return 0;
 }
