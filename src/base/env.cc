@@ -37,6 +37,9 @@ constexpr VarInfo kTable[] = {
      "compiled operators kept in the compile cache (entries); wins over NPURT_OP_CACHE_CAPACITY"},
     {Var::kOpCacheStats, "NPURT_OP_CACHE_STATS", "1: log every compile-cache hit and miss"},
     {Var::kKernelRetile, "NPURT_KERNEL_RETILE", "0: compile each new shape of an operator from scratch instead of re-tiling the kernel of an earlier shape (default 1)"},
+    {Var::kConvWinograd, "NPURT_CONV_WINOGRAD",
+     "0: convolutions atc marked for Winograd (--op_select_implmode=high_performance, the default) run the direct "
+     "algorithm (default 1)"},
     {Var::kModelShapeCache, "NPURT_MODEL_SHAPE_CACHE", "compiled shapes a dynamic-shape model keeps (1 to 4096; default 32)"},
     {Var::kShapeCompiler, "NPURT_SHAPE_COMPILER", "path of libnpurt_shape_compiler.so (default: beside libascendcl.so)"},
     {Var::kProcessLogPath, "ASCEND_PROCESS_LOG_PATH", "directory of the plog files (docs/logging.md)"},

@@ -37,6 +37,7 @@ enum class Var : uint8_t {
   kAscendOpCacheMaxSize,
   kOpCacheStats,
   kKernelRetile,
+  kConvWinograd,  // drivers/host/ops/kernels/conv.cc
   // Models (models/runtime/shape_variants.cc, shape_compiler.cc).
   kModelShapeCache,
   kShapeCompiler,

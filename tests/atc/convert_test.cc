@@ -524,4 +524,63 @@ TEST_F(ConvertTest, Fp16InputNodesGetACastToFloat) {
 }
 
 }  // namespace
+// --op_select_implmode and the bf16 precision modes mark the Conv2D nodes (impl_select.h), and the marked
+// models compute what the direct fp32 one does: to fp32 rounding with Winograd, to bf16 rounding in bf16.
+TEST_F(ConvertTest, ImplementationModesChooseWinogradAndBf16) {
+  OnnxBuilder b;
+  b.Input("x", {1, 16, 14, 14});
+  b.Weight("w1", {32, 16, 3, 3});
+  b.Weight("w2", {32, 32, 3, 3});
+  b.Weight("w3", {16, 32, 1, 1});
+  auto* c1 = b.Node("Conv", {"x", "w1"}, {"c1"}, "conv3x3");
+  OnnxBuilder::AttrInts(c1, "pads", {1, 1, 1, 1});
+  b.Node("Relu", {"c1"}, {"r1"}, "relu1");
+  auto* c2 = b.Node("Conv", {"r1", "w2"}, {"c2"}, "conv3x3_stride2");
+  OnnxBuilder::AttrInts(c2, "pads", {1, 1, 1, 1});
+  OnnxBuilder::AttrInts(c2, "strides", {2, 2});
+  b.Node("Conv", {"c2", "w3"}, {"y"}, "conv1x1");
+  b.Output("y");
+  ASSERT_TRUE(Convert(b, "impl").ok());
+  ASSERT_TRUE(ConvertFile(Path("impl.onnx"), "precise", {"--op_select_implmode=high_precision"}).ok());
+  ASSERT_TRUE(ConvertFile(Path("impl.onnx"), "bf16", {"--precision_mode=allow_mix_precision_bf16"}).ok());
+  auto attr = [](const om::ModelDef& d, const std::string& node, const char* name) -> std::string {
+    for (const auto& n : d.nodes) {
+      if (n.name != node) continue;
+      auto it = n.attrs.find(name);
+      return it == n.attrs.end() ? "" : std::get<std::string>(it->second);
+    }
+    ADD_FAILURE() << "no node " << node;
+    return "";
+  };
+  const om::ModelDef def = Check("impl"), precise = Check("precise"), bf16 = Check("bf16");
+  EXPECT_EQ(attr(def, "conv3x3", "algorithm"), "winograd") << "high_performance is the default";
+  EXPECT_EQ(attr(def, "conv3x3_stride2", "algorithm"), "") << "Winograd serves stride 1 only";
+  EXPECT_EQ(attr(def, "conv1x1", "algorithm"), "");
+  EXPECT_EQ(attr(precise, "conv3x3", "algorithm"), "");
+  for (const char* n : {"conv3x3", "conv3x3_stride2", "conv1x1"}) {
+    EXPECT_EQ(attr(bf16, n, "compute_dtype"), "bfloat16") << n;
+    EXPECT_EQ(attr(def, n, "compute_dtype"), "") << n;
+  }
+  std::mt19937 rng(41);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> x(16 * 14 * 14);
+  for (float& v : x) v = u(rng);
+  std::vector<std::vector<uint8_t>> got_def, got_precise, got_bf16;
+  ASSERT_TRUE(testing::RunOmOnHost(Path("impl.om"), {Floats(x)}, &got_def).ok());
+  ASSERT_TRUE(testing::RunOmOnHost(Path("precise.om"), {Floats(x)}, &got_precise).ok());
+  ASSERT_TRUE(testing::RunOmOnHost(Path("bf16.om"), {Floats(x)}, &got_bf16).ok());
+  const std::vector<float> want = AsFloats(got_precise.at(0));
+  auto rel_l2 = [&](const std::vector<float>& got) {
+    double num = 0, den = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+      num += (got[i] - want[i]) * (got[i] - want[i]);
+      den += static_cast<double>(want[i]) * want[i];
+    }
+    return std::sqrt(num / den);
+  };
+  ASSERT_EQ(AsFloats(got_def.at(0)).size(), want.size());
+  EXPECT_LT(rel_l2(AsFloats(got_def.at(0))), 1e-5);
+  EXPECT_LT(rel_l2(AsFloats(got_bf16.at(0))), 2e-2);
+}
+
 }  // namespace npurt::atc

@@ -6,6 +6,7 @@
 #include "atc_options.h"
 #include "converter.h"
 #include "gear_options.h"
+#include "impl_select.h"
 
 namespace npurt::atc {
 namespace {
@@ -29,11 +30,67 @@ TEST(Options, SampleCommandLine) {
 
 TEST(Options, SpaceSeparatedValuesAndRecordedTuningOptions) {
   auto o = Parse({"--model", "m.onnx", "--framework", "5", "--output", "out", "--soc_version", "Ascend310P3",
-                  "--op_select_implmode=high_precision", "--log=debug"});
+                  "--oo_level=O3", "--log=debug"});
   ASSERT_TRUE(o.ok()) << o.status().message();
   EXPECT_EQ(o->output, "out");
-  EXPECT_EQ(o->recorded.at("op_select_implmode"), "high_precision");
+  EXPECT_EQ(o->recorded.at("oo_level"), "O3");
   EXPECT_EQ(o->log, LogLevel::kDebug);
+}
+
+// --op_select_implmode / --optypelist_for_implmode choose Conv2D's algorithm, the bf16 precision modes its
+// compute type (impl_select.h).
+TEST(Options, ImplementationModeAndBf16PrecisionModes) {
+  const std::vector<const char*> base = {"--model=m.onnx", "--framework=5", "--output=o", "--soc_version=A"};
+  auto with = [&](std::vector<const char*> extra) {
+    std::vector<const char*> args = base;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return Parse(args);
+  };
+  auto def = with({});
+  ASSERT_TRUE(def.ok());
+  EXPECT_TRUE(HighPerformanceImpl(*def, "Conv2D")) << "CANN's default is high_performance";
+  EXPECT_FALSE(Bf16Compute(*def)) << "the default precision mode computes fp32 models in fp32";
+  auto precise = with({"--op_select_implmode=high_precision"});
+  ASSERT_TRUE(precise.ok());
+  EXPECT_FALSE(HighPerformanceImpl(*precise, "Conv2D"));
+  auto listed = with({"--op_select_implmode=high_precision", "--optypelist_for_implmode=MatMul, Conv2D"});
+  ASSERT_TRUE(listed.ok()) << listed.status().message();
+  EXPECT_FALSE(HighPerformanceImpl(*listed, "Conv2D"));
+  auto unlisted = with({"--op_select_implmode=high_precision", "--optypelist_for_implmode=MatMul"});
+  ASSERT_TRUE(unlisted.ok());
+  EXPECT_TRUE(HighPerformanceImpl(*unlisted, "Conv2D")) << "types left out of the list keep the default";
+  auto all = with({"--op_select_implmode=high_precision_for_all"});
+  ASSERT_TRUE(all.ok());
+  EXPECT_FALSE(HighPerformanceImpl(*all, "Conv2D"));
+  for (const char* mode : {"--precision_mode=allow_mix_precision_bf16", "--precision_mode=allow_fp32_to_bf16",
+                           "--precision_mode_v2=mixed_bfloat16"}) {
+    auto bf = with({mode});
+    ASSERT_TRUE(bf.ok()) << mode;
+    EXPECT_TRUE(Bf16Compute(*bf)) << mode;
+  }
+  for (const char* mode : {"--precision_mode=force_fp16", "--precision_mode=allow_mix_precision",
+                           "--precision_mode_v2=mixed_float16", "--precision_mode=must_keep_origin_dtype"}) {
+    auto other = with({mode});
+    ASSERT_TRUE(other.ok()) << mode;
+    EXPECT_FALSE(Bf16Compute(*other)) << mode;
+  }
+  struct Bad {
+    std::vector<const char*> extra;
+    const char* expect;
+  };
+  const Bad bad[] = {
+      {{"--op_select_implmode=fastest"}, "high_precision_for_all"},
+      {{"--optypelist_for_implmode=Conv2D"}, "needs --op_select_implmode"},
+      {{"--op_select_implmode=high_precision_for_all", "--optypelist_for_implmode=Conv2D"}, "needs --op_select_implmode"},
+      {{"--op_select_implmode=high_precision", "--optypelist_for_implmode=Conv2D,,MatMul"}, "an empty op type"},
+      {{"--precision_mode_v2=bf16"}, "mixed_bfloat16"},
+      {{"--precision_mode=force_fp32", "--precision_mode_v2=origin"}, "cannot be given together"},
+  };
+  for (const Bad& b : bad) {
+    auto r = with(b.extra);
+    ASSERT_FALSE(r.ok()) << b.extra[0];
+    EXPECT_NE(r.status().message().find(b.expect), std::string::npos) << r.status().message();
+  }
 }
 
 TEST(Options, Failures) {

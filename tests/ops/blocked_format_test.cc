@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "core/operators.h"
+#include "drivers/host/ops/dnnl_util.h"
 #include "ref_util.h"
 
 namespace npurt {
@@ -257,6 +259,102 @@ TEST(BlockedFormat, PoolsMatchNchw) {
       ExpectZeroPadding(r.out, 20, what);
       ExpectClose(ToNchw(r.out, 20), want, 1e-6, what);
     }
+  }
+}
+
+// Relative L2 error of `got` against `want`.
+double RelL2(const HostTensor& got, const HostTensor& want) {
+  double num = 0, den = 0;
+  for (size_t i = 0; i < want.numel(); ++i) {
+    num += (got.at(i) - want.at(i)) * (got.at(i) - want.at(i));
+    den += want.at(i) * want.at(i);
+  }
+  return std::sqrt(num / std::max(den, 1e-30));
+}
+
+bool BitwiseEqual(const HostTensor& a, const HostTensor& b) {
+  return a.nbytes() == b.nbytes() && std::memcmp(a.bytes.data(), b.bytes.data(), a.nbytes()) == 0;
+}
+
+// A 3x3, stride-1 Conv2D (bias, relu) on NC1HWC0 and NCHW activations with attrs `extra`, against the
+// direct algorithm; the filter constant (as a model's weights) or a runtime input.
+struct ConvAlgoCase {
+  HostTensor x, xb, f, bias;
+  AttrMap attrs{{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"post_ops", std::vector<std::string>{"relu"}}};
+
+  explicit ConvAlgoCase(std::mt19937& rng)
+      : x(Random(ACL_FLOAT, {2, 32, 13, 11}, rng, -1, 1, true)),
+        xb(ToBlocked(x, 16)),
+        f(Random(ACL_FLOAT, {48, 32, 3, 3}, rng, -0.5, 0.5, true)),
+        bias(Random(ACL_FLOAT, {48}, rng, -1, 1, true)) {}
+
+  HostTensor Run(const AttrMap& extra, bool blocked, bool constant_filter, const std::string& what) const {
+    AttrMap a = attrs;
+    for (const auto& [k, v] : extra) a[k] = v;
+    const std::vector<const void*> constants = {nullptr, f.bytes.data(), nullptr};
+    Result r = RunOp("Conv2D", {{blocked ? &xb : &x, blocked ? ACL_FORMAT_NC1HWC0 : ACL_FORMAT_NCHW},
+                                {&f, ACL_FORMAT_NCHW}, {&bias, ACL_FORMAT_ND}},
+                     a, constant_filter ? constants : std::vector<const void*>{});
+    EXPECT_TRUE(r.status.ok()) << what << ": " << r.status.message();
+    return blocked ? ToNchw(r.out, 48) : r.out;
+  }
+};
+
+// Winograd (what atc's default --op_select_implmode=high_performance asks for) agrees with the direct algorithm
+// to fp32 rounding, with a constant or a runtime filter; NPURT_CONV_WINOGRAD=0 turns it off.
+TEST(ConvAlgorithms, WinogradMatchesTheDirectAlgorithm) {
+  std::mt19937 rng(31);
+  ConvAlgoCase c(rng);
+  const AttrMap wino{{"algorithm", std::string("winograd")}};
+  for (bool blocked : {true, false}) {
+    for (bool constant : {true, false}) {
+      const std::string what = std::string(blocked ? "NC1HWC0" : "NCHW") + (constant ? " constant filter" : " runtime filter");
+      const HostTensor direct = c.Run({}, blocked, constant, what + " direct");
+      const HostTensor w = c.Run(wino, blocked, constant, what + " winograd");
+      ExpectClose(w, direct, 2e-5, what);
+      EXPECT_LT(RelL2(w, direct), 2e-6) << what;
+      // oneDNN 2.6 has Winograd on AVX-512 for blocked activations: the results then differ in the last bits.
+      if (blocked && drivers::host::dnnl_util::NativeC0() == 16) {
+        EXPECT_FALSE(BitwiseEqual(w, direct)) << what << ": Winograd did not run";
+      }
+    }
+  }
+  ASSERT_EQ(setenv("NPURT_CONV_WINOGRAD", "0", 1), 0);
+  const HostTensor off = c.Run(wino, true, true, "NPURT_CONV_WINOGRAD=0");
+  unsetenv("NPURT_CONV_WINOGRAD");
+  EXPECT_TRUE(BitwiseEqual(off, c.Run({}, true, true, "direct"))) << "NPURT_CONV_WINOGRAD=0 runs the direct algorithm";
+}
+
+// compute_dtype bfloat16 (atc's bf16 precision modes): fp32 tensors, bf16 products with fp32 sums, where the CPU
+// has AVX512-BF16; elsewhere the convolution stays fp32.
+TEST(ConvAlgorithms, Bf16ComputeStaysWithinBf16Rounding) {
+  std::mt19937 rng(32);
+  ConvAlgoCase c(rng);
+  const AttrMap bf16{{"compute_dtype", std::string("bfloat16")}};
+  for (bool blocked : {true, false}) {
+    const std::string what = blocked ? "NC1HWC0" : "NCHW";
+    const HostTensor fp32 = c.Run({}, blocked, true, what + " fp32");
+    const HostTensor b = c.Run(bf16, blocked, true, what + " bf16");
+    const double err = RelL2(b, fp32);
+    EXPECT_LT(err, 1e-2) << what;  // 8 bits of mantissa in each factor of 288 products
+    if (drivers::host::dnnl_util::Bf16Instructions()) {
+      EXPECT_GT(err, 1e-5) << what << ": no bf16 rounding, so bf16 did not compute";
+    } else {
+      EXPECT_TRUE(BitwiseEqual(b, fp32)) << what << ": without AVX512-BF16 the convolution stays fp32";
+    }
+  }
+}
+
+TEST(ConvAlgorithms, UnknownValuesAreRefused) {
+  std::mt19937 rng(33);
+  ConvAlgoCase c(rng);
+  for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
+           {"algorithm", "fft"}, {"compute_dtype", "float16"}}) {
+    AttrMap a = c.attrs;
+    a[name] = value;
+    Result r = RunOp("Conv2D", {{&c.x, ACL_FORMAT_NCHW}, {&c.f, ACL_FORMAT_NCHW}}, a);
+    EXPECT_EQ(r.status.code(), ACL_ERROR_OP_ATTR_NOT_MATCH) << name;
+    EXPECT_NE(r.status.message().find(value), std::string::npos) << r.status.message();
   }
 }
 

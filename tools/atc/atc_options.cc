@@ -31,10 +31,10 @@ StatusOr<int64_t> ParseInt(const std::string& option, const std::string& s) {
 // Options accepted and recorded without effect: tuning knobs of CANN's compiler and runtime.
 const std::set<std::string>& RecordedOptions() {
   static const std::set<std::string> s = {
-      "op_select_implmode", "optypelist_for_implmode", "oo_level", "op_compiler_cache_mode",
+      "oo_level", "op_compiler_cache_mode",
       "op_compiler_cache_dir", "deterministic", "buffer_optimize", "fusion_switch_file", "keep_dtype",
       "modify_mixlist", "host_env_os", "host_env_cpu", "virtual_type", "core_type", "aicore_num",
-      "atomic_clean_policy", "precision_mode_v2", "enable_small_channel", "compression_optimize_conf",
+      "atomic_clean_policy", "enable_small_channel", "compression_optimize_conf",
       "sparsity", "status_check", "op_debug_level", "debug_dir", "op_debug_config", "multi_stream_parallel_mode",
       "allow_hf32", "customize_dtypes", "op_precision_mode", "input_hint_shape", "dump_mode", "tiling_schedule_optimize",
       "auto_tune_mode", "shape_generalized_build_mode", "display_model_info", "quant_dumpable", "ac_parallel_enable",
@@ -220,7 +220,8 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
       "mode", "model", "om", "json", "framework", "output", "input_shape", "input_format", "soc_version",
       "out_nodes", "output_type", "precision_mode", "log", "insert_op_conf", "disable_reuse_memory",
       "fusion", "blocked_layout", "enable_single_stream", "help", "h", "external_weight", "dynamic_batch_size", "dynamic_image_size",
-      "dynamic_dims", "singleop", "input_fp16_nodes", "input_shape_range"};
+      "dynamic_dims", "singleop", "input_fp16_nodes", "input_shape_range", "precision_mode_v2",
+      "op_select_implmode", "optypelist_for_implmode"};
   for (const auto& [name, value] : given) {
     if (kKnown.count(name) != 0) continue;
     if (RecordedOptions().count(name) != 0) {
@@ -296,6 +297,36 @@ StatusOr<Options> ParseOptions(int argc, const char* const* argv) {
                                             "must_keep_origin_dtype, allow_mix_precision[_fp16|_bf16] or allow_fp32_to_bf16");
     }
     o.precision_mode = *v;
+  }
+  if (const std::string* v = get("precision_mode_v2")) {
+    static const std::set<std::string> kModes = {"fp16", "origin", "cube_fp16in_fp32out", "mixed_float16",
+                                                 "mixed_bfloat16", "cube_hif8", "mixed_hif8"};
+    if (kModes.count(*v) == 0) {
+      return BadValue("precision_mode_v2", *v, "use fp16, origin, cube_fp16in_fp32out, mixed_float16, mixed_bfloat16, "
+                                               "cube_hif8 or mixed_hif8");
+    }
+    if (get("precision_mode") != nullptr) {
+      return BadValue("precision_mode_v2", *v, "--precision_mode and --precision_mode_v2 cannot be given together");
+    }
+    o.precision_mode_v2 = *v;
+  }
+  if (const std::string* v = get("op_select_implmode")) {
+    static const std::set<std::string> kModes = {"high_performance", "high_precision", "high_performance_for_all",
+                                                 "high_precision_for_all"};
+    if (kModes.count(*v) == 0) {
+      return BadValue("op_select_implmode", *v, "use high_performance, high_precision, high_performance_for_all or "
+                                                "high_precision_for_all");
+    }
+    o.op_select_implmode = *v;
+  }
+  if (const std::string* v = get("optypelist_for_implmode")) {
+    if (o.op_select_implmode != "high_performance" && o.op_select_implmode != "high_precision") {
+      return BadValue("optypelist_for_implmode", *v, "it needs --op_select_implmode=high_precision or high_performance");
+    }
+    for (const std::string& t : SplitOn(*v, ',')) {
+      if (Trim(t).empty()) return BadValue("optypelist_for_implmode", *v, "an empty op type");
+      o.optypelist_for_implmode.push_back(Trim(t));
+    }
   }
   if (const std::string* v = get("input_shape")) {
     auto s = ParseInputShape(*v);
@@ -432,18 +463,25 @@ example:
 [Precision]
   --precision_mode     force_fp16 (CANN's default), force_fp32, cube_fp16in_fp32out, allow_fp32_to_fp16,
                        must_keep_origin_dtype, allow_mix_precision[_fp16|_bf16], allow_fp32_to_bf16.
-                       Recorded in the model; npurt computes in the model's own data types (fp32 for fp32
-                       models) in every mode: the bf16 modes are recorded and compute fp32
+                       Recorded in the model. npurt computes fp32 models in fp32 (no fp16 arithmetic on the
+                       CPU), except in allow_mix_precision_bf16 and allow_fp32_to_bf16: convolutions then
+                       compute in bf16 with fp32 accumulation where the CPU has AVX512-BF16
+  --precision_mode_v2  fp16, origin, cube_fp16in_fp32out, mixed_float16, mixed_bfloat16, cube_hif8,
+                       mixed_hif8; not with --precision_mode. mixed_bfloat16 as allow_mix_precision_bf16
 [Operator tuning]
-  --insert_op_conf     AIPP configuration file (text protobuf, aipp_op {{ ... }}); parsed and checked;
-                       AIPP itself is not supported yet, so a file that requests it fails
+  --op_select_implmode high_performance (default): 3x3 convolutions with stride 1 use Winograd's algorithm;
+                       high_precision: the direct algorithm (bit-for-bit as aclopExecuteV2's Conv2D);
+                       high_performance_for_all / high_precision_for_all: the same
+  --optypelist_for_implmode  Op types the mode applies to, e.g. "Conv2D" (the others keep the default)
+  --insert_op_conf     Static AIPP configuration file (text protobuf, aipp_op {{ ... }}): an Aipp node in
+                       front of each input it names (crop, colour conversion, mean/min/var_reci, padding)
   --disable_reuse_memory  1: every feature map gets its own memory (no reuse); 0 (default)
   --external_weight    0 (default): weights are stored in the .om (1 and 2 are not supported yet)
   --enable_single_stream  true (default): every operator on one stream; false: independent branches go to
                        up to 4 streams that the loaded model replays concurrently
 [Debug]
   --log                Verbosity of atc's messages on stderr: debug, info, warning (default), error, null
-Tuning options of CANN's compiler (--op_select_implmode, --oo_level, ...) are
+Other tuning options of CANN's compiler (--oo_level, --allow_hf32, ...) are
 accepted and recorded in the model; they do not change what npurt's atc builds.
 )", program);
 }

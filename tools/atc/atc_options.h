@@ -59,7 +59,12 @@ struct Options {
   std::vector<OutputNode> out_nodes;
   std::string output_type;     // "" / FP32 / FP16
   std::vector<std::string> input_fp16_nodes;  // --input_fp16_nodes: float inputs the model takes as fp16
-  std::string precision_mode;  // recorded
+  std::string precision_mode;     // recorded; the bf16 modes set Conv2D's compute_dtype (impl_select.h)
+  std::string precision_mode_v2;  // recorded; mixed_bfloat16 as the bf16 modes above
+  // --op_select_implmode (high_performance, CANN's default; high_precision; *_for_all) and
+  // --optypelist_for_implmode (the op types high_precision applies to): Conv2D's algorithm (impl_select.h).
+  std::string op_select_implmode;
+  std::vector<std::string> optypelist_for_implmode;
   LogLevel log = LogLevel::kWarning;
   std::string insert_op_conf;
   // Gears (gear_options.h): --dynamic_batch_size / --dynamic_image_size / --dynamic_dims.

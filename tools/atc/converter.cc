@@ -9,6 +9,7 @@
 #include "aipp_config.h"
 #include "aipp_insert.h"
 #include "gear_options.h"
+#include "impl_select.h"
 #include "layout_pass.h"
 #include "lowering.h"
 #include "model_assembly.h"
@@ -89,6 +90,10 @@ StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<Input
                                    "patterns fused, {} LayerNorm patterns fused, {} biases fused into MatMul, {} "
                                    "residual adds and {} activations fused{}", prefix,
                                    dead, bn.value(), gelu, lns, linear, adds, acts, opts.fusion ? "" : " (--fusion=false)"));
+  const int winograd = SelectConvAlgorithms(g, opts);
+  const int bf16 = SelectComputeTypes(g, opts);
+  Log(LogLevel::kInfo, fmt::format("{}implementations: {} Conv2D with Winograd's algorithm, {} computing in bf16",
+                                   prefix, winograd, bf16));
   if (opts.blocked_layout) {
     auto layout = AssignBlockedLayout(g);
     if (!layout.ok()) return std::move(layout).status();
@@ -291,6 +296,9 @@ nlohmann::json ShapeOptionsJson(const Options& opts) {
   j["output_type"] = opts.output_type;
   j["input_fp16_nodes"] = opts.input_fp16_nodes;
   j["precision_mode"] = opts.precision_mode;
+  j["precision_mode_v2"] = opts.precision_mode_v2;
+  j["op_select_implmode"] = opts.op_select_implmode;
+  j["optypelist_for_implmode"] = opts.optypelist_for_implmode;
   j["disable_reuse_memory"] = opts.disable_reuse_memory;
   j["single_stream"] = opts.single_stream;
   j["fusion"] = opts.fusion;
@@ -313,6 +321,10 @@ StatusOr<Options> ShapeOptionsFromJson(const std::string& text) {
     o.output_type = j.at("output_type").get<std::string>();
     o.input_fp16_nodes = j.at("input_fp16_nodes").get<std::vector<std::string>>();
     o.precision_mode = j.at("precision_mode").get<std::string>();
+    // (absent in models of earlier versions: the defaults)
+    o.precision_mode_v2 = j.value("precision_mode_v2", std::string());
+    o.op_select_implmode = j.value("op_select_implmode", std::string());
+    o.optypelist_for_implmode = j.value("optypelist_for_implmode", std::vector<std::string>());
     o.disable_reuse_memory = j.at("disable_reuse_memory").get<bool>();
     o.fusion = j.at("fusion").get<bool>();
     o.blocked_layout = j.at("blocked_layout").get<bool>();

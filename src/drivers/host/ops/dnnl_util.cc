@@ -81,6 +81,11 @@ bool NativeBf16() {
   return native;
 }
 
+bool Bf16Instructions() {
+  static const bool has = Has(dnnl::cpu_isa::avx512_core_bf16);
+  return has;
+}
+
 int NativeC0() {
   static const int c0 = Has(dnnl::cpu_isa::avx512_core) ? 16 : 8;
   return c0;

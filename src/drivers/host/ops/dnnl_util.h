@@ -20,6 +20,9 @@ dnnl::stream& ThreadStream();
 // (VNNI); without them the host backend computes those types in fp32 (host_op_backend.cc).
 bool NativeBf16();
 bool NativeInt8();
+// Whether the CPU has bf16 arithmetic (AVX512-BF16, or AMX): the reduced-precision compute that the precision
+// modes allow_mix_precision_bf16 / allow_fp32_to_bf16 ask for is only faster there (attr compute_dtype, conv.cc).
+bool Bf16Instructions();
 
 // C0 of the blocked activation format NC1HWC0 (ACL_FORMAT_NC1HWC0, docs/operators.md) that this CPU's
 // oneDNN convolutions read and write natively for fp32: 16 with AVX512, else 8 (oneDNN's nChw16c / nChw8c).

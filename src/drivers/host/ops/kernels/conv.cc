@@ -8,8 +8,11 @@
 // with "any" does not take the blocked layout as it is, one is created with it forced, and kept if oneDNN
 // picks the same implementation for it; else the reorders run as for plain tensors.
 // A constant filter (OpBuild::constants) is reordered once, at build; post_ops (kernels/post_ops.h) run
-// inside the primitive, the addend of "add" read in dst's layout.
+// inside the primitive, the addend of "add" read in dst's layout. Two attrs that atc sets from its options
+// (tools/atc/impl_select.h) change how it computes: algorithm "winograd" (TryWinograd) and compute_dtype
+// "bfloat16" (x and the filter rounded to bf16, fp32 sums and y).
 #include "acl/error_codes/rt_error_codes.h"
+#include "base/env.h"
 #include "drivers/host/ops/dnnl_util.h"
 #include "drivers/host/ops/kernels/nn_common.h"
 #include "drivers/host/ops/kernels/post_ops.h"
@@ -21,6 +24,11 @@ namespace {
 using dnnl::memory;
 namespace du = dnnl_util;
 
+bool WinogradAllowed() {
+  const char* v = env::Raw(env::Var::kConvWinograd);
+  return v == nullptr || std::string(v) != "0";
+}
+
 struct ConvShape {
   int64_t n, c, h, w, o, kh, kw, oh, ow, groups;
   int64_t sh, sw, dh, dw, pt, pb, pl, pr;
@@ -29,6 +37,8 @@ struct ConvShape {
   int32_t filter_format;
   bool bias;
   int32_t dtype;
+  bool winograd;  // attr algorithm "winograd": Winograd where oneDNN has it for this shape (TryWinograd)
+  bool bf16;      // attr compute_dtype "bfloat16" on fp32 tensors, on a CPU with bf16 arithmetic
 };
 
 memory::desc ActDesc(int64_t n, int64_t c, int64_t h, int64_t w, bool nhwc, int64_t c0, memory::data_type dt) {
@@ -86,6 +96,7 @@ class ConvKernel final : public Kernel {
         addend_desc_ = saved_addend;
       }
     }
+    if (s_.winograd) TryWinograd();
     prim_ = dnnl::convolution_forward(pd_);
     CreateReorders();
   }
@@ -95,27 +106,58 @@ class ConvKernel final : public Kernel {
     return (s_.src_c0 == 0 || pd_.src_desc() == user_src_) && (s_.dst_c0 == 0 || pd_.dst_desc() == user_dst_);
   }
 
+  // Winograd's minimal filtering (F(2x2,3x3) or F(4x4,3x3), chosen by oneDNN) in place of the direct algorithm:
+  // half to a third of the multiplications of a 3x3 convolution, at fp32 rounding error a little above the
+  // direct algorithm's (relative 1e-6 rather than 1e-7 on ResNet-50's layers). oneDNN 2.6 has it on AVX-512
+  // for stride 1, no dilation, one group, and blocked (nChw16c) activations; elsewhere the direct primitive
+  // stays. Its filter is transformed once when it is constant (a model's weights), else on every run.
+  void TryWinograd() {
+    if (s_.kh != 3 || s_.kw != 3 || s_.sh != 1 || s_.sw != 1 || s_.dh != 1 || s_.dw != 1 || s_.groups != 1 ||
+        s_.dtype != ACL_FLOAT || s_.bf16 || !WinogradAllowed()) {
+      return;
+    }
+    auto saved_pd = pd_;
+    const bool saved_sum = sum_add_;
+    const memory::desc saved_addend = addend_desc_;
+    bool kept = false;
+    try {
+      CreatePrimitive(/*force_blocked=*/true, dnnl::algorithm::convolution_winograd);
+      kept = std::string(pd_.impl_info_str()).find("wino") != std::string::npos;
+    } catch (const dnnl::error&) {
+    }
+    if (!kept) {
+      pd_ = saved_pd;
+      sum_add_ = saved_sum;
+      addend_desc_ = saved_addend;
+    }
+  }
+
   // pd_ (and addend_desc_, sum_add_) with src and dst "any", or, with force_blocked, the blocked user
   // layouts where x or y is NC1HWC0.
-  void CreatePrimitive(bool force_blocked) {
+  void CreatePrimitive(bool force_blocked, dnnl::algorithm alg = dnnl::algorithm::convolution_direct) {
     const auto dt = du::ToDnnl(s_.dtype);
+    // The type src and the filter are computed in: bf16 for compute_dtype bfloat16 (src reordered into it on
+    // every run, the filter once when constant), dst and the addend stay fp32.
+    const auto cdt = s_.bf16 ? memory::data_type::bf16 : dt;
     memory::dims wdims = user_w_.dims();
     sum_add_ = false;
     addend_desc_ = memory::desc();
-    auto any_src = force_blocked && s_.src_c0 != 0 ? user_src_
-                                                   : memory::desc({s_.n, s_.c, s_.h, s_.w}, dt, memory::format_tag::any);
+    const memory::desc blocked_src = s_.bf16 && s_.src_c0 != 0 ? du::BlockedDesc(s_.n, s_.c, s_.h, s_.w, s_.src_c0, cdt)
+                                                              : user_src_;
+    auto any_src = force_blocked && s_.src_c0 != 0 ? blocked_src
+                                                   : memory::desc({s_.n, s_.c, s_.h, s_.w}, cdt, memory::format_tag::any);
     auto any_dst = force_blocked && s_.dst_c0 != 0
                        ? user_dst_
                        : memory::desc({s_.n, s_.o, s_.oh, s_.ow}, dt, memory::format_tag::any);
-    auto any_w = memory::desc(wdims, dt, memory::format_tag::any);
+    auto any_w = memory::desc(wdims, cdt, memory::format_tag::any);
     auto bias = memory::desc({s_.o}, dt == memory::data_type::bf16 ? memory::data_type::f32 : dt, memory::format_tag::a);
     const memory::dims strides = {s_.sh, s_.sw}, dil = {s_.dh - 1, s_.dw - 1}, pl = {s_.pt, s_.pl},
                        pr = {s_.pb, s_.pr};
     auto d = s_.bias ? dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                       dnnl::algorithm::convolution_direct, any_src, any_w, bias,
+                                                       alg, any_src, any_w, bias,
                                                        any_dst, strides, dil, pl, pr)
                      : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                       dnnl::algorithm::convolution_direct, any_src, any_w, any_dst,
+                                                       alg, any_src, any_w, any_dst,
                                                        strides, dil, pl, pr);
     auto make_pd = [&](bool with_post_ops) {
       dnnl::primitive_attr attr;
@@ -158,7 +200,13 @@ class ConvKernel final : public Kernel {
       return dnnl::reorder(dnnl::reorder::primitive_desc(du::Engine(), from, du::Engine(), to, rattr));
     };
     if (pd_.src_desc() != user_src_) src_re_ = reorder(user_src_, pd_.src_desc());
-    if (pd_.weights_desc() != user_w_) w_re_ = reorder(user_w_, pd_.weights_desc());
+    if (pd_.weights_desc() != user_w_) {
+      // Its scratchpad (Winograd's filter transform has one) shares the convolution's: the reorder finishes
+      // before the convolution starts.
+      dnnl::reorder::primitive_desc wpd(du::Engine(), user_w_, du::Engine(), pd_.weights_desc(), rattr);
+      w_scratch_ = wpd.scratchpad_desc();
+      w_re_ = dnnl::reorder(wpd);
+    }
     if (pd_.dst_desc() != user_dst_) dst_re_ = reorder(pd_.dst_desc(), user_dst_);
     if (post_.has_add() && addend_desc_ != user_dst_) add_re_ = reorder(user_dst_, addend_desc_);  // into dst if sum_add_
     if (w_re_ && constant_filter_ != nullptr) {
@@ -171,10 +219,11 @@ class ConvKernel final : public Kernel {
       // gears; du::PackConstant).
       packed_w_ = du::PackConstant(constant_filter_, user_w_, pd_.weights_desc());
       w_re_ = dnnl::reorder();
+      w_scratch_ = memory::desc();
       packed_w_data_ = packed_w_->get_data_handle();
     }
     // Internal buffers for reordered tensors sit after the scratchpad in one per-thread block.
-    off_src_ = Align(pd_.scratchpad_desc().get_size());
+    off_src_ = Align(std::max(pd_.scratchpad_desc().get_size(), w_scratch_.get_size()));
     off_w_ = off_src_ + (src_re_ ? Align(pd_.src_desc().get_size()) : 0);
     off_dst_ = off_w_ + (w_re_ ? Align(pd_.weights_desc().get_size()) : 0);
     off_add_ = off_dst_ + (dst_re_ ? Align(pd_.dst_desc().get_size()) : 0);
@@ -198,7 +247,11 @@ class ConvKernel final : public Kernel {
       } else {
         memory user_w(user_w_, eng, const_cast<void*>(a.inputs[1]));
         w = w_re_ ? memory(pd_.weights_desc(), eng, block + off_w_) : user_w;
-        if (w_re_) w_re_.execute(strm, user_w, w);
+        if (w_re_) {
+          std::unordered_map<int, memory> wargs{{DNNL_ARG_FROM, user_w}, {DNNL_ARG_TO, w}};
+          if (w_scratch_.get_size() != 0) wargs.emplace(DNNL_ARG_SCRATCHPAD, memory(w_scratch_, eng, block));
+          w_re_.execute(strm, wargs);
+        }
       }
       if (src_re_) src_re_.execute(strm, user_src, src);
       std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, w}, {DNNL_ARG_DST, dst}};
@@ -230,6 +283,7 @@ class ConvKernel final : public Kernel {
   const void* constant_filter_ = nullptr;  // read in Init only
   bool sum_add_ = false;  // "add" is a sum post-op over the addend reordered into dst (else a binary add)
   memory::desc user_src_, user_dst_, user_w_, bias_desc_, addend_desc_;
+  memory::desc w_scratch_;  // the scratchpad of w_re_ (empty when it has none)
   dnnl::convolution_forward::primitive_desc pd_;
   dnnl::convolution_forward prim_;
   dnnl::reorder src_re_, w_re_, dst_re_, add_re_;
@@ -245,6 +299,9 @@ class ConvKernel final : public Kernel {
 // Blocked activations (fp32 only): x may be NC1HWC0 [N, C1, H, W, C0] (C from the filter and groups);
 // attr dst_format (NCHW | NC1HWC0; default x's) and c0 (8 or 16; default x's C0, else the CPU's native
 // one) choose y's, y NC1HWC0 [N, ceil(O/c0), OH, OW, c0]; the addend is in y's format.
+// attr algorithm: direct (default) or winograd (ConvKernel::TryWinograd). attr compute_dtype: float32
+// (default) or bfloat16, which computes fp32 x and filter in bf16 (fp32 accumulation, y fp32) where the CPU
+// has bf16 arithmetic: atc sets it for the precision modes that allow bf16.
 Status BuildConv2D(OpBuild& b) {
   NPURT_RETURN_IF_ERROR(ExpectDTypes(b, 0, {ACL_FLOAT, ACL_BF16}));
   NPURT_RETURN_IF_ERROR(SameDType(b, 0, 1));
@@ -281,6 +338,22 @@ Status BuildConv2D(OpBuild& b) {
   }
   auto groups = GetInt(*b.attrs, "groups", 1);
   if (!groups.ok()) return groups.status();
+  auto algorithm = GetString(*b.attrs, "algorithm", "direct");
+  if (!algorithm.ok()) return algorithm.status();
+  if (algorithm.value() != "direct" && algorithm.value() != "winograd") {
+    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: algorithm '{}' is not supported; use direct or winograd", b.type,
+               algorithm.value());
+  }
+  s.winograd = algorithm.value() == "winograd";
+  auto compute = GetString(*b.attrs, "compute_dtype", "float32");
+  if (!compute.ok()) return compute.status();
+  if (compute.value() != "float32" && compute.value() != "bfloat16") {
+    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: compute_dtype '{}' is not supported; use float32 or bfloat16", b.type,
+               compute.value());
+  }
+  // bf16 arithmetic on fp32 tensors where the CPU has it (AVX512-BF16); elsewhere oneDNN would emulate it,
+  // slower than fp32, so the convolution stays fp32 (docs/atc.md, "Precision").
+  s.bf16 = compute.value() == "bfloat16" && x.dtype == ACL_FLOAT && du::Bf16Instructions();
   s.groups = groups.value();
   s.filter_format = f.format;
   int64_t fi;
@@ -353,7 +426,10 @@ void RegisterConvOps(OpTable& t) {
          "data_format (NCHW/NHWC), post_ops (list, applied in order: relu, clip [clip_min, clip_max], sigmoid, "
          "swish, gelu_erf, gelu_tanh, tanh, add); add takes one more input of y's shape, type and layout, the LAST "
          "input: without a bias give x, filter, addend, or an absent input (ACL_DT_UNDEFINED) as the bias; "
-         "float32 x and y may be NC1HWC0 (attrs dst_format NCHW | NC1HWC0, default x's; c0 8 or 16)",
+         "float32 x and y may be NC1HWC0 (attrs dst_format NCHW | NC1HWC0, default x's; c0 8 or 16); attr algorithm "
+         "direct (default) | winograd (3x3, stride 1, one group, float32: Winograd where oneDNN has it); attr "
+         "compute_dtype float32 (default) | bfloat16 (float32 tensors computed in bf16 with fp32 accumulation, on "
+         "CPUs with AVX512-BF16)",
          /*absent_input=*/2});
 }
 
