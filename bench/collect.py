@@ -56,6 +56,9 @@ RATIOS = {
 for _m in ("resnet50_b1", "resnet50_b8", "mobilenet_v2", "bert_layer"):
     RATIOS[f"{_m}_over_ort"] = (f"{_m}_ort_ms", f"{_m}_npurt_ms")
     RATIOS[f"planner_over_lower_bound_{_m}"] = (f"planner_{_m}_arena_mib", f"planner_{_m}_lower_bound_mib")
+# ResNet-50 with the direct algorithm only, and with bf16 convolutions (reported, no target: ORT stays fp32).
+for _m in ("resnet50_b1_direct", "resnet50_b1_bf16", "resnet50_b8_bf16"):
+    RATIOS[f"{_m}_over_ort"] = (f"{_m}_ort_ms", f"{_m}_npurt_ms")
 
 # Dynamic shapes (issue 16): a gear model against static models of its batches, same random sequence.
 RATIOS["gear_switch_over_static"] = ("gear_switch_gear_ms", "gear_switch_static_ms")
