@@ -561,6 +561,11 @@ TEST_F(ConvertTest, ImplementationModesChooseWinogradAndBf16) {
     EXPECT_EQ(attr(bf16, n, "compute_dtype"), "bfloat16") << n;
     EXPECT_EQ(attr(def, n, "compute_dtype"), "") << n;
   }
+  // The activations between the bf16 convolutions are stored in bf16; the model's output stays fp32.
+  EXPECT_EQ(attr(bf16, "conv3x3", "dst_dtype"), "bfloat16");
+  EXPECT_EQ(attr(bf16, "conv3x3_stride2", "dst_dtype"), "bfloat16");
+  EXPECT_EQ(attr(bf16, "conv1x1", "dst_dtype"), "");
+  EXPECT_EQ(attr(def, "conv3x3", "dst_dtype"), "");
   std::mt19937 rng(41);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<float> x(16 * 14 * 14);

@@ -345,11 +345,46 @@ TEST(ConvAlgorithms, Bf16ComputeStaysWithinBf16Rounding) {
   }
 }
 
+// Two bf16 convolutions with the activation between them stored in bf16 NC1HWC0 (attr dst_dtype bfloat16 on
+// the first, atc's ChainBf16Activations) compute what two fp32 ones do, to bf16 rounding.
+TEST(ConvAlgorithms, Bf16ActivationsBetweenConvolutions) {
+  std::mt19937 rng(34);
+  ConvAlgoCase c(rng);
+  HostTensor f2 = Random(ACL_FLOAT, {16, 48, 3, 3}, rng, -0.5, 0.5, true);
+  const AttrMap bf16{{"compute_dtype", std::string("bfloat16")}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}};
+  AttrMap first = bf16;
+  first["dst_dtype"] = std::string("bfloat16");
+  first["post_ops"] = std::vector<std::string>{"relu"};
+  Result mid = RunOp("Conv2D", {{&c.xb, ACL_FORMAT_NC1HWC0}, {&c.f, ACL_FORMAT_NCHW}, {&c.bias, ACL_FORMAT_ND}}, first);
+  ASSERT_TRUE(mid.status.ok()) << mid.status.message();
+  EXPECT_EQ(mid.spec.dtype, ACL_BF16);
+  EXPECT_EQ(mid.spec.format, ACL_FORMAT_NC1HWC0);
+  Result out = RunOp("Conv2D", {{&mid.out, ACL_FORMAT_NC1HWC0}, {&f2, ACL_FORMAT_NCHW}}, bf16);
+  ASSERT_TRUE(out.status.ok()) << out.status.message();
+  EXPECT_EQ(out.spec.dtype, ACL_FLOAT);
+  const HostTensor mid32 = c.Run({}, true, true, "fp32 first");
+  const HostTensor mid32b = ToBlocked(mid32, 16);
+  const AttrMap pads{{"pads", std::vector<int64_t>{1, 1, 1, 1}}};
+  const HostTensor want = MustRun("Conv2D", {{&mid32b, ACL_FORMAT_NC1HWC0}, {&f2, ACL_FORMAT_NCHW}}, pads, "fp32 second");
+  EXPECT_LT(RelL2(ToNchw(out.out, 16), ToNchw(want, 16)), 2e-2);
+  // A bf16 y needs a bf16 convolution writing NC1HWC0; a bf16 x needs compute_dtype bfloat16.
+  AttrMap fp32_bf16_y = c.attrs;
+  fp32_bf16_y["dst_dtype"] = std::string("bfloat16");
+  Result r = RunOp("Conv2D", {{&c.xb, ACL_FORMAT_NC1HWC0}, {&c.f, ACL_FORMAT_NCHW}}, fp32_bf16_y);
+  EXPECT_EQ(r.status.code(), ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(r.status.message().find("dst_dtype"), std::string::npos) << r.status.message();
+  // (Where bf16 is not native the backend widens every bf16 input to fp32 first, so the types then agree.)
+  if (drivers::host::dnnl_util::NativeBf16()) {
+    Result plain = RunOp("Conv2D", {{&mid.out, ACL_FORMAT_NC1HWC0}, {&f2, ACL_FORMAT_NCHW}}, pads);
+    EXPECT_FALSE(plain.status.ok()) << "an fp32 convolution of a bf16 x with an fp32 filter";
+  }
+}
+
 TEST(ConvAlgorithms, UnknownValuesAreRefused) {
   std::mt19937 rng(33);
   ConvAlgoCase c(rng);
   for (const auto& [name, value] : std::vector<std::pair<std::string, std::string>>{
-           {"algorithm", "fft"}, {"compute_dtype", "float16"}}) {
+           {"algorithm", "fft"}, {"compute_dtype", "float16"}, {"dst_dtype", "int8"}}) {
     AttrMap a = c.attrs;
     a[name] = value;
     Result r = RunOp("Conv2D", {{&c.x, ACL_FORMAT_NCHW}, {&c.f, ACL_FORMAT_NCHW}}, a);

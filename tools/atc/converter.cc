@@ -100,6 +100,9 @@ StatusOr<AssembledModel> BuildGraph(const Options& opts, const std::vector<Input
     Log(LogLevel::kInfo, fmt::format("{}layout: {} activations in NC1HWC0, {} TransData nodes", prefix, layout->blocked,
                                      layout->trans_data));
   }
+  if (const int chained = ChainBf16Activations(g); chained != 0) {
+    Log(LogLevel::kInfo, fmt::format("{}bf16: {} activations between convolutions stored in bf16", prefix, chained));
+  }
   if (opts.output_type == "FP16") NPURT_RETURN_IF_ERROR(CastOutputs(g, 1 /* ACL_FLOAT16 */));
   PropagateDataDependence(g);  // over the nodes the passes added (casts), before output copies read it
   NPURT_RETURN_IF_ERROR(EnsureOutputsWritten(g));

@@ -36,6 +36,22 @@ bool Filter3x3(const Graph& g, const Node& n) {
   return f.rank() == 4 && f.dims[2] == 3 && f.dims[3] == 3;
 }
 
+bool Bf16Conv(const Node& n) {
+  const auto it = n.attrs.find("compute_dtype");
+  return n.op_type == "Conv2D" && it != n.attrs.end() && std::holds_alternative<std::string>(it->second) &&
+         std::get<std::string>(it->second) == "bfloat16";
+}
+
+bool FusesAdd(const Node& n) {
+  const auto it = n.attrs.find("post_ops");
+  if (it == n.attrs.end() || !std::holds_alternative<std::vector<std::string>>(it->second)) return false;
+  const auto& ops = std::get<std::vector<std::string>>(it->second);
+  return std::find(ops.begin(), ops.end(), "add") != ops.end();
+}
+
+constexpr int32_t kBf16Type = 27;  // ACL_BF16
+constexpr int32_t kNc1hwc0 = 3;    // ACL_FORMAT_NC1HWC0
+
 }  // namespace
 
 bool HighPerformanceImpl(const Options& opts, const std::string& op_type) {
@@ -75,6 +91,35 @@ int SelectComputeTypes(Graph& g, const Options& opts) {
     ++marked;
   }
   return marked;
+}
+
+int ChainBf16Activations(Graph& g) {
+  std::vector<std::vector<int32_t>> readers(g.tensors.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    for (int32_t t : g.nodes[i].inputs) {
+      if (t >= 0) readers[static_cast<size_t>(t)].push_back(static_cast<int32_t>(i));
+    }
+  }
+  std::vector<bool> output(g.tensors.size(), false);
+  for (int32_t t : g.outputs) output[static_cast<size_t>(t)] = true;
+  int chained = 0;
+  for (Node& p : g.nodes) {
+    if (!Bf16Conv(p) || FusesAdd(p) || p.outputs.size() != 1 || p.attrs.contains("dst_dtype")) continue;
+    const auto t = static_cast<size_t>(p.outputs[0]);
+    TensorSpec& spec = g.tensors[t].spec;
+    if (output[t] || spec.format != kNc1hwc0 || spec.dtype != kFloat || readers[t].empty()) continue;
+    bool only_bf16_x = true;
+    for (int32_t r : readers[t]) {
+      const Node& reader = g.nodes[static_cast<size_t>(r)];
+      const auto uses = std::count(reader.inputs.begin(), reader.inputs.end(), p.outputs[0]);
+      only_bf16_x = only_bf16_x && Bf16Conv(reader) && reader.inputs[0] == p.outputs[0] && uses == 1;
+    }
+    if (!only_bf16_x) continue;
+    spec.dtype = kBf16Type;
+    p.attrs["dst_dtype"] = std::string("bfloat16");
+    ++chained;
+  }
+  return chained;
 }
 
 }  // namespace npurt::atc

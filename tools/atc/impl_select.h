@@ -6,7 +6,10 @@
 //   SelectComputeTypes    --precision_mode allow_mix_precision_bf16 / allow_fp32_to_bf16 and --precision_mode_v2
 //                         mixed_bfloat16: every fp32 Conv2D gets attr compute_dtype "bfloat16" (fp32 tensors,
 //                         bf16 arithmetic with fp32 accumulation where the CPU running the model has AVX512-BF16)
-// Each returns how many nodes it marked (atc's info log).
+//   ChainBf16Activations  after the layout pass: an NC1HWC0 tensor that one bf16 Conv2D writes (without a fused
+//                         residual add) and only bf16 Conv2Ds read, as their x, is stored in bf16 (the writer
+//                         gets attr dst_dtype "bfloat16"): half the bytes, and no conversion on either side
+// Each returns how many nodes (tensors for the last) it marked (atc's info log).
 #pragma once
 
 #include <string>
@@ -24,5 +27,6 @@ bool Bf16Compute(const Options& opts);
 
 int SelectConvAlgorithms(Graph& g, const Options& opts);
 int SelectComputeTypes(Graph& g, const Options& opts);
+int ChainBf16Activations(Graph& g);
 
 }  // namespace npurt::atc

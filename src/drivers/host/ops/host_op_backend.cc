@@ -92,6 +92,12 @@ WideTypes WideTypesFor(const OpSchema& schema, const hal::OpRequest& call) {
   }
   w.fp16 = has_fp16;
   w.bf16 = has_bf16 && !dnnl_util::NativeBf16();
+  // A bf16 convolution of an fp32 model (attr compute_dtype, conv.cc) converts its bf16 activations itself: its
+  // filter and the rest stay fp32, and its output type is its attr's, not its input's.
+  if (w.bf16 && call.type == "Conv2D" && call.attrs != nullptr) {
+    auto compute = GetString(*call.attrs, "compute_dtype", "float32");
+    if (compute.ok() && compute.value() == "bfloat16") w.bf16 = false;
+  }
   w.int8 = has_int8 && !dnnl_util::NativeInt8();
   return w;
 }

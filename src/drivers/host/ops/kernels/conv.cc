@@ -36,7 +36,9 @@ struct ConvShape {
   int64_t src_c0, dst_c0;  // x / y in NC1HWC0 with this block; 0: plain (nhwc says which)
   int32_t filter_format;
   bool bias;
-  int32_t dtype;
+  int32_t dtype;    // the filter's, and what the convolution computes in unless bf16
+  int32_t x_dtype;  // dtype, or bf16 for an NC1HWC0 x of a bf16 convolution (attr compute_dtype)
+  int32_t y_dtype;  // dtype, or bf16 with attr dst_dtype bfloat16 (NC1HWC0 y of a bf16 convolution)
   bool winograd;  // attr algorithm "winograd": Winograd where oneDNN has it for this shape (TryWinograd)
   bool bf16;      // attr compute_dtype "bfloat16" on fp32 tensors, on a CPU with bf16 arithmetic
 };
@@ -69,8 +71,8 @@ class ConvKernel final : public Kernel {
 
   void Init() {
     const auto dt = du::ToDnnl(s_.dtype);
-    user_src_ = ActDesc(s_.n, s_.c, s_.h, s_.w, s_.nhwc, s_.src_c0, dt);
-    user_dst_ = ActDesc(s_.n, s_.o, s_.oh, s_.ow, s_.nhwc, s_.dst_c0, dt);
+    user_src_ = ActDesc(s_.n, s_.c, s_.h, s_.w, s_.nhwc, s_.src_c0, du::ToDnnl(s_.x_dtype));
+    user_dst_ = ActDesc(s_.n, s_.o, s_.oh, s_.ow, s_.nhwc, s_.dst_c0, du::ToDnnl(s_.y_dtype));
     user_w_ = FilterDesc(s_, dt);
     CreatePrimitive(/*force_blocked=*/false);
     if (!BlockedMatch()) {
@@ -113,7 +115,7 @@ class ConvKernel final : public Kernel {
   // stays. Its filter is transformed once when it is constant (a model's weights), else on every run.
   void TryWinograd() {
     if (s_.kh != 3 || s_.kw != 3 || s_.sh != 1 || s_.sw != 1 || s_.dh != 1 || s_.dw != 1 || s_.groups != 1 ||
-        s_.dtype != ACL_FLOAT || s_.bf16 || !WinogradAllowed()) {
+        s_.dtype != ACL_FLOAT || s_.x_dtype != ACL_FLOAT || s_.y_dtype != ACL_FLOAT || s_.bf16 || !WinogradAllowed()) {
       return;
     }
     auto saved_pd = pd_;
@@ -139,6 +141,7 @@ class ConvKernel final : public Kernel {
     // The type src and the filter are computed in: bf16 for compute_dtype bfloat16 (src reordered into it on
     // every run, the filter once when constant), dst and the addend stay fp32.
     const auto cdt = s_.bf16 ? memory::data_type::bf16 : dt;
+    const auto ddt = s_.bf16 ? du::ToDnnl(s_.y_dtype) : dt;  // a bf16 convolution writes a bf16 y itself
     memory::dims wdims = user_w_.dims();
     sum_add_ = false;
     addend_desc_ = memory::desc();
@@ -148,7 +151,7 @@ class ConvKernel final : public Kernel {
                                                    : memory::desc({s_.n, s_.c, s_.h, s_.w}, cdt, memory::format_tag::any);
     auto any_dst = force_blocked && s_.dst_c0 != 0
                        ? user_dst_
-                       : memory::desc({s_.n, s_.o, s_.oh, s_.ow}, dt, memory::format_tag::any);
+                       : memory::desc({s_.n, s_.o, s_.oh, s_.ow}, ddt, memory::format_tag::any);
     auto any_w = memory::desc(wdims, cdt, memory::format_tag::any);
     auto bias = memory::desc({s_.o}, dt == memory::data_type::bf16 ? memory::data_type::f32 : dt, memory::format_tag::a);
     const memory::dims strides = {s_.sh, s_.sw}, dil = {s_.dh - 1, s_.dw - 1}, pl = {s_.pt, s_.pl},
@@ -301,14 +304,25 @@ class ConvKernel final : public Kernel {
 // one) choose y's, y NC1HWC0 [N, ceil(O/c0), OH, OW, c0]; the addend is in y's format.
 // attr algorithm: direct (default) or winograd (ConvKernel::TryWinograd). attr compute_dtype: float32
 // (default) or bfloat16, which computes fp32 x and filter in bf16 (fp32 accumulation, y fp32) where the CPU
-// has bf16 arithmetic: atc sets it for the precision modes that allow bf16.
+// has bf16 arithmetic: atc sets it for the precision modes that allow bf16. Such a convolution may also read
+// a bf16 NC1HWC0 x (with its fp32 filter), and write one with attr dst_dtype bfloat16 (default float32).
 Status BuildConv2D(OpBuild& b) {
   NPURT_RETURN_IF_ERROR(ExpectDTypes(b, 0, {ACL_FLOAT, ACL_BF16}));
-  NPURT_RETURN_IF_ERROR(SameDType(b, 0, 1));
   const TensorSpec& x = b.inputs[0];
   const TensorSpec& f = b.inputs[1];
   const bool blocked_x = IsBlocked(x);
-  if (blocked_x) NPURT_RETURN_IF_ERROR(CheckBlocked(b, 0, x, ACL_FLOAT));
+  auto compute = GetString(*b.attrs, "compute_dtype", "float32");
+  if (!compute.ok()) return compute.status();
+  if (compute.value() != "float32" && compute.value() != "bfloat16") {
+    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: compute_dtype '{}' is not supported; use float32 or bfloat16", b.type,
+               compute.value());
+  }
+  const bool bf16_compute = compute.value() == "bfloat16";
+  // A bf16 convolution of an fp32 model may read the bf16 NC1HWC0 x another one wrote (atc chains them,
+  // impl_select.h), with its fp32 filter.
+  const bool bf16_x = bf16_compute && blocked_x && x.dtype == ACL_BF16 && f.dtype == ACL_FLOAT;
+  if (!bf16_x) NPURT_RETURN_IF_ERROR(SameDType(b, 0, 1));
+  if (blocked_x) NPURT_RETURN_IF_ERROR(CheckBlocked(b, 0, x, bf16_x ? ACL_BF16 : ACL_FLOAT));
   if ((!blocked_x && x.rank() != 4) || f.rank() != 4) {
     return Err(ACL_ERROR_OP_INPUT_NOT_MATCH, "{}: x {} and filter {} must be 4-D", b.type, DimsString(x.dims),
                DimsString(f.dims));
@@ -318,7 +332,8 @@ Status BuildConv2D(OpBuild& b) {
   const bool nhwc = layout.value();
   ConvShape s{};
   s.nhwc = nhwc;
-  s.dtype = x.dtype;
+  s.dtype = f.dtype;
+  s.x_dtype = x.dtype;
   s.n = x.dims[0];
   s.c = nhwc ? x.dims[3] : x.dims[1];
   s.h = nhwc ? x.dims[1] : x.dims[2];
@@ -327,7 +342,7 @@ Status BuildConv2D(OpBuild& b) {
   auto dst_format = DstFormat(b, blocked_x ? ACL_FORMAT_NC1HWC0 : ACL_FORMAT_NCHW);
   if (!dst_format.ok()) return std::move(dst_format).status();
   const bool blocked_y = dst_format.value() == ACL_FORMAT_NC1HWC0;
-  if (blocked_y && (nhwc || x.dtype != ACL_FLOAT)) {
+  if (blocked_y && (nhwc || s.dtype != ACL_FLOAT)) {
     return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: an NC1HWC0 y takes a float32 NCHW or NC1HWC0 x", b.type);
   }
   if (blocked_x) s.src_c0 = x.dims[4];
@@ -345,15 +360,23 @@ Status BuildConv2D(OpBuild& b) {
                algorithm.value());
   }
   s.winograd = algorithm.value() == "winograd";
-  auto compute = GetString(*b.attrs, "compute_dtype", "float32");
-  if (!compute.ok()) return compute.status();
-  if (compute.value() != "float32" && compute.value() != "bfloat16") {
-    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: compute_dtype '{}' is not supported; use float32 or bfloat16", b.type,
-               compute.value());
-  }
   // bf16 arithmetic on fp32 tensors where the CPU has it (AVX512-BF16); elsewhere oneDNN would emulate it,
-  // slower than fp32, so the convolution stays fp32 (docs/atc.md, "Precision").
-  s.bf16 = compute.value() == "bfloat16" && x.dtype == ACL_FLOAT && du::Bf16Instructions();
+  // slower than fp32, so the convolution stays fp32 (bf16 tensors are then converted around it).
+  s.bf16 = bf16_compute && s.dtype == ACL_FLOAT && du::Bf16Instructions();
+  auto dst_dtype = GetString(*b.attrs, "dst_dtype", "float32");
+  if (!dst_dtype.ok()) return dst_dtype.status();
+  if (dst_dtype.value() != "float32" && dst_dtype.value() != "bfloat16") {
+    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: dst_dtype '{}' is not supported; use float32 or bfloat16", b.type,
+               dst_dtype.value());
+  }
+  s.y_dtype = s.dtype;
+  if (dst_dtype.value() == "bfloat16") {
+    if (!bf16_compute || !blocked_y || s.dtype != ACL_FLOAT) {
+      return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: dst_dtype bfloat16 needs compute_dtype bfloat16, float32 tensors and "
+                 "an NC1HWC0 y", b.type);
+    }
+    s.y_dtype = ACL_BF16;
+  }
   s.groups = groups.value();
   s.filter_format = f.format;
   int64_t fi;
@@ -399,9 +422,9 @@ Status BuildConv2D(OpBuild& b) {
     }
     s.bias = true;
   }
-  TensorSpec y{x.dtype, x.format, nhwc ? std::vector<int64_t>{s.n, s.oh, s.ow, s.o}
-                                       : std::vector<int64_t>{s.n, s.o, s.oh, s.ow}};
-  if (blocked_y) y = TensorSpec{x.dtype, ACL_FORMAT_NC1HWC0, BlockedDims(s.n, s.o, s.oh, s.ow, s.dst_c0)};
+  TensorSpec y{s.y_dtype, x.format, nhwc ? std::vector<int64_t>{s.n, s.oh, s.ow, s.o}
+                                         : std::vector<int64_t>{s.n, s.o, s.oh, s.ow}};
+  if (blocked_y) y = TensorSpec{s.y_dtype, ACL_FORMAT_NC1HWC0, BlockedDims(s.n, s.o, s.oh, s.ow, s.dst_c0)};
   if (blocked_x && !blocked_y) y.format = ACL_FORMAT_NCHW;
   if (at->addend >= 0) {
     NPURT_RETURN_IF_ERROR(CheckAddend(b, at->addend, y));
