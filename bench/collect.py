@@ -59,6 +59,9 @@ for _m in ("resnet50_b1", "resnet50_b8", "mobilenet_v2", "bert_layer"):
 # ResNet-50 with the direct algorithm only, and with bf16 convolutions (reported, no target: ORT stays fp32).
 for _m in ("resnet50_b1_direct", "resnet50_b1_bf16", "resnet50_b8_bf16"):
     RATIOS[f"{_m}_over_ort"] = (f"{_m}_ort_ms", f"{_m}_npurt_ms")
+# The design notes' anchor: PyTorch eager (2 threads) time over npurt's, reported.
+RATIOS["resnet50_over_torch_eager"] = ("resnet50_b1_torch_ms", "resnet50_b1_npurt_ms")
+RATIOS["resnet50_b8_over_torch_eager"] = ("resnet50_b8_torch_ms", "resnet50_b8_npurt_ms")
 
 # Dynamic shapes (issue 16): a gear model against static models of its batches, same random sequence.
 RATIOS["gear_switch_over_static"] = ("gear_switch_gear_ms", "gear_switch_static_ms")

@@ -7,6 +7,7 @@ and ONNX Runtime's CPU provider (onnxruntime-node, 2 intra-op threads, all graph
 same ONNX file and the same input. Writes a Google-Benchmark-style JSON that bench/collect.py merges:
 
   <model>_npurt_ms, <model>_ort_ms      median time per inference
+  resnet50_b1/b8_torch_ms               PyTorch eager on the same input (torch_bench.py), in the same rounds
   planner_<model>_arena_mib, planner_<model>_lower_bound_mib   atc's memory plan (from its summary line)
   resnet50_load_ms, resnet50_read_ms    loading the .om against reading the file
   gear_switch_gear_ms, gear_switch_static_ms   (issue 16) ResNet-50 with batch gears 1/2/4/8 chosen at random
@@ -55,6 +56,11 @@ MODELS = {  # name -> (builder name, batch, atc options beyond the defaults)
     "resnet50_b1_bf16": ("resnet50", 1, ["--precision_mode=allow_mix_precision_bf16"]),
     "resnet50_b8_bf16": ("resnet50", 8, ["--precision_mode=allow_mix_precision_bf16"]),
 }
+
+
+# Also timed against PyTorch eager (bench/models/torch_bench.py, 2 threads), alternating in the same rounds:
+# <model>_torch_ms, and collect.py's resnet50_b1/b8_over_torch_eager (the design notes' anchor).
+TORCH_EAGER = ("resnet50_b1", "resnet50_b8")
 
 
 def ensure_ort(work):
@@ -228,7 +234,7 @@ def main():
         if plan:
             results[f"planner_{name}_arena_mib"] = float(plan.group(1))
             results[f"planner_{name}_lower_bound_mib"] = float(plan.group(2))
-        npurt, ort = [], []
+        npurt, ort, torch_eager = [], [], []
         for _ in range(args.rounds):
             r = subprocess.run([args.msame, "--model", om + ".om", "--input", os.path.join(args.work, f"{name}.bin"),
                                 "--output", os.path.join(args.work, "out"), "--outfmt", "BIN",
@@ -238,8 +244,16 @@ def main():
                                 os.path.join(args.work, f"{name}.bin"), ",".join(map(str, shape)), str(args.runs), "2"],
                                capture_output=True, text=True, check=True, env=node_env)
             ort.append(statistics.median(json.loads(r.stdout.strip().splitlines()[-1])["ms"]))
+            if name in TORCH_EAGER:
+                r = subprocess.run([sys.executable, os.path.join(HERE, "torch_bench.py"), MODELS[name][0],
+                                    os.path.join(args.work, f"{name}.bin"), ",".join(map(str, shape)), str(args.runs),
+                                    "2"], capture_output=True, text=True, check=True)
+                torch_eager.append(statistics.median(json.loads(r.stdout.strip().splitlines()[-1])["ms"]))
         results[f"{name}_npurt_ms"] = statistics.median(npurt)
         results[f"{name}_ort_ms"] = statistics.median(ort)
+        if torch_eager:
+            results[f"{name}_torch_ms"] = statistics.median(torch_eager)
+            print(f"{name}: PyTorch eager {results[f'{name}_torch_ms']:.2f} ms")
         print(f"{name}: npurt {results[f'{name}_npurt_ms']:.2f} ms, ORT {results[f'{name}_ort_ms']:.2f} ms "
               f"(medians of {args.rounds} alternating rounds of {args.runs})")
         if name == "resnet50_b1":
