@@ -1,5 +1,6 @@
 #include "drivers/sim/sim_engines.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "base/clock.h"
@@ -13,13 +14,27 @@ constexpr uint64_t kExecutorSpinNs = 30000;
 }  // namespace
 
 Scheduler::Scheduler(uint32_t executors) {
-  for (uint32_t i = 0; i < executors; ++i) threads_.emplace_back([this] { ExecutorLoop(); });
+  for (uint32_t i = 0; i < executors; ++i) signals_.push_back(std::make_unique<WaitSignal>());
+  for (uint32_t i = 0; i < executors; ++i) threads_.emplace_back([this, i] { ExecutorLoop(i); });
 }
 
 Scheduler::~Scheduler() {
   stop_.store(true, std::memory_order_release);
-  signal_.Notify();
+  for (auto& s : signals_) s->Notify();
   for (auto& t : threads_) t.join();
+}
+
+void Scheduler::WakeOne() {
+  uint32_t e;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (idle_.empty()) return;
+    e = idle_.back();
+    idle_.pop_back();
+  }
+  // It may not sleep yet: it re-checks the ready list after registering as a sleeper, and this bumps its
+  // signal's epoch, so the wake is not lost either way.
+  signals_[e]->NotifyIfSleeping();
 }
 
 void Scheduler::Schedule(SimQueue* queue) {
@@ -31,7 +46,7 @@ void Scheduler::Schedule(SimQueue* queue) {
   // An executor spinning idle takes the queue without a system call; else one sleeper is woken (not
   // all: the others would only find the list empty and spin for nothing). The RMW on spinning_ pairs
   // with the spinner's decrement before its last look at the list (see ExecutorLoop).
-  if (spinning_.fetch_add(0, std::memory_order_seq_cst) == 0) signal_.NotifyOneIfSleeping();
+  if (spinning_.fetch_add(0, std::memory_order_seq_cst) == 0) WakeOne();
 }
 
 SimQueue* Scheduler::TakeReady() {
@@ -44,7 +59,7 @@ SimQueue* Scheduler::TakeReady() {
   return q;
 }
 
-void Scheduler::ExecutorLoop() {
+void Scheduler::ExecutorLoop(uint32_t self) {
   const auto ready = [&] {
     return ready_count_.load(std::memory_order_seq_cst) != 0 || stop_.load(std::memory_order_acquire);
   };
@@ -56,11 +71,20 @@ void Scheduler::ExecutorLoop() {
       SpinUntil(ready, [&](uint64_t now) { return now < end; });
       // After this no Schedule counts on this executor: it sees their queues here or is woken.
       spinning_.fetch_sub(1, std::memory_order_seq_cst);
-      if (!ready()) signal_.WaitUntil(ready, UINT64_MAX, 0);
+      if (!ready()) {
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          idle_.push_back(self);
+        }
+        signals_[self]->WaitUntil(ready, UINT64_MAX, 0);
+        // Woken by WakeOne (which took it off the list) or by the ready list itself (still on it).
+        std::lock_guard<std::mutex> lock(mu_);
+        if (auto it = std::find(idle_.begin(), idle_.end(), self); it != idle_.end()) idle_.erase(it);
+      }
       continue;
     }
     // Schedules that found this executor spinning woke nobody: pass the rest of the list on.
-    if (HasReady()) signal_.NotifyOneIfSleeping();
+    if (HasReady()) WakeOne();
     q->Run();
   }
 }

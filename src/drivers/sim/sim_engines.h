@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -28,6 +29,11 @@ inline bool ValueSatisfied(const void* addr, uint64_t operand, uint32_t compare)
 
 // Executor threads taking runnable queues from a ready list. A queue is on the list at most once
 // (its state machine guarantees it), so one queue never runs on two executors at the same time.
+// A sleeping executor is woken last-in first-out: the one that went idle most recently, whose caches and
+// OpenMP team (each executor's operators run on a team of its own) are still warm. Woken first-in first-out,
+// two executors took turns on back-to-back model executions, each kept a team, and with more team threads
+// than CPUs libgomp stops spinning at barriers (host_op_backend.cc, ReleaseThreadTeam): ResNet-50 at batch 1
+// took 33 to 38 ms per execution, against 33 to 34 ms last-in first-out, on 2 cores.
 class Scheduler {
  public:
   explicit Scheduler(uint32_t executors);
@@ -37,15 +43,18 @@ class Scheduler {
   bool HasReady() const { return ready_count_.load(std::memory_order_relaxed) != 0; }
 
  private:
-  void ExecutorLoop();
+  void ExecutorLoop(uint32_t self);
   SimQueue* TakeReady();
+  // Wakes the executor that went to sleep last, if one sleeps (or is about to).
+  void WakeOne();
 
   std::mutex mu_;
   std::deque<SimQueue*> ready_;
   std::atomic<uint32_t> ready_count_{0};
   std::atomic<uint32_t> spinning_{0};  // idle executors spinning for work (they need no wake-up)
   std::atomic<bool> stop_{false};
-  WaitSignal signal_;
+  std::vector<std::unique_ptr<WaitSignal>> signals_;  // one per executor: it sleeps on its own
+  std::vector<uint32_t> idle_;  // executors asleep or going to sleep, the most recent last (under mu_)
   std::vector<std::thread> threads_;
 };
 
