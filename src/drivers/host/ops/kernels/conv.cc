@@ -305,7 +305,7 @@ class ConvKernel final : public Kernel {
 // attr algorithm: direct (default) or winograd (ConvKernel::TryWinograd). attr compute_dtype: float32
 // (default) or bfloat16, which computes fp32 x and filter in bf16 (fp32 accumulation, y fp32) where the CPU
 // has bf16 arithmetic: atc sets it for the precision modes that allow bf16. Such a convolution may also read
-// a bf16 NC1HWC0 x (with its fp32 filter), and write one with attr dst_dtype bfloat16 (default float32).
+// a bf16 NC1HWC0 x (with its fp32 filter), and write one with attr dst_dtype bfloat16 (default: the filter's type).
 Status BuildConv2D(OpBuild& b) {
   NPURT_RETURN_IF_ERROR(ExpectDTypes(b, 0, {ACL_FLOAT, ACL_BF16}));
   const TensorSpec& x = b.inputs[0];
@@ -363,14 +363,15 @@ Status BuildConv2D(OpBuild& b) {
   // bf16 arithmetic on fp32 tensors where the CPU has it (AVX512-BF16); elsewhere oneDNN would emulate it,
   // slower than fp32, so the convolution stays fp32 (bf16 tensors are then converted around it).
   s.bf16 = bf16_compute && s.dtype == ACL_FLOAT && du::Bf16Instructions();
-  auto dst_dtype = GetString(*b.attrs, "dst_dtype", "float32");
+  // y's type: the filter's by default; bfloat16 for a bf16 convolution of fp32 tensors writing NC1HWC0.
+  auto dst_dtype = GetString(*b.attrs, "dst_dtype", "");
   if (!dst_dtype.ok()) return dst_dtype.status();
-  if (dst_dtype.value() != "float32" && dst_dtype.value() != "bfloat16") {
-    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: dst_dtype '{}' is not supported; use float32 or bfloat16", b.type,
-               dst_dtype.value());
+  if (!dst_dtype.value().empty() && dst_dtype.value() != DTypeName(s.dtype) && dst_dtype.value() != "bfloat16") {
+    return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: dst_dtype '{}' is not supported; use {} or bfloat16", b.type,
+               dst_dtype.value(), DTypeName(s.dtype));
   }
   s.y_dtype = s.dtype;
-  if (dst_dtype.value() == "bfloat16") {
+  if (dst_dtype.value() == "bfloat16" && s.dtype != ACL_BF16) {
     if (!bf16_compute || !blocked_y || s.dtype != ACL_FLOAT) {
       return Err(ACL_ERROR_OP_ATTR_NOT_MATCH, "{}: dst_dtype bfloat16 needs compute_dtype bfloat16, float32 tensors and "
                  "an NC1HWC0 y", b.type);
