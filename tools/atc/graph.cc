@@ -1,5 +1,8 @@
 #include "graph.h"
 
+#include <algorithm>
+#include <variant>
+
 namespace npurt::atc {
 
 std::vector<int> Graph::UseCounts() const {
@@ -31,6 +34,13 @@ bool Graph::Slotted(const Node& n) const {
 }
 
 bool ProducesDataDependentShape(const std::string& op_type) { return op_type == "NonZero"; }
+
+bool FusesResidualAdd(const Node& n) {
+  auto ops = n.attrs.find("post_ops");
+  if (ops == n.attrs.end() || !std::holds_alternative<std::vector<std::string>>(ops->second)) return false;
+  const auto& list = std::get<std::vector<std::string>>(ops->second);
+  return std::find(list.begin(), list.end(), "add") != list.end();
+}
 
 void PropagateDataDependence(Graph& g) {
   for (const Node& n : g.nodes) {

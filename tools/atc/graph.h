@@ -128,5 +128,7 @@ struct Graph {
 void PropagateDataDependence(Graph& g);
 // The backend operators whose output shape depends on their input data.
 bool ProducesDataDependentShape(const std::string& op_type);
+// Whether the node's post_ops (a fused residual add: FuseResidualAdds) include "add".
+bool FusesResidualAdd(const Node& n);
 
 }  // namespace npurt::atc

@@ -1,27 +1,15 @@
 #include "impl_select.h"
 
 #include <algorithm>
-#include <variant>
 #include <vector>
 
 namespace npurt::atc {
 namespace {
 
-// The attr's integers, or `def` when absent or of another type (the mappers write these as int lists).
-std::vector<int64_t> Ints(const Node& n, const char* name, std::vector<int64_t> def) {
-  const auto it = n.attrs.find(name);
-  if (it == n.attrs.end() || !std::holds_alternative<std::vector<int64_t>>(it->second)) return def;
-  return std::get<std::vector<int64_t>>(it->second);
-}
-
-int64_t Int(const Node& n, const char* name, int64_t def) {
-  const auto it = n.attrs.find(name);
-  if (it == n.attrs.end() || !std::holds_alternative<int64_t>(it->second)) return def;
-  return std::get<int64_t>(it->second);
-}
-
-bool AllOnes(const std::vector<int64_t>& v) {
-  return std::all_of(v.begin(), v.end(), [](int64_t x) { return x == 1; });
+// The attr's values are all 1 (absent: the default, 1); one of another type is not (the backend refuses it).
+bool AllOnes(const Node& n, const char* name) {
+  auto v = GetInts(n.attrs, name, {1, 1});
+  return v.ok() && std::all_of(v->begin(), v->end(), [](int64_t x) { return x == 1; });
 }
 
 bool Fp32Conv(const Graph& g, const Node& n) {
@@ -37,16 +25,8 @@ bool Filter3x3(const Graph& g, const Node& n) {
 }
 
 bool Bf16Conv(const Node& n) {
-  const auto it = n.attrs.find("compute_dtype");
-  return n.op_type == "Conv2D" && it != n.attrs.end() && std::holds_alternative<std::string>(it->second) &&
-         std::get<std::string>(it->second) == "bfloat16";
-}
-
-bool FusesAdd(const Node& n) {
-  const auto it = n.attrs.find("post_ops");
-  if (it == n.attrs.end() || !std::holds_alternative<std::vector<std::string>>(it->second)) return false;
-  const auto& ops = std::get<std::vector<std::string>>(it->second);
-  return std::find(ops.begin(), ops.end(), "add") != ops.end();
+  auto compute = GetString(n.attrs, "compute_dtype", "");
+  return n.op_type == "Conv2D" && compute.ok() && compute.value() == "bfloat16";
 }
 
 constexpr int32_t kBf16Type = 27;  // ACL_BF16
@@ -73,9 +53,8 @@ int SelectConvAlgorithms(Graph& g, const Options& opts) {
   int marked = 0;
   for (Node& n : g.nodes) {
     if (!Fp32Conv(g, n) || n.attrs.contains("algorithm") || !Filter3x3(g, n)) continue;
-    if (!AllOnes(Ints(n, "strides", {1, 1})) || !AllOnes(Ints(n, "dilations", {1, 1})) || Int(n, "groups", 1) != 1) {
-      continue;
-    }
+    auto groups = GetInt(n.attrs, "groups", 1);
+    if (!AllOnes(n, "strides") || !AllOnes(n, "dilations") || !groups.ok() || groups.value() != 1) continue;
     n.attrs["algorithm"] = std::string("winograd");
     ++marked;
   }
@@ -104,7 +83,7 @@ int ChainBf16Activations(Graph& g) {
   for (int32_t t : g.outputs) output[static_cast<size_t>(t)] = true;
   int chained = 0;
   for (Node& p : g.nodes) {
-    if (!Bf16Conv(p) || FusesAdd(p) || p.outputs.size() != 1 || p.attrs.contains("dst_dtype")) continue;
+    if (!Bf16Conv(p) || FusesResidualAdd(p) || p.outputs.size() != 1 || p.attrs.contains("dst_dtype")) continue;
     const auto t = static_cast<size_t>(p.outputs[0]);
     TensorSpec& spec = g.tensors[t].spec;
     if (output[t] || spec.format != kNc1hwc0 || spec.dtype != kFloat || readers[t].empty()) continue;

@@ -37,15 +37,6 @@ bool IsPool(const Node& n) {
   return n.op_type == "MaxPool" || n.op_type == "AvgPool" || n.op_type == "GlobalAveragePool";
 }
 
-bool HasAdd(const Node& n) {
-  const auto it = n.attrs.find("post_ops");
-  if (it == n.attrs.end() || !std::holds_alternative<std::vector<std::string>>(it->second)) return false;
-  for (const std::string& p : std::get<std::vector<std::string>>(it->second)) {
-    if (p == "add") return true;
-  }
-  return false;
-}
-
 // The backend's native C0: the block of a TransData to NC1HWC0 without attr c0.
 StatusOr<int64_t> NativeC0() {
   std::vector<TensorSpec> in{TensorSpec{kFloat, kNchw, {1, 1, 1, 1}}}, req{TensorSpec{kFloat, -1, {}}};
@@ -91,7 +82,7 @@ StatusOr<LayoutStats> AssignBlockedLayout(Graph& g) {
     const bool pool = IsPool(n) && n.inputs.size() == 1 && n.outputs.size() == 1 && n.inputs[0] >= 0 &&
                       blocked[static_cast<size_t>(n.inputs[0])] && IsNchwAttr(n) && Float4D(T(g, n.outputs[0]).spec);
     if (!pool && !BlockableConv(g, n)) continue;
-    if (!pool && HasAdd(n)) {
+    if (!pool && FusesResidualAdd(n)) {
       // An addend that is not blocked goes through a TransData, which takes NCHW- or ND-labelled tensors.
       const int32_t addend = n.inputs.back();
       if (addend < 0 || (!blocked[static_cast<size_t>(addend)] && T(g, addend).spec.format == kNhwc)) continue;
@@ -105,7 +96,7 @@ StatusOr<LayoutStats> AssignBlockedLayout(Graph& g) {
   auto reads_blocked = [&](const Node& n, size_t node, size_t slot) {
     if (!writes_blocked[node]) return false;
     if (slot == 0) return true;
-    return n.op_type == "Conv2D" && HasAdd(n) && slot == n.inputs.size() - 1;
+    return n.op_type == "Conv2D" && FusesResidualAdd(n) && slot == n.inputs.size() - 1;
   };
   const size_t original_tensors = g.tensors.size();
   std::vector<int32_t> blocked_id(original_tensors, -1);  // tensor -> its NC1HWC0 version

@@ -82,21 +82,9 @@ class ConvKernel final : public Kernel {
       // two reorders around every convolution (NC1HWC0 <-> NHWC) cost more than its direct jit kernel does
       // over NC1HWC0 (ResNet-50: 123 reorders, about 30 ms of a 47 ms inference).
       const std::string chosen = pd_.impl_info_str();
-      const bool saved_sum = sum_add_;
-      const memory::desc saved_addend = addend_desc_;
-      auto saved_pd = pd_;
-      bool forced = false;
-      try {
-        CreatePrimitive(/*force_blocked=*/true);
-        const std::string impl = pd_.impl_info_str();
-        forced = impl == chosen || impl.rfind("jit", 0) == 0 || impl.rfind("brg", 0) == 0;
-      } catch (const dnnl::error&) {
-      }
-      if (!forced) {
-        pd_ = saved_pd;
-        sum_add_ = saved_sum;
-        addend_desc_ = saved_addend;
-      }
+      TryForced(dnnl::algorithm::convolution_direct, [&](const std::string& impl) {
+        return impl == chosen || impl.rfind("jit", 0) == 0 || impl.rfind("brg", 0) == 0;
+      });
     }
     if (s_.winograd) TryWinograd();
     prim_ = dnnl::convolution_forward(pd_);
@@ -118,20 +106,25 @@ class ConvKernel final : public Kernel {
         s_.dtype != ACL_FLOAT || s_.x_dtype != ACL_FLOAT || s_.y_dtype != ACL_FLOAT || s_.bf16 || !WinogradAllowed()) {
       return;
     }
-    auto saved_pd = pd_;
+    TryForced(dnnl::algorithm::convolution_winograd,
+              [](const std::string& impl) { return impl.find("wino") != std::string::npos; });
+  }
+
+  // pd_ (with sum_add_ and addend_desc_) replaced by the primitive of `alg` over the blocked tensors as they
+  // are, if oneDNN creates one whose implementation `keep` accepts; else left as it was.
+  template <typename Keep>
+  void TryForced(dnnl::algorithm alg, Keep&& keep) {
+    const auto saved_pd = pd_;
     const bool saved_sum = sum_add_;
     const memory::desc saved_addend = addend_desc_;
-    bool kept = false;
     try {
-      CreatePrimitive(/*force_blocked=*/true, dnnl::algorithm::convolution_winograd);
-      kept = std::string(pd_.impl_info_str()).find("wino") != std::string::npos;
+      CreatePrimitive(/*force_blocked=*/true, alg);
+      if (keep(std::string(pd_.impl_info_str()))) return;
     } catch (const dnnl::error&) {
     }
-    if (!kept) {
-      pd_ = saved_pd;
-      sum_add_ = saved_sum;
-      addend_desc_ = saved_addend;
-    }
+    pd_ = saved_pd;
+    sum_add_ = saved_sum;
+    addend_desc_ = saved_addend;
   }
 
   // pd_ (and addend_desc_, sum_add_) with src and dst "any", or, with force_blocked, the blocked user
